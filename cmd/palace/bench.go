@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/core/bench"
+)
+
+func newBenchCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure Palace and print the numbers",
+		Args:  args(cobra.NoArgs),
+	}
+	var asJSON bool
+	m := &cobra.Command{
+		Use:   "mine DIR",
+		Short: "Cold mine, no-op re-mine and search latency (100 mixed queries) on DIR",
+		Long: `Bench mine mines DIR into a fresh palace (a new temporary directory unless
+--home names an empty one), mines it again with nothing changed, then times 100
+mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
+		Example: `  palace bench mine "$(go env GOROOT)/src"`,
+		Args:    args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			home := g.home
+			if home == "" {
+				tmp, err := os.MkdirTemp("", "palace-bench-")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(tmp)
+				home = tmp
+			}
+			r, err := bench.Mine(c.Context(), a[0], home, runtime.NumCPU())
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(r)
+			}
+			fmt.Fprintf(out, "bench mine %s (%d cores)\n", r.Dir, r.Cores)
+			for _, p := range []struct {
+				name string
+				p    bench.Pass
+			}{{"cold", r.Cold}, {"no-op", r.Noop}} {
+				fmt.Fprintf(out, "%-6s %7.2fs  %6d files (%d mined)  %7.1f MB  %8.0f files/s  %6.1f MB/s  %8.0f drawers/s\n",
+					p.name, p.p.Seconds, p.p.Files, p.p.Mined, float64(p.p.Bytes)/1e6, p.p.FilesPerSec, p.p.MBPerSec, p.p.DrawersPS)
+			}
+			fmt.Fprintf(out, "palace %d drawers, %.1f MB on disk\n", r.Drawers, float64(r.DBBytes)/1e6)
+			fmt.Fprintf(out, "search %d queries: p50 %.2f ms  p95 %.2f ms  max %.2f ms  (%d hits)\n",
+				r.Search.Queries, r.Search.P50, r.Search.P95, r.Search.Max, r.Search.Hits)
+			return nil
+		},
+	}
+	m.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	c.AddCommand(m)
+	return c
+}

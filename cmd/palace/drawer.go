@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/store"
+)
+
+func newDrawerCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "drawer",
+		Short: "Show or remove one drawer",
+		Args:  args(cobra.NoArgs),
+	}
+	var asJSON bool
+	show := &cobra.Command{
+		Use:   "show ID",
+		Short: "Print a drawer verbatim with its metadata",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			st, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			d, err := st.GetDrawer(c.Context(), a[0])
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(drawerJSON(d))
+			}
+			fmt.Fprintf(out, "id:      %s\nwing:    %s\nroom:    %s\nkind:    %s\nsource:  %s\ncreated: %s\n",
+				d.ID, d.Wing, d.Room, d.Kind, search.Citation(d), d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
+			if d.DeletedAt != nil {
+				fmt.Fprintf(out, "deleted: %s\n", d.DeletedAt.Format("2006-01-02 15:04:05Z07:00"))
+			}
+			fmt.Fprintf(out, "---\n%s", d.Content)
+			if len(d.Content) > 0 && d.Content[len(d.Content)-1] != '\n' {
+				fmt.Fprintln(out)
+			}
+			return nil
+		},
+	}
+	show.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	rm := &cobra.Command{
+		Use:   "rm ID",
+		Short: "Delete a drawer (it leaves search; its row is kept for the record)",
+		Args:  args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			st, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if err := st.DeleteDrawer(c.Context(), a[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.OutOrStdout(), "deleted %s\n", a[0])
+			return nil
+		},
+	}
+	c.AddCommand(show, rm)
+	return c
+}
+
+// drawerJSON is a drawer as the JSON outputs print it.
+func drawerJSON(d store.Drawer) map[string]any {
+	m := map[string]any{
+		"id": d.ID, "wing": d.Wing, "room": d.Room, "kind": d.Kind, "source": d.Source,
+		"line_start": d.LineStart, "line_end": d.LineEnd, "content": d.Content,
+		"content_hash": d.ContentHash, "created_at": d.CreatedAt, "importance": d.Importance,
+		"metadata": json.RawMessage(d.Metadata), "citation": search.Citation(d),
+	}
+	if d.DeletedAt != nil {
+		m["deleted_at"] = *d.DeletedAt
+	}
+	return m
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/palace-dev/palace/core/mine"
+)
+
+func newInitCmd(_ *globals) *cobra.Command {
+	var force bool
+	var dry bool
+	c := &cobra.Command{
+		Use:   "init DIR",
+		Short: "Propose a wing and rooms from DIR's folders and write DIR/palace.yaml",
+		Long: `Init names the wing after DIR and proposes one room per top-level folder
+(keyword: the folder name), then writes palace.yaml. Edit the file to rename
+rooms or add keywords; at every mine the file replaces the wing's taxonomy.`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			cfg, err := mine.ProposeConfig(a[0])
+			if err != nil {
+				return err
+			}
+			if dry {
+				b, err := yaml.Marshal(cfg)
+				if err != nil {
+					return err
+				}
+				_, err = c.OutOrStdout().Write(b)
+				return err
+			}
+			path, err := mine.WriteConfig(a[0], cfg, force)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.OutOrStdout(), "wrote %s: wing %s, %d rooms\n", path, cfg.Wing, len(cfg.Rooms))
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&force, "force", false, "replace an existing palace.yaml")
+	c.Flags().BoolVar(&dry, "dry-run", false, "print the proposal instead of writing it")
+	return c
+}

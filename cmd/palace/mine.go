@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/palace-dev/palace/core/mine"
+)
+
+func newMineCmd(g *globals) *cobra.Command {
+	var (
+		o        mine.Options
+		asJSON   bool
+		noBar    bool
+		maxBytes int64
+	)
+	c := &cobra.Command{
+		Use:   "mine DIR",
+		Short: "Mine a project folder into the palace (incremental)",
+		Long: `Mine walks DIR honouring .gitignore (nested, with negations), .git/info/exclude
+and .palaceignore, skips VCS and dependency folders, binary files, files over
+--max-size and files that are not UTF-8, and stores the rest verbatim as
+drawers of about 800 characters. Unchanged files are skipped; changed files
+are replaced atomically; deleted or newly ignored files are pruned.
+The wing is --wing, else palace.yaml in DIR, else the folder name.`,
+		Example: `  palace mine ~/src/myproject
+  palace mine . --wing myproject --json`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			st, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			o.MaxSize = maxBytes
+			if !noBar && term.IsTerminal(int(os.Stderr.Fd())) {
+				var bar *progressbar.ProgressBar
+				o.Progress = func(done, total int) {
+					if bar == nil {
+						bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
+							progressbar.OptionSetDescription("mining"), progressbar.OptionShowCount(),
+							progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100e6))
+					}
+					bar.Set(done)
+				}
+			}
+			sum, err := mine.Run(c.Context(), st, a[0], o)
+			if sum != nil {
+				if asJSON {
+					enc := json.NewEncoder(c.OutOrStdout())
+					enc.SetIndent("", "  ")
+					if jerr := enc.Encode(sum); jerr != nil {
+						return jerr
+					}
+				} else {
+					printSummary(c.OutOrStdout(), sum)
+				}
+			}
+			return err
+		},
+	}
+	c.Flags().StringVar(&o.Wing, "wing", "", "wing to mine into (default: palace.yaml's wing, else the folder name)")
+	c.Flags().Int64Var(&maxBytes, "max-size", mine.DefaultMaxSize, "skip files larger than this many bytes")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	c.Flags().BoolVar(&noBar, "no-progress", false, "do not draw a progress bar")
+	return c
+}
+
+func printSummary(w io.Writer, s *mine.Summary) {
+	fmt.Fprintf(w, "wing %s <- %s\n", s.Wing, s.Root)
+	fmt.Fprintf(w, "files: %d seen, %d mined, %d unchanged\n", s.FilesSeen, s.FilesMined, s.FilesUnchanged)
+	reasons := make([]string, 0, len(s.SkippedBy))
+	for r := range s.SkippedBy {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		fmt.Fprintf(w, "skipped %-12s %d\n", r+":", s.SkippedBy[r])
+	}
+	shown := 0
+	for _, k := range s.Skipped {
+		switch k.Reason {
+		case mine.ReasonUnreadable, mine.ReasonInvalidUTF8, mine.ReasonTooLarge:
+			if shown < 10 {
+				fmt.Fprintf(w, "  %s: %s (%s)\n", k.Reason, k.Path, k.Detail)
+			}
+			shown++
+		}
+	}
+	if shown > 10 {
+		fmt.Fprintf(w, "  ... and %d more (see --json)\n", shown-10)
+	}
+	fmt.Fprintf(w, "drawers: %d added, %d removed; %d sources pruned; %.1f MB in %.2fs\n",
+		s.DrawersAdded, s.DrawersRemoved, s.SourcesPruned, float64(s.Bytes)/1e6, s.Seconds)
+}

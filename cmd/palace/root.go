@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/core/store"
+)
+
+// usageError marks a mistake in how palace was called (exit code 2).
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// globals are the flags every command shares.
+type globals struct {
+	home string
+}
+
+// open resolves the palace home (--home, else PALACE_HOME, else ~/.palace)
+// and opens its store.
+func (g *globals) open() (*store.Store, error) {
+	home := g.home
+	if home == "" {
+		var err error
+		if home, err = store.DefaultHome(); err != nil {
+			return nil, err
+		}
+	}
+	return store.Open(home)
+}
+
+func newRoot() *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:   "palace",
+		Short: "Palace: local-first long-term memory for coding agents",
+		Long: `Palace keeps project files and conversations verbatim as drawers in one
+SQLite file ($PALACE_HOME/palace.db, default ~/.palace), sorted into wings and
+rooms, and finds them again with full-text search.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().StringVar(&g.home, "home", "", "palace directory (overrides PALACE_HOME; default ~/.palace)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+	})
+	root.AddCommand(
+		newInitCmd(g),
+		newMineCmd(g),
+		newSearchCmd(g),
+		newStatusCmd(g),
+		newDrawerCmd(g),
+		newBenchCmd(g),
+	)
+	return root
+}
+
+// args wraps a cobra argument validator so its errors are usage errors.
+func args(v cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(c *cobra.Command, a []string) error {
+		if err := v(c, a); err != nil {
+			return usageError{fmt.Errorf("%s: %w", c.CommandPath(), err)}
+		}
+		return nil
+	}
+}

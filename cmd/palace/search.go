@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/store"
+)
+
+func newSearchCmd(g *globals) *cobra.Command {
+	var (
+		req    search.Request
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "Full-text search over drawers (BM25, stemmed)",
+		Long: `Search ranks drawers with SQLite FTS5 BM25 (Porter stemming, English stop
+words dropped). Drawers holding every word come first, then drawers holding
+some. "quoted phrases", -excluded words and prefix* words are understood; any
+other punctuation is just text.`,
+		Example: `  palace search "goroutine leak"
+  palace search 'context cancel -test' --wing go --limit 5 --json`,
+		Args: args(cobra.MinimumNArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			switch req.Filter.Kind {
+			case "", store.KindFile, store.KindConversation, store.KindNote, store.KindDiary:
+			default:
+				return usageError{fmt.Errorf("--kind %q: want file, conversation, note or diary", req.Filter.Kind)}
+			}
+			if req.Limit < 1 {
+				return usageError{fmt.Errorf("--limit %d: want 1 or more", req.Limit)}
+			}
+			st, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			req.Query = strings.Join(a, " ")
+			res, err := search.Run(c.Context(), st, req)
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(res)
+			}
+			if res.Notice != "" {
+				fmt.Fprintln(out, res.Notice)
+			}
+			open, close := "[", "]"
+			if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+				open, close = "\x1b[1m", "\x1b[0m"
+			}
+			if len(res.Hits) == 0 {
+				fmt.Fprintf(out, "no drawers match %q\n", req.Query)
+			}
+			for i, h := range res.Hits {
+				fmt.Fprintf(out, "%d. %s  [%s/%s]  score %.2f  %s\n", i+1, h.Citation, h.Wing, h.Room, h.Score, h.ID)
+				snip := strings.Join(strings.Fields(search.Highlight(h.Snippet, open, close)), " ")
+				fmt.Fprintf(out, "   %s\n", snip)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&req.Filter.Wing, "wing", "", "only this wing")
+	c.Flags().StringVar(&req.Filter.Room, "room", "", "only this room")
+	c.Flags().StringVar(&req.Filter.Kind, "kind", "", "only this kind: file, conversation, note or diary")
+	c.Flags().StringVar(&req.Filter.SourcePrefix, "source", "", "only sources whose path starts with this prefix")
+	c.Flags().IntVar(&req.Limit, "limit", search.DefaultLimit, "maximum number of hits")
+	c.Flags().BoolVar(&asJSON, "json", false, "print results as JSON")
+	return c
+}

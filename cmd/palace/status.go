@@ -1,0 +1,47 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func newStatusCmd(g *globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "Drawers per wing and room, sources, database size, schema version",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			st, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			s, err := st.Status(c.Context())
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(s)
+			}
+			fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", s.Database, s.SchemaVersion, float64(s.DBBytes)/1e6)
+			fmt.Fprintf(out, "%d drawers (%d deleted), %d sources\n", s.Drawers, s.Deleted, s.Sources)
+			wing := ""
+			for _, r := range s.Rooms {
+				if r.Wing != wing {
+					wing = r.Wing
+					fmt.Fprintf(out, "wing %s\n", wing)
+				}
+				fmt.Fprintf(out, "  %-24s %d\n", r.Room, r.Drawers)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}

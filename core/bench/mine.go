@@ -1,0 +1,139 @@
+// Package bench measures Palace on real data and reports numbers; it asserts
+// nothing, so the numbers can be rerun and compared by anyone.
+package bench
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/store"
+)
+
+//go:embed queries.txt
+var defaultQueries string
+
+// Pass is one timed mine.
+type Pass struct {
+	Seconds     float64 `json:"seconds"`
+	Files       int     `json:"files"`
+	Mined       int     `json:"files_mined"`
+	Bytes       int64   `json:"bytes"`
+	Drawers     int     `json:"drawers_added"`
+	FilesPerSec float64 `json:"files_per_sec"`
+	MBPerSec    float64 `json:"mb_per_sec"`
+	DrawersPS   float64 `json:"drawers_per_sec"`
+}
+
+// Latency summarises query times in milliseconds.
+type Latency struct {
+	Queries int     `json:"queries"`
+	P50     float64 `json:"p50_ms"`
+	P95     float64 `json:"p95_ms"`
+	Max     float64 `json:"max_ms"`
+	Hits    int     `json:"total_hits"`
+}
+
+// MineReport is what `palace bench mine` prints.
+type MineReport struct {
+	Dir      string  `json:"dir"`
+	Home     string  `json:"home"`
+	Cold     Pass    `json:"cold"`
+	Noop     Pass    `json:"noop"`
+	Search   Latency `json:"search"`
+	DBBytes  int64   `json:"db_bytes"`
+	Drawers  int     `json:"drawers"`
+	Cores    int     `json:"cores"`
+	MaxBytes int64   `json:"max_file_bytes"`
+}
+
+// Mine mines dir cold into a fresh palace at home (which must not hold one),
+// mines it again (nothing changed, so a no-op), then times each of 100 mixed
+// queries with the default limit.
+func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error) {
+	if _, err := os.Stat(home + "/" + store.DBName); err == nil {
+		return nil, fmt.Errorf("bench: %s already holds a palace; give an empty --home so the mine is cold", home)
+	}
+	st, err := store.Open(home)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	r := &MineReport{Dir: dir, Home: home, Cores: cores, MaxBytes: mine.DefaultMaxSize}
+	opts := mine.Options{}
+	if r.Cold, err = timedMine(ctx, st, dir, opts); err != nil {
+		return nil, err
+	}
+	if r.Noop, err = timedMine(ctx, st, dir, opts); err != nil {
+		return nil, err
+	}
+	if r.Search, err = Searches(ctx, st, Queries()); err != nil {
+		return nil, err
+	}
+	s, err := st.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.DBBytes, r.Drawers = s.DBBytes, s.Drawers
+	return r, nil
+}
+
+func timedMine(ctx context.Context, st *store.Store, dir string, o mine.Options) (Pass, error) {
+	sum, err := mine.Run(ctx, st, dir, o)
+	if err != nil {
+		return Pass{}, err
+	}
+	p := Pass{Seconds: sum.Seconds, Files: sum.FilesSeen, Mined: sum.FilesMined, Bytes: sum.Bytes, Drawers: sum.DrawersAdded}
+	if sum.Seconds > 0 {
+		p.FilesPerSec = float64(sum.FilesSeen) / sum.Seconds
+		p.MBPerSec = float64(sum.Bytes) / 1e6 / sum.Seconds
+		p.DrawersPS = float64(sum.DrawersAdded) / sum.Seconds
+	}
+	return p, nil
+}
+
+// Queries returns the built-in mixed query set.
+func Queries() []string {
+	var qs []string
+	for _, l := range strings.Split(defaultQueries, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "# ") {
+			qs = append(qs, l)
+		}
+	}
+	return qs
+}
+
+// Searches times each query once, after one untimed warm-up pass over all of
+// them so the page cache is the same for every query.
+func Searches(ctx context.Context, st *store.Store, qs []string) (Latency, error) {
+	for _, q := range qs {
+		if _, err := search.Run(ctx, st, search.Request{Query: q}); err != nil {
+			return Latency{}, err
+		}
+	}
+	var ms []float64
+	hits := 0
+	for _, q := range qs {
+		t := time.Now()
+		res, err := search.Run(ctx, st, search.Request{Query: q})
+		if err != nil {
+			return Latency{}, err
+		}
+		ms = append(ms, float64(time.Since(t).Microseconds())/1000)
+		hits += len(res.Hits)
+	}
+	sort.Float64s(ms)
+	l := Latency{Queries: len(ms), Hits: hits}
+	if len(ms) > 0 {
+		l.P50 = ms[len(ms)/2]
+		l.P95 = ms[(len(ms)*95+99)/100-1]
+		l.Max = ms[len(ms)-1]
+	}
+	return l, nil
+}

@@ -1,0 +1,125 @@
+package mine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/palace-dev/palace/core/store"
+)
+
+// ConfigName is the per-project file naming the wing and its rooms.
+const ConfigName = "palace.yaml"
+
+// Config is palace.yaml. When it lists rooms, they replace the wing's
+// taxonomy at every mine: the file in the project wins over the table.
+type Config struct {
+	Wing  string       `yaml:"wing"`
+	Rooms []store.Room `yaml:"rooms,omitempty"`
+}
+
+// LoadConfig reads DIR/palace.yaml; a missing file gives a nil Config.
+func LoadConfig(dir string) (*Config, error) {
+	path := filepath.Join(dir, ConfigName)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	for i, r := range c.Rooms {
+		if strings.TrimSpace(r.Room) == "" {
+			return nil, fmt.Errorf("parse %s: room %d has no name", path, i+1)
+		}
+		for j, k := range r.Keywords {
+			c.Rooms[i].Keywords[j] = strings.ToLower(strings.TrimSpace(k))
+		}
+	}
+	return &c, nil
+}
+
+// ProposeConfig suggests a palace.yaml for dir: the directory's name as the
+// wing and one room per top-level folder that is not ignored, keyed by the
+// folder's name.
+func ProposeConfig(dir string) (*Config, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("init %s: %w", dir, err)
+	}
+	w, err := walk(abs)
+	if err != nil {
+		return nil, fmt.Errorf("init %s: %w", dir, err)
+	}
+	seen := map[string]bool{}
+	for _, c := range w.files {
+		top, _, nested := strings.Cut(c.rel, "/")
+		if !nested || strings.HasPrefix(top, ".") {
+			continue
+		}
+		seen[Slug(top)] = true
+	}
+	c := &Config{Wing: Slug(filepath.Base(abs))}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c.Rooms = append(c.Rooms, store.Room{Room: n, Keywords: []string{n}})
+	}
+	return c, nil
+}
+
+// WriteConfig writes c to DIR/palace.yaml, refusing to replace an existing
+// file unless force is set.
+func WriteConfig(dir string, c *Config, force bool) (string, error) {
+	path := filepath.Join(dir, ConfigName)
+	b, err := yaml.Marshal(c)
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flag, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return "", fmt.Errorf("%s already exists (use --force to replace it)", path)
+	}
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.Write(append([]byte("# Palace project settings: the wing this folder mines into and its rooms.\n"), b...)); err != nil {
+		f.Close()
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return path, f.Close()
+}
+
+var nonSlug = regexp.MustCompile(`[^a-z0-9_.-]+`)
+
+// Slug lower-cases a name and turns runs of other characters into '-', for
+// wing and room names derived from paths.
+func Slug(s string) string {
+	s = strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(s), "-"), "-.")
+	if s == "" {
+		return "general"
+	}
+	return s
+}

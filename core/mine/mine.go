@@ -1,0 +1,303 @@
+// Package mine turns a project folder into drawers: it walks the tree with
+// the project's ignore rules, keeps only text, chunks it line-aware, routes
+// each file to a room, and writes changed files atomically so an interrupted
+// mine resumes where it stopped.
+package mine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// DefaultMaxSize is the largest file mined unless a flag says otherwise.
+const DefaultMaxSize = 1 << 20
+
+// Options controls a mine.
+type Options struct {
+	Wing     string // overrides palace.yaml and the folder name
+	MaxSize  int64  // bytes; 0 means DefaultMaxSize
+	Chunk    chunk.Options
+	Workers  int                   // 0 means one per core
+	Progress func(done, total int) // called from one goroutine; may be nil
+}
+
+// Skip is a file or folder not mined, and why.
+type Skip struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Summary reports what a mine did.
+type Summary struct {
+	Wing           string         `json:"wing"`
+	Root           string         `json:"root"`
+	FilesSeen      int            `json:"files_seen"`
+	FilesMined     int            `json:"files_mined"`
+	FilesUnchanged int            `json:"files_unchanged"`
+	SkippedBy      map[string]int `json:"skipped_by_reason"`
+	Skipped        []Skip         `json:"skipped"`
+	DrawersAdded   int            `json:"drawers_added"`
+	DrawersRemoved int            `json:"drawers_removed"`
+	SourcesPruned  int            `json:"sources_pruned"`
+	Bytes          int64          `json:"bytes_mined"`
+	Seconds        float64        `json:"seconds"`
+	Interrupted    bool           `json:"interrupted"`
+}
+
+// result is one file after the workers looked at it.
+type result struct {
+	c      candidate
+	update *store.SourceUpdate // nil when unchanged or skipped
+	skip   *Skip
+	keep   bool // the source stays known (mined, unchanged, or unreadable)
+}
+
+// batchDrawers bounds a write transaction: big enough to amortise commits,
+// small enough that an interrupt loses little work.
+const batchDrawers = 4000
+
+// Run mines dir into st. On cancellation it stops, keeps every file already
+// committed, prunes nothing, and reports Interrupted.
+func Run(ctx context.Context, st *store.Store, dir string, o Options) (*Summary, error) {
+	start := time.Now()
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("mine %s: %w", dir, err)
+	}
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("mine %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("mine %s: not a directory", dir)
+	}
+	if o.MaxSize <= 0 {
+		o.MaxSize = DefaultMaxSize
+	}
+	if o.Chunk.Size == 0 {
+		o.Chunk = chunk.Default
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	cfg, err := LoadConfig(root)
+	if err != nil {
+		return nil, fmt.Errorf("mine %s: %w", dir, err)
+	}
+	wing := strings.TrimSpace(o.Wing)
+	if wing == "" && cfg != nil {
+		wing = strings.TrimSpace(cfg.Wing)
+	}
+	if wing == "" {
+		wing = Slug(filepath.Base(root))
+	}
+	if cfg != nil && len(cfg.Rooms) > 0 {
+		if err := st.ReplaceTaxonomy(ctx, wing, cfg.Rooms); err != nil {
+			return nil, fmt.Errorf("mine %s: %w", dir, err)
+		}
+	}
+	rooms, err := st.Taxonomy(ctx, wing)
+	if err != nil {
+		return nil, fmt.Errorf("mine %s: %w", dir, err)
+	}
+	sum := &Summary{Wing: wing, Root: root, SkippedBy: map[string]int{}, Skipped: []Skip{}}
+	w, err := walk(root)
+	if err != nil {
+		return nil, fmt.Errorf("mine %s: %w", dir, err)
+	}
+	for _, s := range w.skipped {
+		sum.addSkip(s)
+	}
+	known, err := st.Sources(ctx, wing, root+string(filepath.Separator))
+	if err != nil {
+		return nil, fmt.Errorf("mine %s: %w", dir, err)
+	}
+	sum.FilesSeen = len(w.files)
+
+	m := &miner{wing: wing, opts: o, router: newRouter(rooms), known: known}
+	results := m.process(ctx, w.files)
+	keep := map[string]bool{}
+	var batch []store.SourceUpdate
+	pending, done := 0, 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		r, err := st.ApplySources(ctx, batch)
+		if err != nil {
+			return err
+		}
+		sum.DrawersAdded += r.Added
+		sum.DrawersRemoved += r.Removed
+		batch, pending = batch[:0], 0
+		return nil
+	}
+	var writeErr error
+	for r := range results {
+		done++
+		if o.Progress != nil {
+			o.Progress(done, len(w.files))
+		}
+		if writeErr != nil {
+			continue // drain the workers
+		}
+		if r.keep {
+			keep[r.c.path] = true
+		}
+		if r.skip != nil {
+			sum.addSkip(*r.skip)
+			continue
+		}
+		if r.update == nil {
+			sum.FilesUnchanged++
+			continue
+		}
+		if !r.update.Touch {
+			sum.FilesMined++
+			sum.Bytes += r.c.info.Size()
+		} else {
+			sum.FilesUnchanged++
+		}
+		batch = append(batch, *r.update)
+		pending += len(r.update.Drawers) + 1
+		if pending >= batchDrawers {
+			writeErr = flush()
+		}
+	}
+	if writeErr == nil {
+		writeErr = flush()
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if ctx.Err() != nil {
+		sum.Interrupted = true
+		return sum, fmt.Errorf("mine %s: interrupted; what was written is kept, run it again to resume: %w", dir, ctx.Err())
+	}
+	if writeErr != nil {
+		return sum, fmt.Errorf("mine %s: %w", dir, writeErr)
+	}
+	// Only a complete walk may prune: every known source not kept is gone,
+	// newly ignored, or no longer text.
+	var gone []string
+	for p := range known {
+		if !keep[p] {
+			gone = append(gone, p)
+		}
+	}
+	sort.Strings(gone)
+	removed, err := st.PruneSources(ctx, wing, gone)
+	if err != nil {
+		return sum, fmt.Errorf("mine %s: %w", dir, err)
+	}
+	sum.DrawersRemoved += removed
+	sum.SourcesPruned = len(gone)
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, nil
+}
+
+func (s *Summary) addSkip(k Skip) {
+	s.SkippedBy[k.Reason]++
+	if k.Reason != ReasonIgnored {
+		s.Skipped = append(s.Skipped, k)
+	}
+}
+
+type miner struct {
+	wing   string
+	opts   Options
+	router *router
+	known  map[string]store.Source
+}
+
+// process reads, checks and chunks files on several goroutines; results
+// arrive on one channel for the single writer.
+func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
+	in := make(chan candidate)
+	out := make(chan result, 64)
+	var wg sync.WaitGroup
+	for i := 0; i < m.opts.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range in {
+				out <- m.file(c)
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, c := range files {
+			select {
+			case in <- c:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	return out
+}
+
+// file decides what one file needs: nothing (unchanged), a touch (same
+// content, new mtime), a full replacement, or a skip.
+func (m *miner) file(c candidate) result {
+	size, mtime := c.info.Size(), c.info.ModTime().UnixNano()
+	prev, known := m.known[c.path]
+	if known && prev.Size == size && prev.Mtime == mtime {
+		return result{c: c, keep: true}
+	}
+	if size > m.opts.MaxSize {
+		return result{c: c, skip: &Skip{Path: c.path, Reason: ReasonTooLarge,
+			Detail: fmt.Sprintf("%d bytes, over the %d byte limit (--max-size)", size, m.opts.MaxSize)}}
+	}
+	text, err := readText(c.path, m.opts.MaxSize)
+	if err != nil {
+		s, ok := asSkip(err)
+		if !ok {
+			s = &errSkip{ReasonUnreadable, err.Error()}
+		}
+		// An unreadable file may be a passing state: keep its old drawers.
+		return result{c: c, skip: &Skip{Path: c.path, Reason: s.reason, Detail: s.detail}, keep: s.reason == ReasonUnreadable}
+	}
+	hash := store.ContentHash(text)
+	src := store.Source{Wing: m.wing, Path: c.path, Kind: store.KindFile, ContentHash: hash, Mtime: mtime, Size: size}
+	if known && prev.ContentHash == hash {
+		return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Touch: true}}
+	}
+	chunks := chunk.Split(text, m.opts.Chunk)
+	if len(chunks) == 0 {
+		// Record it anyway so the next mine skips it by size and mtime.
+		return result{c: c, keep: true, update: &store.SourceUpdate{Source: src}}
+	}
+	room := m.router.route(c.rel, text)
+	now := time.Now()
+	ds := make([]store.Drawer, len(chunks))
+	for i, ch := range chunks {
+		h := store.ContentHash(ch.Text)
+		ds[i] = store.Drawer{
+			ID: store.DrawerID(m.wing, c.path, i, h), Wing: m.wing, Room: room, Kind: store.KindFile,
+			Source: c.path, LineStart: ch.LineStart, LineEnd: ch.LineEnd, Content: ch.Text,
+			ContentHash: h, CreatedAt: now, SourceMtime: mtime,
+		}
+	}
+	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}}
+}
+
+// IsInterrupted reports whether err came from a cancelled mine.
+func IsInterrupted(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,99 @@
+package mine
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/unicode"
+)
+
+// Reasons a file is not mined. They appear in summaries and JSON.
+const (
+	ReasonIgnored     = "ignored"
+	ReasonSymlink     = "symlink"
+	ReasonSpecial     = "not_regular" // device, socket, fifo
+	ReasonUnreadable  = "unreadable"
+	ReasonTooLarge    = "too_large"
+	ReasonBinary      = "binary"
+	ReasonInvalidUTF8 = "invalid_utf8"
+	ReasonEmpty       = "empty"
+)
+
+// errSkip carries a reason a file is not text Palace should keep.
+type errSkip struct {
+	reason string
+	detail string
+}
+
+func (e *errSkip) Error() string { return e.reason + ": " + e.detail }
+
+// sniffLen is how much of a file the binary check looks at, as git does.
+const sniffLen = 8000
+
+// readText returns a file's text as UTF-8. A UTF-8 BOM is dropped; UTF-16
+// with a BOM is decoded. Files over maxSize, with a NUL byte in their first
+// 8000 bytes, or not valid UTF-8 are refused with an *errSkip saying why.
+func readText(path string, maxSize int64) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", &errSkip{ReasonUnreadable, err.Error()}
+	}
+	defer f.Close()
+	// Read one byte past the cap so a file that grew since stat is caught.
+	b, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return "", &errSkip{ReasonUnreadable, err.Error()}
+	}
+	if int64(len(b)) > maxSize {
+		return "", &errSkip{ReasonTooLarge, fmt.Sprintf("larger than %d bytes", maxSize)}
+	}
+	return decode(b)
+}
+
+// decode applies the BOM/encoding check and the binary and UTF-8 tests.
+func decode(b []byte) (string, error) {
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		b = b[3:]
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}), bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		dec := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewDecoder()
+		u, err := dec.Bytes(b)
+		if err != nil {
+			return "", &errSkip{ReasonInvalidUTF8, "bad UTF-16: " + err.Error()}
+		}
+		b = u
+	}
+	head := b
+	if len(head) > sniffLen {
+		head = head[:sniffLen]
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "", &errSkip{ReasonBinary, "NUL byte in the first 8000 bytes"}
+	}
+	if !utf8.Valid(b) {
+		off := firstInvalid(b)
+		return "", &errSkip{ReasonInvalidUTF8, fmt.Sprintf("invalid UTF-8 at byte %d", off)}
+	}
+	return string(b), nil
+}
+
+func firstInvalid(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+func asSkip(err error) (*errSkip, bool) {
+	var s *errSkip
+	ok := errors.As(err, &s)
+	return s, ok
+}

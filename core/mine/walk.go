@@ -1,0 +1,151 @@
+package mine
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// skipDirs are version-control and dependency folders: never a project's own
+// words, often huge.
+var skipDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, ".bzr": true, "_darcs": true, ".jj": true,
+	"node_modules": true, "bower_components": true, "vendor": true, ".venv": true, "venv": true,
+	"__pycache__": true, ".tox": true, ".mypy_cache": true, ".pytest_cache": true, ".gradle": true,
+	"Pods": true, ".bundle": true,
+}
+
+// ignoreFiles are read in every directory; later files and deeper
+// directories take priority, as in git.
+var ignoreFiles = []string{".gitignore", ".palaceignore"}
+
+// candidate is a regular file the walk wants mined.
+type candidate struct {
+	path string // absolute
+	rel  string // slash-separated, relative to the root
+	info fs.FileInfo
+}
+
+// walker collects candidates and the entries it skipped.
+type walker struct {
+	root    string
+	files   []candidate
+	skipped []Skip
+}
+
+// walk lists the files under root that are not ignored by .gitignore (at any
+// depth, with negations), .git/info/exclude or .palaceignore, and not inside
+// VCS or dependency folders. Symbolic links are reported and not followed,
+// so a link loop cannot trap the walk.
+func walk(root string) (*walker, error) {
+	w := &walker{root: root}
+	var ps []gitignore.Pattern
+	exclude, err := readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil)
+	if err != nil {
+		return nil, err
+	}
+	ps = append(ps, exclude...)
+	if err := w.dir(root, nil, ps); err != nil {
+		return nil, err
+	}
+	sort.Slice(w.files, func(i, j int) bool { return w.files[i].rel < w.files[j].rel })
+	return w, nil
+}
+
+func (w *walker) dir(abs string, rel []string, ps []gitignore.Pattern) error {
+	for _, name := range ignoreFiles {
+		more, err := readPatterns(filepath.Join(abs, name), rel)
+		if err != nil {
+			w.skip(filepath.Join(abs, name), ReasonUnreadable, err)
+			continue
+		}
+		// Copy before appending so sibling directories never share patterns.
+		ps = append(ps[:len(ps):len(ps)], more...)
+	}
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		if len(rel) == 0 {
+			return fmt.Errorf("read %s: %w", abs, err)
+		}
+		w.skip(abs, ReasonUnreadable, err)
+		return nil
+	}
+	m := gitignore.NewMatcher(ps)
+	for _, e := range entries {
+		p := filepath.Join(abs, e.Name())
+		r := append(rel[:len(rel):len(rel)], e.Name())
+		typ := e.Type()
+		switch {
+		case typ&fs.ModeSymlink != 0:
+			w.skip(p, ReasonSymlink, nil)
+		case e.IsDir():
+			if skipDirs[e.Name()] || m.Match(r, true) {
+				w.skip(p, ReasonIgnored, nil)
+				continue
+			}
+			if err := w.dir(p, r, ps); err != nil {
+				return err
+			}
+		case !typ.IsRegular():
+			w.skip(p, ReasonSpecial, nil)
+		default:
+			if m.Match(r, false) {
+				w.skip(p, ReasonIgnored, nil)
+				continue
+			}
+			info, err := e.Info()
+			if err != nil {
+				// Vanished between ReadDir and Info: nothing to mine.
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				w.skip(p, ReasonUnreadable, err)
+				continue
+			}
+			w.files = append(w.files, candidate{path: p, rel: strings.Join(r, "/"), info: info})
+		}
+	}
+	return nil
+}
+
+func (w *walker) skip(path, reason string, err error) {
+	s := Skip{Path: path, Reason: reason}
+	if err != nil {
+		s.Detail = err.Error()
+	}
+	w.skipped = append(w.skipped, s)
+}
+
+// readPatterns parses one ignore file; a missing file has no patterns.
+func readPatterns(path string, domain []string) ([]gitignore.Pattern, error) {
+	f, err := os.Open(path)
+	// ENOTDIR: .git is a file (a worktree or submodule), so no exclude file.
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read ignore file %s: %w", path, err)
+	}
+	defer f.Close()
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read ignore file %s: %w", path, err)
+	}
+	return ps, nil
+}

@@ -1,0 +1,214 @@
+// Package query turns what a person or an agent typed into FTS5 MATCH
+// expressions. User text never reaches FTS5 syntax directly: every term is
+// emitted as a double-quoted string, so quotes, operators, parentheses,
+// column filters and CJK cannot cause a syntax error.
+//
+// Supported on purpose: "exact phrases", -excluded terms and prefix* terms.
+// Everything else is a word.
+package query
+
+import (
+	_ "embed"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+//go:embed stopwords.txt
+var stopwordList string
+
+// Term is one searchable unit of a query.
+type Term struct {
+	Text   string // as typed, quotes removed
+	Phrase bool   // came from "..."
+	Prefix bool   // ended in *
+	Not    bool   // started with -
+}
+
+// Query is a parsed user query.
+type Query struct {
+	Terms []Term // positive terms after stop-word removal
+	Not   []Term
+	// All requires every term; Any requires one. Both are empty when the
+	// query has nothing searchable (only stop words' punctuation, or only
+	// exclusions).
+	All string
+	Any string
+}
+
+// Segmenter splits a term written in a script without spaces (Chinese) into
+// words. Nil leaves terms as they are.
+type Segmenter func(text string) []string
+
+// Parse builds the FTS5 expressions for text.
+func Parse(text string, seg Segmenter) Query {
+	stop := stopwords()
+	raw := lex(sanitize(text))
+	var q Query
+	var kept []Term
+	for _, t := range raw {
+		if !searchable(t.Text) {
+			continue
+		}
+		if t.Not {
+			q.Not = append(q.Not, t)
+			continue
+		}
+		kept = append(kept, t)
+	}
+	// Drop stop words unless nothing would be left ("the who" still searches).
+	for _, t := range kept {
+		if !t.Phrase && !t.Prefix && stop[strings.ToLower(t.Text)] {
+			continue
+		}
+		q.Terms = append(q.Terms, t)
+	}
+	if len(q.Terms) == 0 {
+		q.Terms = kept
+	}
+	if seg != nil {
+		q.Terms = segment(q.Terms, seg)
+	}
+	if len(q.Terms) == 0 {
+		return q
+	}
+	var parts []string
+	for _, t := range q.Terms {
+		parts = append(parts, quote(t))
+	}
+	var nots []string
+	for _, t := range q.Not {
+		nots = append(nots, quote(t))
+	}
+	q.All = combine(parts, " AND ", nots)
+	q.Any = combine(parts, " OR ", nots)
+	return q
+}
+
+func combine(parts []string, op string, nots []string) string {
+	e := "(" + strings.Join(parts, op) + ")"
+	if len(nots) > 0 {
+		e += " NOT (" + strings.Join(nots, " OR ") + ")"
+	}
+	return e
+}
+
+// segment splits unspaced-script words into their segments, each a term of
+// its own; phrases are segmented inside the phrase.
+func segment(ts []Term, seg Segmenter) []Term {
+	var out []Term
+	for _, t := range ts {
+		words := seg(t.Text)
+		if len(words) <= 1 || t.Phrase {
+			if t.Phrase && len(words) > 1 {
+				t.Text = strings.Join(words, " ")
+			}
+			out = append(out, t)
+			continue
+		}
+		for _, w := range words {
+			if searchable(w) {
+				out = append(out, Term{Text: w})
+			}
+		}
+	}
+	return out
+}
+
+func quote(t Term) string {
+	s := `"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"`
+	if t.Prefix {
+		s += "*"
+	}
+	return s
+}
+
+// sanitize makes text valid UTF-8 without control characters.
+func sanitize(s string) string {
+	s = strings.ToValidUTF8(s, " ")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// searchable reports whether FTS5's unicode61 tokenizer would find a token in
+// s: a quoted string with no letters or digits is an empty phrase.
+func searchable(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// lex splits on whitespace, keeping "double-quoted phrases" together. An
+// unbalanced quote runs to the end of the text.
+func lex(s string) []Term {
+	var out []Term
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		if unicode.IsSpace(r) {
+			s = s[size:]
+			continue
+		}
+		not := false
+		if r == '-' && len(s) > 1 {
+			not = true
+			s = s[1:]
+			r, size = utf8.DecodeRuneInString(s)
+		}
+		if r == '"' {
+			s = s[size:]
+			end := strings.IndexByte(s, '"')
+			var body string
+			if end < 0 {
+				body, s = s, ""
+			} else {
+				body, s = s[:end], s[end+1:]
+			}
+			out = append(out, Term{Text: strings.Join(strings.Fields(body), " "), Phrase: true, Not: not})
+			continue
+		}
+		end := strings.IndexFunc(s, unicode.IsSpace)
+		var word string
+		if end < 0 {
+			word, s = s, ""
+		} else {
+			word, s = s[:end], s[end:]
+		}
+		word = strings.ReplaceAll(word, `"`, "")
+		t := Term{Not: not}
+		if strings.HasSuffix(word, "*") {
+			t.Prefix = true
+			word = strings.TrimRight(word, "*")
+		}
+		// A prefix needs a plain word before the star to mean anything.
+		if t.Prefix && (word == "" || !isWord(word)) {
+			t.Prefix = false
+		}
+		t.Text = word
+		out = append(out, t)
+	}
+	return out
+}
+
+func isWord(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+func stopwords() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(stopwordList) {
+		m[w] = true
+	}
+	return m
+}

@@ -1,0 +1,104 @@
+// Package search answers queries over a palace. It is the one search entry
+// point the CLI, MCP and LSP fronts call.
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/palace-dev/palace/core/query"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// Request is a search as a front receives it.
+type Request struct {
+	Query  string
+	Filter store.Filter
+	Limit  int
+}
+
+// Hit is one result, shaped for JSON output.
+type Hit struct {
+	ID        string  `json:"id"`
+	Wing      string  `json:"wing"`
+	Room      string  `json:"room"`
+	Kind      string  `json:"kind"`
+	Source    string  `json:"source"`
+	LineStart int     `json:"line_start"`
+	LineEnd   int     `json:"line_end"`
+	Content   string  `json:"content"`
+	Score     float64 `json:"score"`
+	Snippet   string  `json:"snippet"`
+	Citation  string  `json:"citation"`
+	// Match says whether the drawer holds every query term ("all") or only
+	// some ("any").
+	Match string `json:"match"`
+}
+
+// Result is the answer to a Request.
+type Result struct {
+	Query  string `json:"query"`
+	Hits   []Hit  `json:"hits"`
+	Notice string `json:"notice,omitempty"`
+}
+
+// DefaultLimit is used when a request gives none.
+const DefaultLimit = 10
+
+// Run searches: first for drawers holding every term, then, if that leaves
+// room under the limit, for drawers holding any of them. BM25 ranks within
+// each group; drawers with all terms always come first.
+func Run(ctx context.Context, st *store.Store, req Request) (Result, error) {
+	res := Result{Query: req.Query, Hits: []Hit{}}
+	limit := req.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	q := query.Parse(req.Query, nil)
+	if q.All == "" {
+		res.Notice = "the query has no searchable words"
+		return res, nil
+	}
+	all, err := st.SearchFTS(ctx, q.All, req.Filter, limit, nil)
+	if err != nil {
+		return res, fmt.Errorf("search %q: %w", req.Query, err)
+	}
+	res.Hits = appendHits(res.Hits, all, "all")
+	if len(all) < limit && len(q.Terms) > 1 {
+		seen := map[string]bool{}
+		for _, h := range all {
+			seen[h.ID] = true
+		}
+		some, err := st.SearchFTS(ctx, q.Any, req.Filter, limit-len(all), seen)
+		if err != nil {
+			return res, fmt.Errorf("search %q: %w", req.Query, err)
+		}
+		res.Hits = appendHits(res.Hits, some, "any")
+	}
+	return res, nil
+}
+
+func appendHits(out []Hit, hs []store.Hit, match string) []Hit {
+	for _, h := range hs {
+		out = append(out, Hit{
+			ID: h.ID, Wing: h.Wing, Room: h.Room, Kind: h.Kind, Source: h.Source,
+			LineStart: h.LineStart, LineEnd: h.LineEnd, Content: h.Content,
+			Score: h.Score, Snippet: h.Snippet, Citation: Citation(h.Drawer), Match: match,
+		})
+	}
+	return out
+}
+
+// Citation is where a drawer came from, as source:start-end.
+func Citation(d store.Drawer) string {
+	if d.LineStart == 0 {
+		return d.Source
+	}
+	return fmt.Sprintf("%s:%d-%d", d.Source, d.LineStart, d.LineEnd)
+}
+
+// Highlight replaces the store's snippet markers with open and close.
+func Highlight(snippet, open, close string) string {
+	return strings.NewReplacer(store.MarkStart, open, store.MarkEnd, close).Replace(snippet)
+}

@@ -1,0 +1,185 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Drawer kinds.
+const (
+	KindFile         = "file"
+	KindConversation = "conversation"
+	KindNote         = "note"
+	KindDiary        = "diary"
+)
+
+// ErrNotFound is returned when a drawer id names nothing.
+var ErrNotFound = errors.New("not found")
+
+// Drawer is one verbatim chunk of a source.
+type Drawer struct {
+	ID          string
+	Wing        string
+	Room        string
+	Kind        string
+	Source      string
+	LineStart   int
+	LineEnd     int
+	Content     string
+	IndexText   string // empty when FTS indexes Content itself
+	ContentHash string
+	CreatedAt   time.Time
+	SourceMtime int64
+	Importance  float64
+	DeletedAt   *time.Time
+	Metadata    string // JSON object
+}
+
+// ContentHash is the hex SHA-256 of a drawer's content.
+func ContentHash(content string) string {
+	h := sha256.Sum256([]byte(content))
+	return hex.EncodeToString(h[:])
+}
+
+// DrawerID derives a stable id from where a drawer came from and what it
+// holds. The position is part of it, so identical text in two files, or twice
+// in one file, gives distinct drawers; the content hash is part of it, so an
+// edited chunk gets a new id.
+func DrawerID(wing, source string, position int, contentHash string) string {
+	h := sha256.New()
+	h.Write([]byte(wing))
+	h.Write([]byte{0})
+	h.Write([]byte(source))
+	h.Write([]byte{0})
+	h.Write([]byte(strconv.Itoa(position)))
+	h.Write([]byte{0})
+	h.Write([]byte(contentHash))
+	return "d_" + hex.EncodeToString(h.Sum(nil))[:24]
+}
+
+const timeLayout = time.RFC3339Nano
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+// drawerColumns lists the columns scanDrawer reads, each prefixed with p (a
+// table alias such as "d." or "").
+func drawerColumns(p string) string {
+	return fmt.Sprintf(`%[1]sid, %[1]swing, %[1]sroom, %[1]skind, %[1]ssource, %[1]sline_start, %[1]sline_end,
+		%[1]scontent, coalesce(%[1]sindex_text, ''), %[1]scontent_hash, %[1]screated_at,
+		coalesce(%[1]ssource_mtime, 0), %[1]simportance, %[1]sdeleted_at, %[1]smetadata`, p)
+}
+
+func scanDrawer(sc interface{ Scan(...any) error }) (Drawer, error) {
+	var d Drawer
+	var created string
+	var deleted sql.NullString
+	err := sc.Scan(&d.ID, &d.Wing, &d.Room, &d.Kind, &d.Source, &d.LineStart, &d.LineEnd, &d.Content,
+		&d.IndexText, &d.ContentHash, &created, &d.SourceMtime, &d.Importance, &deleted, &d.Metadata)
+	if err != nil {
+		return d, err
+	}
+	d.CreatedAt, _ = time.Parse(timeLayout, created)
+	if deleted.Valid {
+		t, _ := time.Parse(timeLayout, deleted.String)
+		d.DeletedAt = &t
+	}
+	return d, nil
+}
+
+// GetDrawer returns a drawer by id, including a soft-deleted one (DeletedAt
+// set) so nothing is ever unreachable by its id.
+func (s *Store) GetDrawer(ctx context.Context, id string) (Drawer, error) {
+	row := s.r.QueryRowContext(ctx, `SELECT `+drawerColumns("")+` FROM drawers WHERE id = ?`, id)
+	d, err := scanDrawer(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, fmt.Errorf("drawer %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return d, fmt.Errorf("drawer %s: %w", id, err)
+	}
+	return d, nil
+}
+
+// DeleteDrawer soft-deletes a drawer: it leaves search at once, stays
+// readable by id, and its row is kept so the deletion can be audited.
+func (s *Store) DeleteDrawer(ctx context.Context, id string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE drawers SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`,
+			formatTime(time.Now()), id)
+		if err != nil {
+			return fmt.Errorf("delete drawer %s: %w", id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var exists int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM drawers WHERE id = ?`, id).Scan(&exists); err != nil {
+				return fmt.Errorf("delete drawer %s: %w", id, err)
+			}
+			if exists == 0 {
+				return fmt.Errorf("drawer %s: %w", id, ErrNotFound)
+			}
+			return fmt.Errorf("drawer %s is already deleted", id)
+		}
+		return nil
+	})
+}
+
+// InsertDrawers adds drawers that belong to no tracked source (notes,
+// diaries). Ids that already exist are left as they are and reported.
+func (s *Store) InsertDrawers(ctx context.Context, ds []Drawer) (added int, err error) {
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		ins, err := prepareInsert(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		for _, d := range ds {
+			n, err := insertDrawer(ctx, ins, d)
+			if err != nil {
+				return err
+			}
+			added += n
+		}
+		return nil
+	})
+	return added, err
+}
+
+func prepareInsert(ctx context.Context, tx *sql.Tx) (*sql.Stmt, error) {
+	st, err := tx.PrepareContext(ctx, `INSERT INTO drawers
+		(id, wing, room, kind, source, line_start, line_end, content, index_text, content_hash,
+		 created_at, source_mtime, importance, metadata)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO NOTHING`)
+	if err != nil {
+		return nil, fmt.Errorf("prepare drawer insert: %w", err)
+	}
+	return st, nil
+}
+
+func insertDrawer(ctx context.Context, st *sql.Stmt, d Drawer) (int, error) {
+	var indexText any
+	if d.IndexText != "" && d.IndexText != d.Content {
+		indexText = d.IndexText
+	}
+	meta := d.Metadata
+	if meta == "" {
+		meta = "{}"
+	}
+	created := d.CreatedAt
+	if created.IsZero() {
+		created = time.Now()
+	}
+	res, err := st.ExecContext(ctx, d.ID, d.Wing, d.Room, d.Kind, d.Source, d.LineStart, d.LineEnd, d.Content,
+		indexText, d.ContentHash, formatTime(created), d.SourceMtime, d.Importance, meta)
+	if err != nil {
+		return 0, fmt.Errorf("insert drawer %s (%s:%d-%d): %w", d.ID, d.Source, d.LineStart, d.LineEnd, err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}

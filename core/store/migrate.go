@@ -1,0 +1,175 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations are applied in order; migration i moves the schema from
+// user_version i to i+1. They are forward only: never edit one that has
+// shipped, append a new one.
+var migrations = []string{
+	// v1: drawers with their FTS index, mined sources, taxonomy, meta, and the
+	// knowledge-graph tables so later features need no table rewrite.
+	`
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+
+CREATE TABLE drawers (
+	seq          INTEGER PRIMARY KEY,          -- FTS rowid
+	id           TEXT NOT NULL UNIQUE,
+	wing         TEXT NOT NULL,
+	room         TEXT NOT NULL,
+	kind         TEXT NOT NULL CHECK (kind IN ('file', 'conversation', 'note', 'diary')),
+	source       TEXT NOT NULL,
+	line_start   INTEGER NOT NULL DEFAULT 0,
+	line_end     INTEGER NOT NULL DEFAULT 0,
+	content      TEXT NOT NULL,                 -- verbatim
+	index_text   TEXT,                          -- what FTS indexes when it differs from content
+	content_hash TEXT NOT NULL,
+	created_at   TEXT NOT NULL,
+	source_mtime INTEGER,
+	importance   REAL NOT NULL DEFAULT 0,
+	deleted_at   TEXT,
+	metadata     TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX drawers_wing_room ON drawers (wing, room);
+CREATE INDEX drawers_source ON drawers (source);
+
+-- FTS5 reads its text through this view, so index_text (segmented Chinese,
+-- noise stripped) can differ from the verbatim content.
+CREATE VIEW drawers_search AS
+	SELECT seq, coalesce(index_text, content) AS body FROM drawers;
+
+-- porter: FTS5's own Porter stemmer, so index and query stem identically
+-- inside SQLite with no Go-side tokenizer to keep in step.
+CREATE VIRTUAL TABLE drawers_fts USING fts5 (
+	body,
+	content = 'drawers_search',
+	content_rowid = 'seq',
+	tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+-- The triggers keep FTS in the same transaction as the drawer write.
+-- Soft-deleted drawers (deleted_at set) leave the index.
+CREATE TRIGGER drawers_ai AFTER INSERT ON drawers WHEN new.deleted_at IS NULL BEGIN
+	INSERT INTO drawers_fts (rowid, body) VALUES (new.seq, coalesce(new.index_text, new.content));
+END;
+CREATE TRIGGER drawers_ad AFTER DELETE ON drawers WHEN old.deleted_at IS NULL BEGIN
+	INSERT INTO drawers_fts (drawers_fts, rowid, body) VALUES ('delete', old.seq, coalesce(old.index_text, old.content));
+END;
+CREATE TRIGGER drawers_au_old AFTER UPDATE OF content, index_text, deleted_at ON drawers WHEN old.deleted_at IS NULL BEGIN
+	INSERT INTO drawers_fts (drawers_fts, rowid, body) VALUES ('delete', old.seq, coalesce(old.index_text, old.content));
+END;
+CREATE TRIGGER drawers_au_new AFTER UPDATE OF content, index_text, deleted_at ON drawers WHEN new.deleted_at IS NULL BEGIN
+	INSERT INTO drawers_fts (rowid, body) VALUES (new.seq, coalesce(new.index_text, new.content));
+END;
+
+CREATE TABLE sources (
+	wing         TEXT NOT NULL,
+	path         TEXT NOT NULL,
+	kind         TEXT NOT NULL,
+	content_hash TEXT NOT NULL,
+	mtime        INTEGER NOT NULL,   -- nanoseconds since the epoch
+	size         INTEGER NOT NULL,
+	drawers      INTEGER NOT NULL,
+	mined_at     TEXT NOT NULL,
+	PRIMARY KEY (wing, path)
+);
+
+CREATE TABLE taxonomy (
+	wing         TEXT NOT NULL,
+	room         TEXT NOT NULL,
+	display_name TEXT NOT NULL DEFAULT '',
+	keywords     TEXT NOT NULL DEFAULT '[]',  -- JSON array of lowercase words
+	PRIMARY KEY (wing, room)
+);
+
+CREATE TABLE entities (
+	id         TEXT PRIMARY KEY,
+	name       TEXT NOT NULL,
+	type       TEXT NOT NULL DEFAULT 'unknown',
+	properties TEXT NOT NULL DEFAULT '{}',
+	created_at TEXT NOT NULL
+);
+
+CREATE TABLE triples (
+	id            TEXT PRIMARY KEY,
+	subject       TEXT NOT NULL,
+	predicate     TEXT NOT NULL,
+	object        TEXT NOT NULL,
+	valid_from    TEXT,
+	valid_to      TEXT,
+	confidence    REAL NOT NULL DEFAULT 1.0,
+	source_drawer TEXT,
+	created_at    TEXT NOT NULL
+);
+CREATE INDEX triples_subject ON triples (subject);
+CREATE INDEX triples_object ON triples (object);
+CREATE INDEX triples_predicate ON triples (predicate);
+CREATE INDEX triples_valid ON triples (valid_from, valid_to);
+`,
+}
+
+// SchemaVersion is the user_version this binary writes.
+func SchemaVersion() int { return len(migrations) }
+
+// migrate applies every migration above the database's user_version, each in
+// its own transaction together with the user_version bump, so a crash leaves
+// the schema at a whole version.
+func (s *Store) migrate(ctx context.Context) error {
+	return migrateTo(ctx, s.w, len(migrations))
+}
+
+func migrateTo(ctx context.Context, db *sql.DB, target int) error {
+	var v int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this palace binary understands (%d): upgrade palace", v, len(migrations))
+	}
+	for i := v; i < target; i++ {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		// Re-read inside the write lock: another process may have migrated
+		// while we waited for it.
+		var cur int
+		if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&cur); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if cur > i {
+			tx.Rollback()
+			i = cur - 1
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, i+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %d: commit: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// SchemaVersionOf reports the database's user_version.
+func (s *Store) SchemaVersionOf(ctx context.Context) (int, error) {
+	var v int
+	err := s.r.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return v, nil
+}

@@ -1,0 +1,94 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Filter narrows a search to part of the palace. Empty fields match all.
+type Filter struct {
+	Wing         string
+	Room         string
+	Kind         string
+	SourcePrefix string
+}
+
+// Hit is one FTS match.
+type Hit struct {
+	Drawer
+	Score   float64 // higher is better (negated bm25)
+	Snippet string
+}
+
+// Snippet markers around matched terms; fronts turn them into bold or
+// brackets.
+const (
+	MarkStart = "\x02"
+	MarkEnd   = "\x03"
+)
+
+// SearchFTS runs an FTS5 MATCH expression (built by package query, never raw
+// user text) with filters and returns hits best first. Ids in exclude are
+// skipped, so a caller can run a broader query after a narrower one.
+func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int, exclude map[string]bool) ([]Hit, error) {
+	var where []string
+	args := []any{match}
+	if f.Wing != "" {
+		where = append(where, "d.wing = ?")
+		args = append(args, f.Wing)
+	}
+	if f.Room != "" {
+		where = append(where, "d.room = ?")
+		args = append(args, f.Room)
+	}
+	if f.Kind != "" {
+		where = append(where, "d.kind = ?")
+		args = append(args, f.Kind)
+	}
+	if f.SourcePrefix != "" {
+		where = append(where, "substr(d.source, 1, ?) = ?")
+		args = append(args, len(f.SourcePrefix), f.SourcePrefix)
+	}
+	where = append(where, "d.deleted_at IS NULL")
+	q := `SELECT ` + drawerColumns("d.") + `, -bm25(drawers_fts) AS score,
+		snippet(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `', '…', 24)
+		FROM drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid
+		WHERE drawers_fts MATCH ? AND ` + strings.Join(where, " AND ") + `
+		ORDER BY bm25(drawers_fts) LIMIT ?`
+	args = append(args, limit+len(exclude))
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search %q: %w", match, err)
+	}
+	defer rows.Close()
+	var hits []Hit
+	for rows.Next() {
+		var h Hit
+		var extra [2]any
+		d, err := scanDrawer(scanFunc(func(dest ...any) error {
+			return rows.Scan(append(dest, &extra[0], &extra[1])...)
+		}))
+		if err != nil {
+			return nil, fmt.Errorf("search %q: %w", match, err)
+		}
+		if exclude[d.ID] {
+			continue
+		}
+		h.Drawer = d
+		h.Score, _ = extra[0].(float64)
+		h.Snippet, _ = extra[1].(string)
+		hits = append(hits, h)
+		if len(hits) == limit {
+			break
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search %q: %w", match, err)
+	}
+	return hits, nil
+}
+
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }

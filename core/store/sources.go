@@ -1,0 +1,139 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Source is a mined file as last seen, used to skip unchanged files.
+type Source struct {
+	Wing        string
+	Path        string
+	Kind        string
+	ContentHash string
+	Mtime       int64 // nanoseconds
+	Size        int64
+	Drawers     int
+	MinedAt     time.Time
+}
+
+// SourceUpdate replaces everything Palace holds for one source: its drawers
+// of that kind and its source row. With Touch set only the row's size and
+// mtime change (the content hash matched, nothing to re-index).
+type SourceUpdate struct {
+	Source  Source
+	Drawers []Drawer
+	Touch   bool
+}
+
+// BatchResult counts what a batch changed.
+type BatchResult struct {
+	Added   int
+	Removed int
+}
+
+// Sources returns the sources of a wing whose path starts with prefix,
+// keyed by path.
+func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]Source, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT wing, path, kind, content_hash, mtime, size, drawers, mined_at
+		FROM sources WHERE wing = ? AND substr(path, 1, ?) = ?`, wing, len(prefix), prefix)
+	if err != nil {
+		return nil, fmt.Errorf("list sources of %s: %w", wing, err)
+	}
+	defer rows.Close()
+	out := map[string]Source{}
+	for rows.Next() {
+		var src Source
+		var mined string
+		if err := rows.Scan(&src.Wing, &src.Path, &src.Kind, &src.ContentHash, &src.Mtime, &src.Size, &src.Drawers, &mined); err != nil {
+			return nil, fmt.Errorf("list sources of %s: %w", wing, err)
+		}
+		src.MinedAt, _ = time.Parse(timeLayout, mined)
+		out[src.Path] = src
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list sources of %s: %w", wing, err)
+	}
+	return out, nil
+}
+
+// ApplySources writes a batch of source updates in one transaction: for each,
+// the old drawers of that source and kind go and the new ones come in with
+// the source row, so a crash leaves every file either wholly old or wholly
+// new, and the next mine redoes only what did not commit.
+func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchResult, error) {
+	var r BatchResult
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		r = BatchResult{}
+		ins, err := prepareInsert(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		now := formatTime(time.Now())
+		for _, u := range batch {
+			src := u.Source
+			if u.Touch {
+				if _, err := tx.ExecContext(ctx, `UPDATE sources SET mtime = ?, size = ?, mined_at = ? WHERE wing = ? AND path = ?`,
+					src.Mtime, src.Size, now, src.Wing, src.Path); err != nil {
+					return fmt.Errorf("update source %s: %w", src.Path, err)
+				}
+				continue
+			}
+			res, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE wing = ? AND source = ? AND kind = ?`, src.Wing, src.Path, src.Kind)
+			if err != nil {
+				return fmt.Errorf("replace drawers of %s: %w", src.Path, err)
+			}
+			n, _ := res.RowsAffected()
+			r.Removed += int(n)
+			for _, d := range u.Drawers {
+				n, err := insertDrawer(ctx, ins, d)
+				if err != nil {
+					return err
+				}
+				r.Added += n
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (wing, path) DO UPDATE SET kind = excluded.kind, content_hash = excluded.content_hash,
+					mtime = excluded.mtime, size = excluded.size, drawers = excluded.drawers, mined_at = excluded.mined_at`,
+				src.Wing, src.Path, src.Kind, src.ContentHash, src.Mtime, src.Size, len(u.Drawers), now); err != nil {
+				return fmt.Errorf("record source %s: %w", src.Path, err)
+			}
+		}
+		return nil
+	})
+	return r, err
+}
+
+// PruneSources removes sources (and their drawers) that are gone from disk
+// or newly ignored. It returns the number of drawers removed.
+func (s *Store) PruneSources(ctx context.Context, wing string, paths []string) (int, error) {
+	removed := 0
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		removed = 0
+		for _, p := range paths {
+			var kind string
+			err := tx.QueryRowContext(ctx, `SELECT kind FROM sources WHERE wing = ? AND path = ?`, wing, p).Scan(&kind)
+			if err == sql.ErrNoRows {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("prune %s: %w", p, err)
+			}
+			res, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE wing = ? AND source = ? AND kind = ?`, wing, p, kind)
+			if err != nil {
+				return fmt.Errorf("prune %s: %w", p, err)
+			}
+			n, _ := res.RowsAffected()
+			removed += int(n)
+			if _, err := tx.ExecContext(ctx, `DELETE FROM sources WHERE wing = ? AND path = ?`, wing, p); err != nil {
+				return fmt.Errorf("prune %s: %w", p, err)
+			}
+		}
+		return nil
+	})
+	return removed, err
+}

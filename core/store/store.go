@@ -1,0 +1,161 @@
+// Package store owns Palace's SQLite file: every SQL statement and every
+// migration lives here, so the rest of the core speaks in drawers, sources
+// and taxonomy entries, never in SQL.
+//
+// One file, $PALACE_HOME/palace.db, in WAL mode. Writes go through a single
+// connection opened with _txlock=immediate (a deferred transaction that later
+// upgrades to a write lock fails with SQLITE_BUSY_SNAPSHOT no matter how long
+// busy_timeout is; an immediate one waits its turn), reads through a separate
+// read-only pool so searches never wait for a mine.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	// Registers the "sqlite3" driver; FTS5 is enabled by the sqlite_fts5 build tag.
+	_ "github.com/mattn/go-sqlite3"
+)
+
+// DBName is the file name of the palace database inside the home directory.
+const DBName = "palace.db"
+
+// Store is an open palace database.
+type Store struct {
+	home string
+	path string
+	w    *sql.DB // the single writer connection
+	r    *sql.DB // read-only pool
+}
+
+// DefaultHome returns $PALACE_HOME, else ~/.palace.
+func DefaultHome() (string, error) {
+	if h := os.Getenv("PALACE_HOME"); h != "" {
+		return h, nil
+	}
+	u, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find home directory (set PALACE_HOME): %w", err)
+	}
+	return filepath.Join(u, ".palace"), nil
+}
+
+// Open creates home (0700) if needed, opens or creates palace.db (0600) and
+// brings its schema up to date.
+func Open(home string) (*Store, error) {
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return nil, fmt.Errorf("palace home %s: %w", home, err)
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("create palace home %s: %w", abs, err)
+	}
+	path := filepath.Join(abs, DBName)
+	// Create the file ourselves so its mode is 0600 whatever the umask is.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open palace database %s: %w", path, err)
+	}
+	f.Close()
+
+	q := url.Values{}
+	q.Set("_journal_mode", "WAL")
+	q.Set("_busy_timeout", "10000")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate")
+	q.Set("_foreign_keys", "1")
+	q.Set("_cache_size", "-65536")
+	w, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open palace database %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	s := &Store{home: abs, path: path, w: w}
+	if err := s.migrate(context.Background()); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("palace database %s: %w", path, err)
+	}
+	// The read pool is opened after the writer so the WAL's -shm file exists.
+	rq := url.Values{}
+	rq.Set("mode", "ro")
+	rq.Set("_query_only", "1")
+	rq.Set("_busy_timeout", "10000")
+	rq.Set("_cache_size", "-32768")
+	r, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+rq.Encode())
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open palace database %s read-only: %w", path, err)
+	}
+	r.SetMaxOpenConns(4)
+	s.r = r
+	for _, p := range []string{path + "-wal", path + "-shm"} {
+		// WAL side files inherit the umask; keep them private like the database.
+		if err := os.Chmod(p, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.Close()
+			return nil, fmt.Errorf("protect %s: %w", p, err)
+		}
+	}
+	return s, nil
+}
+
+// escapePath keeps characters such as '?' and '#' in a path from being read
+// as URI syntax by SQLite.
+func escapePath(p string) string {
+	return (&url.URL{Path: p}).EscapedPath()
+}
+
+// Home is the palace directory the store lives in.
+func (s *Store) Home() string { return s.home }
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close checkpoints nothing on purpose (SQLite does that itself) and closes
+// both pools.
+func (s *Store) Close() error {
+	var errs []error
+	if s.r != nil {
+		errs = append(errs, s.r.Close())
+	}
+	errs = append(errs, s.w.Close())
+	return errors.Join(errs...)
+}
+
+// write runs fn in one immediate transaction on the writer connection.
+func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin write: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and the FTS5 integrity check and
+// returns nil when both are clean.
+func (s *Store) IntegrityCheck(ctx context.Context) error {
+	var res string
+	if err := s.w.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("integrity check: %s", res)
+	}
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO drawers_fts(drawers_fts, rank) VALUES('integrity-check', 1)`); err != nil {
+		return fmt.Errorf("fts integrity check: %w", err)
+	}
+	return nil
+}
