@@ -40,9 +40,10 @@ CREATE INDEX drawers_wing_room ON drawers (wing, room);
 CREATE INDEX drawers_source ON drawers (source);
 
 -- FTS5 reads its text through this view, so index_text (segmented Chinese,
--- noise stripped) can differ from the verbatim content.
+-- noise stripped) can differ from the verbatim content; soft-deleted drawers
+-- are not part of it, which keeps FTS5's integrity-check meaningful.
 CREATE VIEW drawers_search AS
-	SELECT seq, coalesce(index_text, content) AS body FROM drawers;
+	SELECT seq, coalesce(index_text, content) AS body FROM drawers WHERE deleted_at IS NULL;
 
 -- porter: FTS5's own Porter stemmer, so index and query stem identically
 -- inside SQLite with no Go-side tokenizer to keep in step.

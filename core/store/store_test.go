@@ -1,0 +1,288 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func openTemp(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// schema lists the database's objects, for comparing migration paths.
+func schema(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	rows, err := db.Query(`SELECT type, name, coalesce(sql, '') FROM sqlite_master ORDER BY type, name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var typ, name, sqlText string
+		if err := rows.Scan(&typ, &name, &sqlText); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(typ + " " + name + " " + sqlText + "\n")
+	}
+	return b.String()
+}
+
+func TestMigrateFromEachVersion(t *testing.T) {
+	fresh := openTemp(t)
+	want := schema(t, fresh.w)
+	if v, _ := fresh.SchemaVersionOf(context.Background()); v != SchemaVersion() {
+		t.Fatalf("fresh schema version %d, want %d", v, SchemaVersion())
+	}
+	for from := 0; from <= SchemaVersion(); from++ {
+		home := t.TempDir()
+		db, err := sql.Open("sqlite3", "file:"+filepath.Join(home, DBName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := migrateTo(context.Background(), db, from); err != nil {
+			t.Fatalf("migrate to %d: %v", from, err)
+		}
+		db.Close()
+		s, err := Open(home)
+		if err != nil {
+			t.Fatalf("open at version %d: %v", from, err)
+		}
+		if got := schema(t, s.w); got != want {
+			t.Errorf("schema migrated from v%d differs from a fresh one:\n%s\nwant\n%s", from, got, want)
+		}
+		s.Close()
+	}
+}
+
+func TestRefusesNewerSchema(t *testing.T) {
+	home := t.TempDir()
+	s, err := Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.Exec(`PRAGMA user_version = 999`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, err = Open(home)
+	if err == nil || !strings.Contains(err.Error(), "newer than this palace binary") {
+		t.Fatalf("want a clear error for a newer schema, got %v", err)
+	}
+}
+
+func TestFileModes(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "p")
+	s, err := Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for path, want := range map[string]os.FileMode{home: 0o700, filepath.Join(home, DBName): 0o600} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != want {
+			t.Errorf("%s mode %v, want %v", path, fi.Mode().Perm(), want)
+		}
+	}
+}
+
+func TestDrawerIDStable(t *testing.T) {
+	h := ContentHash("same text")
+	a := DrawerID("w", "/a.go", 0, h)
+	if a != DrawerID("w", "/a.go", 0, h) {
+		t.Fatal("id not deterministic")
+	}
+	for name, other := range map[string]string{
+		"other source":   DrawerID("w", "/b.go", 0, h),
+		"other position": DrawerID("w", "/a.go", 1, h),
+		"other wing":     DrawerID("x", "/a.go", 0, h),
+		"other content":  DrawerID("w", "/a.go", 0, ContentHash("changed")),
+	} {
+		if other == a {
+			t.Errorf("%s gives the same id %s", name, a)
+		}
+	}
+}
+
+func drawer(wing, source string, pos int, content string) Drawer {
+	h := ContentHash(content)
+	return Drawer{ID: DrawerID(wing, source, pos, h), Wing: wing, Room: "general", Kind: KindFile,
+		Source: source, LineStart: pos + 1, LineEnd: pos + 1, Content: content, ContentHash: h}
+}
+
+func count(t *testing.T, s *Store, match string) int {
+	t.Helper()
+	hits, err := s.SearchFTS(context.Background(), match, Filter{}, 100, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(hits)
+}
+
+func TestFTSFollowsInsertReplaceDelete(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	src := Source{Wing: "w", Path: "/p/a.txt", Kind: KindFile, ContentHash: "h1", Size: 1, Mtime: 1}
+	// Filler keeps BM25's IDF above zero for the terms under test.
+	filler := []Drawer{drawer("w", "/p/f1", 0, "unrelated filler one"), drawer("w", "/p/f2", 0, "unrelated filler two")}
+	if _, err := s.InsertDrawers(ctx, filler); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.ApplySources(ctx, []SourceUpdate{{Source: src, Drawers: []Drawer{drawer("w", src.Path, 0, "alpha bravo")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, s, `"alpha"`); n != 1 {
+		t.Fatalf("after insert: %d hits for alpha, want 1", n)
+	}
+	src.ContentHash = "h2"
+	r, err := s.ApplySources(ctx, []SourceUpdate{{Source: src, Drawers: []Drawer{drawer("w", src.Path, 0, "charlie delta")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Added != 1 || r.Removed != 1 {
+		t.Errorf("replace: %+v, want 1 added 1 removed", r)
+	}
+	if n := count(t, s, `"alpha"`); n != 0 {
+		t.Errorf("after replace: old content still found (%d)", n)
+	}
+	if n := count(t, s, `"charlie"`); n != 1 {
+		t.Errorf("after replace: new content found %d times, want 1", n)
+	}
+	removed, err := s.PruneSources(ctx, "w", []string{src.Path})
+	if err != nil || removed != 1 {
+		t.Fatalf("prune: %d, %v", removed, err)
+	}
+	if n := count(t, s, `"charlie"`); n != 0 {
+		t.Errorf("after prune: content still found")
+	}
+	if err := s.IntegrityCheck(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSoftDelete(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	d := drawer("w", "note", 0, "remember the zebra decision")
+	ds := []Drawer{d, drawer("w", "n2", 0, "other words"), drawer("w", "n3", 0, "more words")}
+	if _, err := s.InsertDrawers(ctx, ds); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteDrawer(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, s, `"zebra"`); n != 0 {
+		t.Errorf("deleted drawer still searchable")
+	}
+	got, err := s.GetDrawer(ctx, d.ID)
+	if err != nil || got.DeletedAt == nil || got.Content != d.Content {
+		t.Fatalf("deleted drawer not kept verbatim: %+v %v", got, err)
+	}
+	if err := s.DeleteDrawer(ctx, d.ID); err == nil || !strings.Contains(err.Error(), "already deleted") {
+		t.Errorf("second delete: %v", err)
+	}
+	if err := s.DeleteDrawer(ctx, "d_nope"); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("unknown id: %v", err)
+	}
+	if err := s.IntegrityCheck(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIndexTextIsSearchedContentIsKept(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	d := drawer("w", "c", 0, "<system-reminder>noise</system-reminder> real words")
+	d.IndexText = "real words"
+	if _, err := s.InsertDrawers(ctx, []Drawer{d, drawer("w", "x", 0, "filler"), drawer("w", "y", 0, "filler two")}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, s, `"noise"`); n != 0 {
+		t.Errorf("index text ignored: noise found")
+	}
+	hits, err := s.SearchFTS(ctx, `"real"`, Filter{}, 10, nil)
+	if err != nil || len(hits) != 1 || hits[0].Content != d.Content {
+		t.Fatalf("hit should carry verbatim content: %+v %v", hits, err)
+	}
+}
+
+func TestSearchFilters(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	mk := func(wing, room, kind, source, text string) Drawer {
+		d := drawer(wing, source, 0, text)
+		d.Room, d.Kind = room, kind
+		return d
+	}
+	ds := []Drawer{
+		mk("a", "api", KindFile, "/x/api/h.go", "shared term one"),
+		mk("a", "db", KindFile, "/x/db/q.go", "shared term two"),
+		mk("b", "api", KindNote, "note:1", "shared term three"),
+		mk("b", "misc", KindNote, "note:2", "filler"),
+		mk("b", "misc", KindNote, "note:3", "filler again"),
+	}
+	if _, err := s.InsertDrawers(ctx, ds); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		f    Filter
+		want int
+	}{
+		{Filter{}, 3},
+		{Filter{Wing: "a"}, 2},
+		{Filter{Room: "api"}, 2},
+		{Filter{Wing: "a", Room: "api"}, 1},
+		{Filter{Kind: KindNote}, 1},
+		{Filter{SourcePrefix: "/x/db/"}, 1},
+		{Filter{Wing: "zzz"}, 0},
+	}
+	for _, c := range cases {
+		hits, err := s.SearchFTS(ctx, `"shared"`, c.f, 10, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) != c.want {
+			t.Errorf("filter %+v: %d hits, want %d", c.f, len(hits), c.want)
+		}
+	}
+}
+
+func TestDuplicateIDIsNotInsertedTwice(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	d := drawer("w", "s", 0, "once")
+	n, err := s.InsertDrawers(ctx, []Drawer{d, d})
+	if err != nil || n != 1 {
+		t.Fatalf("inserted %d, %v; want 1", n, err)
+	}
+}
+
+func TestTaxonomyRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	rooms := []Room{{Room: "db", Keywords: []string{"sql", "query"}}, {Room: "api", DisplayName: "API", Keywords: []string{"http"}}}
+	if err := s.ReplaceTaxonomy(ctx, "w", rooms); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Taxonomy(ctx, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Room != "api" || got[0].DisplayName != "API" || got[1].Keywords[1] != "query" {
+		t.Fatalf("taxonomy = %+v", got)
+	}
+}
