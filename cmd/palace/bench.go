@@ -15,7 +15,6 @@ func newBenchCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "bench",
 		Short: "Measure Palace and print the numbers",
-		Args:  args(cobra.NoArgs),
 	}
 	var asJSON bool
 	m := &cobra.Command{
@@ -61,6 +60,7 @@ mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
 		},
 	}
 	m.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	needsSubcommand(c)
 	c.AddCommand(m)
 	return c
 }

@@ -14,7 +14,6 @@ func newDrawerCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "drawer",
 		Short: "Show or remove one drawer",
-		Args:  args(cobra.NoArgs),
 	}
 	var asJSON bool
 	show := &cobra.Command{
@@ -22,12 +21,12 @@ func newDrawerCmd(g *globals) *cobra.Command {
 		Short: "Print a drawer verbatim with its metadata",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			st, err := g.open()
+			p, err := g.open()
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			d, err := st.GetDrawer(c.Context(), a[0])
+			defer p.Close()
+			d, err := p.Store.GetDrawer(c.Context(), a[0])
 			if err != nil {
 				return err
 			}
@@ -55,18 +54,19 @@ func newDrawerCmd(g *globals) *cobra.Command {
 		Short: "Delete a drawer (it leaves search; its row is kept for the record)",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			st, err := g.open()
+			p, err := g.open()
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			if err := st.DeleteDrawer(c.Context(), a[0]); err != nil {
+			defer p.Close()
+			if err := p.Store.DeleteDrawer(c.Context(), a[0]); err != nil {
 				return err
 			}
 			fmt.Fprintf(c.OutOrStdout(), "deleted %s\n", a[0])
 			return nil
 		},
 	}
+	needsSubcommand(c)
 	c.AddCommand(show, rm)
 	return c
 }

@@ -34,11 +34,11 @@ The wing is --wing, else palace.yaml in DIR, else the folder name.`,
   palace mine . --wing myproject --json`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			st, err := g.open()
+			p, err := g.open()
 			if err != nil {
 				return err
 			}
-			defer st.Close()
+			defer p.Close()
 			o.MaxSize = maxBytes
 			if !noBar && term.IsTerminal(int(os.Stderr.Fd())) {
 				var bar *progressbar.ProgressBar
@@ -51,7 +51,7 @@ The wing is --wing, else palace.yaml in DIR, else the folder name.`,
 					bar.Set(done)
 				}
 			}
-			sum, err := mine.Run(c.Context(), st, a[0], o)
+			sum, err := mine.Run(c.Context(), p, a[0], o)
 			if sum != nil {
 				if asJSON {
 					enc := json.NewEncoder(c.OutOrStdout())

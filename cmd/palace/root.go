@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -20,8 +21,8 @@ type globals struct {
 }
 
 // open resolves the palace home (--home, else PALACE_HOME, else ~/.palace)
-// and opens its store.
-func (g *globals) open() (*store.Store, error) {
+// and opens it.
+func (g *globals) open() (*palace.Palace, error) {
 	home := g.home
 	if home == "" {
 		var err error
@@ -29,7 +30,7 @@ func (g *globals) open() (*store.Store, error) {
 			return nil, err
 		}
 	}
-	return store.Open(home)
+	return palace.Open(home)
 }
 
 func newRoot() *cobra.Command {
@@ -43,6 +44,8 @@ rooms, and finds them again with full-text search.`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Args:          args(cobra.NoArgs),
+		RunE:          func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	root.PersistentFlags().StringVar(&g.home, "home", "", "palace directory (overrides PALACE_HOME; default ~/.palace)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -57,6 +60,16 @@ rooms, and finds them again with full-text search.`,
 		newBenchCmd(g),
 	)
 	return root
+}
+
+// needsSubcommand makes a command group reject a missing or unknown
+// subcommand as a usage error instead of printing help and exiting 0.
+func needsSubcommand(c *cobra.Command) *cobra.Command {
+	c.Args = args(cobra.NoArgs)
+	c.RunE = func(c *cobra.Command, _ []string) error {
+		return usageError{fmt.Errorf("%s needs a subcommand (see '%s --help')", c.CommandPath(), c.CommandPath())}
+	}
+	return c
 }
 
 // args wraps a cobra argument validator so its errors are usage errors.

@@ -37,13 +37,13 @@ other punctuation is just text.`,
 			if req.Limit < 1 {
 				return usageError{fmt.Errorf("--limit %d: want 1 or more", req.Limit)}
 			}
-			st, err := g.open()
+			p, err := g.open()
 			if err != nil {
 				return err
 			}
-			defer st.Close()
+			defer p.Close()
 			req.Query = strings.Join(a, " ")
-			res, err := search.Run(c.Context(), st, req)
+			res, err := search.Run(c.Context(), p, req)
 			if err != nil {
 				return err
 			}

@@ -14,12 +14,12 @@ func newStatusCmd(g *globals) *cobra.Command {
 		Short: "Drawers per wing and room, sources, database size, schema version",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			st, err := g.open()
+			p, err := g.open()
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			s, err := st.Status(c.Context())
+			defer p.Close()
+			s, err := p.Store.Status(c.Context())
 			if err != nil {
 				return err
 			}

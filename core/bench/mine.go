@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -60,23 +61,23 @@ func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error)
 	if _, err := os.Stat(home + "/" + store.DBName); err == nil {
 		return nil, fmt.Errorf("bench: %s already holds a palace; give an empty --home so the mine is cold", home)
 	}
-	st, err := store.Open(home)
+	p, err := palace.Open(home)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close()
+	defer p.Close()
 	r := &MineReport{Dir: dir, Home: home, Cores: cores, MaxBytes: mine.DefaultMaxSize}
 	opts := mine.Options{}
-	if r.Cold, err = timedMine(ctx, st, dir, opts); err != nil {
+	if r.Cold, err = timedMine(ctx, p, dir, opts); err != nil {
 		return nil, err
 	}
-	if r.Noop, err = timedMine(ctx, st, dir, opts); err != nil {
+	if r.Noop, err = timedMine(ctx, p, dir, opts); err != nil {
 		return nil, err
 	}
-	if r.Search, err = Searches(ctx, st, Queries()); err != nil {
+	if r.Search, err = Searches(ctx, p, Queries()); err != nil {
 		return nil, err
 	}
-	s, err := st.Status(ctx)
+	s, err := p.Store.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -84,18 +85,18 @@ func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error)
 	return r, nil
 }
 
-func timedMine(ctx context.Context, st *store.Store, dir string, o mine.Options) (Pass, error) {
-	sum, err := mine.Run(ctx, st, dir, o)
+func timedMine(ctx context.Context, p *palace.Palace, dir string, o mine.Options) (Pass, error) {
+	sum, err := mine.Run(ctx, p, dir, o)
 	if err != nil {
 		return Pass{}, err
 	}
-	p := Pass{Seconds: sum.Seconds, Files: sum.FilesSeen, Mined: sum.FilesMined, Bytes: sum.Bytes, Drawers: sum.DrawersAdded}
+	r := Pass{Seconds: sum.Seconds, Files: sum.FilesSeen, Mined: sum.FilesMined, Bytes: sum.Bytes, Drawers: sum.DrawersAdded}
 	if sum.Seconds > 0 {
-		p.FilesPerSec = float64(sum.FilesSeen) / sum.Seconds
-		p.MBPerSec = float64(sum.Bytes) / 1e6 / sum.Seconds
-		p.DrawersPS = float64(sum.DrawersAdded) / sum.Seconds
+		r.FilesPerSec = float64(sum.FilesSeen) / sum.Seconds
+		r.MBPerSec = float64(sum.Bytes) / 1e6 / sum.Seconds
+		r.DrawersPS = float64(sum.DrawersAdded) / sum.Seconds
 	}
-	return p, nil
+	return r, nil
 }
 
 // Queries returns the built-in mixed query set.
@@ -111,9 +112,9 @@ func Queries() []string {
 
 // Searches times each query once, after one untimed warm-up pass over all of
 // them so the page cache is the same for every query.
-func Searches(ctx context.Context, st *store.Store, qs []string) (Latency, error) {
+func Searches(ctx context.Context, p *palace.Palace, qs []string) (Latency, error) {
 	for _, q := range qs {
-		if _, err := search.Run(ctx, st, search.Request{Query: q}); err != nil {
+		if _, err := search.Run(ctx, p, search.Request{Query: q}); err != nil {
 			return Latency{}, err
 		}
 	}
@@ -121,7 +122,7 @@ func Searches(ctx context.Context, st *store.Store, qs []string) (Latency, error
 	hits := 0
 	for _, q := range qs {
 		t := time.Now()
-		res, err := search.Run(ctx, st, search.Request{Query: q})
+		res, err := search.Run(ctx, p, search.Request{Query: q})
 		if err != nil {
 			return Latency{}, err
 		}

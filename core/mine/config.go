@@ -41,7 +41,10 @@ func LoadConfig(dir string) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
+		// yaml's errors span lines and name Go types; keep one readable line.
+		msg := strings.ReplaceAll(err.Error(), " in type mine.Config", "")
+		msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")
+		return nil, fmt.Errorf("parse %s: %s", path, strings.ReplaceAll(msg, "errors:;", "errors:"))
 	}
 	for i, r := range c.Rooms {
 		if strings.TrimSpace(r.Room) == "" {
@@ -112,10 +115,11 @@ func WriteConfig(dir string, c *Config, force bool) (string, error) {
 	return path, f.Close()
 }
 
-var nonSlug = regexp.MustCompile(`[^a-z0-9_.-]+`)
+var nonSlug = regexp.MustCompile(`[^\p{L}\p{N}_.-]+`)
 
-// Slug lower-cases a name and turns runs of other characters into '-', for
-// wing and room names derived from paths.
+// Slug lower-cases a name and turns runs of characters other than letters,
+// digits, '_', '.' and '-' into '-', for wing and room names derived from
+// paths (any script: café and 项目 stay themselves).
 func Slug(s string) string {
 	s = strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(s), "-"), "-.")
 	if s == "" {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -61,7 +62,8 @@ type result struct {
 	c      candidate
 	update *store.SourceUpdate // nil when unchanged or skipped
 	skip   *Skip
-	keep   bool // the source stays known (mined, unchanged, or unreadable)
+	keep   bool  // the source stays known (mined, unchanged, or unreadable)
+	err    error // a failure of Palace itself, which stops the mine
 }
 
 // batchDrawers bounds a write transaction: big enough to amortise commits,
@@ -70,8 +72,9 @@ const batchDrawers = 4000
 
 // Run mines dir into st. On cancellation it stops, keeps every file already
 // committed, prunes nothing, and reports Interrupted.
-func Run(ctx context.Context, st *store.Store, dir string, o Options) (*Summary, error) {
+func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary, error) {
 	start := time.Now()
+	st := p.Store
 	root, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
@@ -126,22 +129,31 @@ func Run(ctx context.Context, st *store.Store, dir string, o Options) (*Summary,
 	}
 	sum.FilesSeen = len(w.files)
 
-	m := &miner{wing: wing, opts: o, router: newRouter(rooms), known: known}
+	m := &miner{p: p, wing: wing, opts: o, router: newRouter(rooms), known: known}
 	results := m.process(ctx, w.files)
 	keep := map[string]bool{}
 	var batch []store.SourceUpdate
+	var batchMined, batchTouched int
+	var batchBytes int64
 	pending, done := 0, 0
+	// flush commits the batch; only then does the summary count its files.
+	// It is detached from cancellation: a batch is small, and files already
+	// read are better kept than redone after an interrupt.
+	wctx := context.WithoutCancel(ctx)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		r, err := st.ApplySources(ctx, batch)
+		r, err := st.ApplySources(wctx, batch)
 		if err != nil {
 			return err
 		}
 		sum.DrawersAdded += r.Added
 		sum.DrawersRemoved += r.Removed
-		batch, pending = batch[:0], 0
+		sum.FilesMined += batchMined
+		sum.FilesUnchanged += batchTouched
+		sum.Bytes += batchBytes
+		batch, pending, batchMined, batchTouched, batchBytes = batch[:0], 0, 0, 0, 0
 		return nil
 	}
 	var writeErr error
@@ -152,6 +164,10 @@ func Run(ctx context.Context, st *store.Store, dir string, o Options) (*Summary,
 		}
 		if writeErr != nil {
 			continue // drain the workers
+		}
+		if r.err != nil {
+			writeErr = r.err
+			continue
 		}
 		if r.keep {
 			keep[r.c.path] = true
@@ -164,11 +180,11 @@ func Run(ctx context.Context, st *store.Store, dir string, o Options) (*Summary,
 			sum.FilesUnchanged++
 			continue
 		}
-		if !r.update.Touch {
-			sum.FilesMined++
-			sum.Bytes += r.c.info.Size()
+		if r.update.Touch {
+			batchTouched++
 		} else {
-			sum.FilesUnchanged++
+			batchMined++
+			batchBytes += r.c.info.Size()
 		}
 		batch = append(batch, *r.update)
 		pending += len(r.update.Drawers) + 1
@@ -180,12 +196,12 @@ func Run(ctx context.Context, st *store.Store, dir string, o Options) (*Summary,
 		writeErr = flush()
 	}
 	sum.Seconds = time.Since(start).Seconds()
-	if ctx.Err() != nil {
-		sum.Interrupted = true
-		return sum, fmt.Errorf("mine %s: interrupted; what was written is kept, run it again to resume: %w", dir, ctx.Err())
-	}
 	if writeErr != nil {
 		return sum, fmt.Errorf("mine %s: %w", dir, writeErr)
+	}
+	if ctx.Err() != nil {
+		sum.Interrupted = true
+		return sum, fmt.Errorf("mine %s: interrupted after %d files; what was written is kept, run it again to resume: %w", dir, sum.FilesMined, ctx.Err())
 	}
 	// Only a complete walk may prune: every known source not kept is gone,
 	// newly ignored, or no longer text.
@@ -214,6 +230,7 @@ func (s *Summary) addSkip(k Skip) {
 }
 
 type miner struct {
+	p      *palace.Palace
 	wing   string
 	opts   Options
 	router *router
@@ -288,9 +305,13 @@ func (m *miner) file(c candidate) result {
 	ds := make([]store.Drawer, len(chunks))
 	for i, ch := range chunks {
 		h := store.ContentHash(ch.Text)
+		idx, err := m.p.IndexText(ch.Text)
+		if err != nil {
+			return result{c: c, err: fmt.Errorf("%s: %w", c.path, err)}
+		}
 		ds[i] = store.Drawer{
 			ID: store.DrawerID(m.wing, c.path, i, h), Wing: m.wing, Room: room, Kind: store.KindFile,
-			Source: c.path, LineStart: ch.LineStart, LineEnd: ch.LineEnd, Content: ch.Text,
+			Source: c.path, LineStart: ch.LineStart, LineEnd: ch.LineEnd, Content: ch.Text, IndexText: idx,
 			ContentHash: h, CreatedAt: now, SourceMtime: mtime,
 		}
 	}

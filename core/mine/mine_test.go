@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -165,11 +166,8 @@ func drawersOf(t *testing.T, st *store.Store, wing string) map[string]int {
 
 func TestIncremental(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	p := openPalace(t)
+	st := p.Store
 	root := tree(t, map[string]string{
 		"a.md": "alpha words here",
 		"b.md": "bravo words here",
@@ -177,7 +175,7 @@ func TestIncremental(t *testing.T) {
 	})
 	mustRun := func() *Summary {
 		t.Helper()
-		s, err := Run(ctx, st, root, Options{Wing: "w"})
+		s, err := Run(ctx, p, root, Options{Wing: "w"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -239,14 +237,11 @@ func TestCancelledMineResumesWithoutDuplicates(t *testing.T) {
 	}
 	root := tree(t, files)
 	ctx := context.Background()
-	st, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	p := openPalace(t)
+	st := p.Store
 	cctx, cancel := context.WithCancel(ctx)
 	n := 0
-	_, err = Run(cctx, st, root, Options{Wing: "w", Progress: func(done, total int) {
+	_, err := Run(cctx, p, root, Options{Wing: "w", Progress: func(done, total int) {
 		if n++; n == 100 {
 			cancel()
 		}
@@ -254,19 +249,16 @@ func TestCancelledMineResumesWithoutDuplicates(t *testing.T) {
 	if !IsInterrupted(err) {
 		t.Fatalf("want an interrupted error, got %v", err)
 	}
-	s, err := Run(ctx, st, root, Options{Wing: "w"})
+	s, err := Run(ctx, p, root, Options{Wing: "w"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.SourcesPruned != 0 {
 		t.Errorf("resume pruned %d sources", s.SourcesPruned)
 	}
-	fresh, err := store.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fresh.Close()
-	if _, err := Run(ctx, fresh, root, Options{Wing: "w"}); err != nil {
+	freshP := openPalace(t)
+	fresh := freshP.Store
+	if _, err := Run(ctx, freshP, root, Options{Wing: "w"}); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := st.Status(ctx)
@@ -303,4 +295,14 @@ func TestConfig(t *testing.T) {
 	if _, err := LoadConfig(root); err == nil {
 		t.Errorf("unknown field accepted")
 	}
+}
+
+func openPalace(t *testing.T) *palace.Palace {
+	t.Helper()
+	p, err := palace.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
@@ -21,11 +22,12 @@ var hostile = []string{
 
 func TestHostileQueriesNeverError(t *testing.T) {
 	ctx := context.Background()
-	st, err := store.Open(t.TempDir())
+	p, err := palace.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
+	defer p.Close()
+	st := p.Store
 	var ds []store.Drawer
 	for i, text := range []string{"a b c foo bar", "知识图谱 清华大学", "map[string]int and C++ x86-64", "filler text", "more filler"} {
 		h := store.ContentHash(text)
@@ -35,10 +37,10 @@ func TestHostileQueriesNeverError(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range hostile {
-		if _, err := search.Run(ctx, st, search.Request{Query: q}); err != nil {
+		if _, err := search.Run(ctx, p, search.Request{Query: q}); err != nil {
 			t.Errorf("query %q: %v", q, err)
 		}
-		p := query.Parse(q, nil)
+		p, _ := query.Parse(q, nil)
 		for _, m := range []string{p.All, p.Any} {
 			if m == "" {
 				continue
@@ -65,7 +67,7 @@ func FuzzParse(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		p := query.Parse(q, nil)
+		p, _ := query.Parse(q, nil)
 		for _, m := range []string{p.All, p.Any} {
 			if m == "" {
 				continue

@@ -38,10 +38,10 @@ type Query struct {
 
 // Segmenter splits a term written in a script without spaces (Chinese) into
 // words. Nil leaves terms as they are.
-type Segmenter func(text string) []string
+type Segmenter func(text string) ([]string, error)
 
-// Parse builds the FTS5 expressions for text.
-func Parse(text string, seg Segmenter) Query {
+// Parse builds the FTS5 expressions for text. It fails only when seg does.
+func Parse(text string, seg Segmenter) (Query, error) {
 	stop := stopwords()
 	raw := lex(sanitize(text))
 	var q Query
@@ -67,10 +67,13 @@ func Parse(text string, seg Segmenter) Query {
 		q.Terms = kept
 	}
 	if seg != nil {
-		q.Terms = segment(q.Terms, seg)
+		var err error
+		if q.Terms, err = segment(q.Terms, seg); err != nil {
+			return q, err
+		}
 	}
 	if len(q.Terms) == 0 {
-		return q
+		return q, nil
 	}
 	var parts []string
 	for _, t := range q.Terms {
@@ -82,7 +85,7 @@ func Parse(text string, seg Segmenter) Query {
 	}
 	q.All = combine(parts, " AND ", nots)
 	q.Any = combine(parts, " OR ", nots)
-	return q
+	return q, nil
 }
 
 func combine(parts []string, op string, nots []string) string {
@@ -94,25 +97,39 @@ func combine(parts []string, op string, nots []string) string {
 }
 
 // segment splits unspaced-script words into their segments, each a term of
-// its own; phrases are segmented inside the phrase.
-func segment(ts []Term, seg Segmenter) []Term {
+// its own. A phrase is split too: the index holds extra sub-words between a
+// phrase's words, so its words are required together but not adjacent.
+func segment(ts []Term, seg Segmenter) ([]Term, error) {
 	var out []Term
 	for _, t := range ts {
-		words := seg(t.Text)
-		if len(words) <= 1 || t.Phrase {
-			if t.Phrase && len(words) > 1 {
-				t.Text = strings.Join(words, " ")
+		var words []string
+		for _, f := range strings.Fields(t.Text) {
+			ws, err := seg(f)
+			if err != nil {
+				return nil, err
 			}
+			words = append(words, ws...)
+		}
+		if len(words) <= 1 {
 			out = append(out, t)
 			continue
 		}
-		for _, w := range words {
-			if searchable(w) {
-				out = append(out, Term{Text: w})
+		if !t.Phrase || hasSplit(t.Text, words) {
+			for _, w := range words {
+				if searchable(w) {
+					out = append(out, Term{Text: w})
+				}
 			}
+			continue
 		}
+		out = append(out, t)
 	}
-	return out
+	return out, nil
+}
+
+// hasSplit reports whether segmentation cut a space-separated word of text.
+func hasSplit(text string, words []string) bool {
+	return len(words) != len(strings.Fields(text))
 }
 
 func quote(t Term) string {

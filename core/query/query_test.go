@@ -25,7 +25,10 @@ func TestParse(t *testing.T) {
 		{"", ``, ``},
 	}
 	for _, c := range cases {
-		q := Parse(c.in, nil)
+		q, err := Parse(c.in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if q.All != c.all || q.Any != c.any {
 			t.Errorf("Parse(%q):\n all %s\n any %s\nwant\n all %s\n any %s", c.in, q.All, q.Any, c.all, c.any)
 		}
@@ -33,24 +36,24 @@ func TestParse(t *testing.T) {
 }
 
 func TestSegmenterSplitsWords(t *testing.T) {
-	seg := func(s string) []string {
+	seg := func(s string) ([]string, error) {
 		if s == "知识图谱" {
-			return []string{"知识", "图谱"}
+			return []string{"知识", "图谱"}, nil
 		}
-		return []string{s}
+		return []string{s}, nil
 	}
-	q := Parse("知识图谱 sqlite", seg)
+	q, _ := Parse("知识图谱 sqlite", seg)
 	if q.All != `("知识" AND "图谱" AND "sqlite")` {
 		t.Errorf("segmented query = %s", q.All)
 	}
-	q = Parse(`"知识图谱"`, seg)
-	if q.All != `("知识 图谱")` {
+	q, _ = Parse(`"知识图谱"`, seg)
+	if q.All != `("知识" AND "图谱")` {
 		t.Errorf("segmented phrase = %s", q.All)
 	}
 }
 
 func TestControlAndInvalidUTF8(t *testing.T) {
-	q := Parse("bad\x00byte \xff\xfe ok", nil)
+	q, _ := Parse("bad\x00byte \xff\xfe ok", nil)
 	if strings.ContainsAny(q.All, "\x00\xff") {
 		t.Errorf("unsafe bytes kept: %q", q.All)
 	}

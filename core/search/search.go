@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -49,13 +50,17 @@ const DefaultLimit = 10
 // Run searches: first for drawers holding every term, then, if that leaves
 // room under the limit, for drawers holding any of them. BM25 ranks within
 // each group; drawers with all terms always come first.
-func Run(ctx context.Context, st *store.Store, req Request) (Result, error) {
+func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
+	st := p.Store
 	res := Result{Query: req.Query, Hits: []Hit{}}
 	limit := req.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	q := query.Parse(req.Query, nil)
+	q, err := query.Parse(req.Query, p.SegmentQuery)
+	if err != nil {
+		return res, fmt.Errorf("search %q: %w", req.Query, err)
+	}
 	if q.All == "" {
 		res.Notice = "the query has no searchable words"
 		return res, nil

@@ -47,7 +47,8 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 		args = append(args, f.Kind)
 	}
 	if f.SourcePrefix != "" {
-		where = append(where, "substr(d.source, 1, ?) = ?")
+		// As bytes: substr on text counts characters, len counts bytes.
+		where = append(where, "substr(CAST(d.source AS BLOB), 1, ?) = CAST(? AS BLOB)")
 		args = append(args, len(f.SourcePrefix), f.SourcePrefix)
 	}
 	where = append(where, "d.deleted_at IS NULL")

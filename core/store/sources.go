@@ -35,10 +35,11 @@ type BatchResult struct {
 }
 
 // Sources returns the sources of a wing whose path starts with prefix,
-// keyed by path.
+// keyed by path. Paths compare as bytes: SQLite's substr counts characters
+// in text, and a path need not even be valid UTF-8.
 func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]Source, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT wing, path, kind, content_hash, mtime, size, drawers, mined_at
-		FROM sources WHERE wing = ? AND substr(path, 1, ?) = ?`, wing, len(prefix), prefix)
+		FROM sources WHERE wing = ? AND substr(CAST(path AS BLOB), 1, ?) = CAST(? AS BLOB)`, wing, len(prefix), prefix)
 	if err != nil {
 		return nil, fmt.Errorf("list sources of %s: %w", wing, err)
 	}
