@@ -1070,7 +1070,7 @@ func TestInitDryRunAndMissingDir(t *testing.T) {
 
 func TestStatusJSON(t *testing.T) {
 	home := t.TempDir()
-	if st := statusOK(t, home); st.Drawers != 0 || st.Sources != 0 || st.Rooms == nil || st.SchemaVersion != 1 {
+	if st := statusOK(t, home); st.Drawers != 0 || st.Sources != 0 || st.Rooms == nil || st.SchemaVersion != store.SchemaVersion() {
 		t.Errorf("fresh palace: %+v", st)
 	}
 	one := filepath.Join(t.TempDir(), "one")
@@ -1089,7 +1089,7 @@ func TestStatusJSON(t *testing.T) {
 	if st.Drawers != 5 || st.Sources != 5 || st.Deleted != 0 {
 		t.Errorf("drawers %d sources %d deleted %d, want 5, 5, 0", st.Drawers, st.Sources, st.Deleted)
 	}
-	if st.SchemaVersion != 1 || st.DBBytes <= 0 {
+	if st.SchemaVersion != store.SchemaVersion() || st.DBBytes <= 0 {
 		t.Errorf("schema_version %d db_bytes %d", st.SchemaVersion, st.DBBytes)
 	}
 	if st.Home != home || st.Database != filepath.Join(home, "palace.db") {

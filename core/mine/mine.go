@@ -75,6 +75,10 @@ const batchDrawers = 4000
 func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary, error) {
 	start := time.Now()
 	st := p.Store
+	// Store calls are detached from cancellation: each is short, and an
+	// interrupt should stop the walk over files, not leave a batch half
+	// decided. Cancellation is checked between files.
+	wctx := context.WithoutCancel(ctx)
 	root, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
@@ -107,11 +111,11 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		wing = Slug(filepath.Base(root))
 	}
 	if cfg != nil && len(cfg.Rooms) > 0 {
-		if err := st.ReplaceTaxonomy(ctx, wing, cfg.Rooms); err != nil {
+		if err := st.ReplaceTaxonomy(wctx, wing, cfg.Rooms); err != nil {
 			return nil, fmt.Errorf("mine %s: %w", dir, err)
 		}
 	}
-	rooms, err := st.Taxonomy(ctx, wing)
+	rooms, err := st.Taxonomy(wctx, wing)
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
@@ -123,7 +127,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	for _, s := range w.skipped {
 		sum.addSkip(s)
 	}
-	known, err := st.Sources(ctx, wing, root+string(filepath.Separator))
+	known, err := st.Sources(wctx, wing, root+string(filepath.Separator))
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
@@ -137,9 +141,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	var batchBytes int64
 	pending, done := 0, 0
 	// flush commits the batch; only then does the summary count its files.
-	// It is detached from cancellation: a batch is small, and files already
-	// read are better kept than redone after an interrupt.
-	wctx := context.WithoutCancel(ctx)
+	// Files already read are kept rather than redone after an interrupt.
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -212,7 +214,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		}
 	}
 	sort.Strings(gone)
-	removed, err := st.PruneSources(ctx, wing, gone)
+	removed, err := st.PruneSources(wctx, wing, gone)
 	if err != nil {
 		return sum, fmt.Errorf("mine %s: %w", dir, err)
 	}

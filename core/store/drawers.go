@@ -35,6 +35,10 @@ type Drawer struct {
 	IndexText   string // empty when FTS indexes Content itself
 	ContentHash string
 	CreatedAt   time.Time
+	// OccurredAt and OccurredEnd say when the content happened: message
+	// times for a conversation, the file's mtime for a file. Zero if unknown.
+	OccurredAt  time.Time
+	OccurredEnd time.Time
 	SourceMtime int64
 	Importance  float64
 	DeletedAt   *time.Time
@@ -67,24 +71,37 @@ const timeLayout = time.RFC3339Nano
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
+// optTime stores a zero time as NULL.
+func optTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return formatTime(t)
+}
+
 // drawerColumns lists the columns scanDrawer reads, each prefixed with p (a
 // table alias such as "d." or "").
 func drawerColumns(p string) string {
 	return fmt.Sprintf(`%[1]sid, %[1]swing, %[1]sroom, %[1]skind, %[1]ssource, %[1]sline_start, %[1]sline_end,
 		%[1]scontent, coalesce(%[1]sindex_text, ''), %[1]scontent_hash, %[1]screated_at,
-		coalesce(%[1]ssource_mtime, 0), %[1]simportance, %[1]sdeleted_at, %[1]smetadata`, p)
+		coalesce(%[1]ssource_mtime, 0), %[1]simportance, %[1]sdeleted_at, %[1]smetadata,
+		coalesce(%[1]soccurred_at, ''), coalesce(%[1]soccurred_end, '')`, p)
 }
 
 func scanDrawer(sc interface{ Scan(...any) error }) (Drawer, error) {
 	var d Drawer
 	var created string
 	var deleted sql.NullString
+	var occurred, occurredEnd string
 	err := sc.Scan(&d.ID, &d.Wing, &d.Room, &d.Kind, &d.Source, &d.LineStart, &d.LineEnd, &d.Content,
-		&d.IndexText, &d.ContentHash, &created, &d.SourceMtime, &d.Importance, &deleted, &d.Metadata)
+		&d.IndexText, &d.ContentHash, &created, &d.SourceMtime, &d.Importance, &deleted, &d.Metadata,
+		&occurred, &occurredEnd)
 	if err != nil {
 		return d, err
 	}
 	d.CreatedAt, _ = time.Parse(timeLayout, created)
+	d.OccurredAt, _ = time.Parse(timeLayout, occurred)
+	d.OccurredEnd, _ = time.Parse(timeLayout, occurredEnd)
 	if deleted.Valid {
 		t, _ := time.Parse(timeLayout, deleted.String)
 		d.DeletedAt = &t
@@ -153,8 +170,8 @@ func (s *Store) InsertDrawers(ctx context.Context, ds []Drawer) (added int, err 
 func prepareInsert(ctx context.Context, tx *sql.Tx) (*sql.Stmt, error) {
 	st, err := tx.PrepareContext(ctx, `INSERT INTO drawers
 		(id, wing, room, kind, source, line_start, line_end, content, index_text, content_hash,
-		 created_at, source_mtime, importance, metadata)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		 created_at, source_mtime, importance, metadata, occurred_at, occurred_end)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO NOTHING`)
 	if err != nil {
 		return nil, fmt.Errorf("prepare drawer insert: %w", err)
@@ -176,7 +193,8 @@ func insertDrawer(ctx context.Context, st *sql.Stmt, d Drawer) (int, error) {
 		created = time.Now()
 	}
 	res, err := st.ExecContext(ctx, d.ID, d.Wing, d.Room, d.Kind, d.Source, d.LineStart, d.LineEnd, d.Content,
-		indexText, d.ContentHash, formatTime(created), d.SourceMtime, d.Importance, meta)
+		indexText, d.ContentHash, formatTime(created), d.SourceMtime, d.Importance, meta,
+		optTime(d.OccurredAt), optTime(d.OccurredEnd))
 	if err != nil {
 		return 0, fmt.Errorf("insert drawer %s (%s:%d-%d): %w", d.ID, d.Source, d.LineStart, d.LineEnd, err)
 	}

@@ -113,6 +113,13 @@ CREATE INDEX triples_object ON triples (object);
 CREATE INDEX triples_predicate ON triples (predicate);
 CREATE INDEX triples_valid ON triples (valid_from, valid_to);
 `,
+	// v2: when a drawer's content happened (message times for conversations,
+	// the file's mtime for files), apart from when it was mined.
+	`
+ALTER TABLE drawers ADD COLUMN occurred_at TEXT;
+ALTER TABLE drawers ADD COLUMN occurred_end TEXT;
+CREATE INDEX drawers_occurred ON drawers (occurred_at);
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

@@ -83,19 +83,12 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 				}
 				continue
 			}
-			res, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE wing = ? AND source = ? AND kind = ?`, src.Wing, src.Path, src.Kind)
+			removed, added, err := replaceDrawers(ctx, tx, ins, src, u.Drawers)
 			if err != nil {
-				return fmt.Errorf("replace drawers of %s: %w", src.Path, err)
+				return err
 			}
-			n, _ := res.RowsAffected()
-			r.Removed += int(n)
-			for _, d := range u.Drawers {
-				n, err := insertDrawer(ctx, ins, d)
-				if err != nil {
-					return err
-				}
-				r.Added += n
-			}
+			r.Removed += removed
+			r.Added += added
 			if _, err := tx.ExecContext(ctx, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (wing, path) DO UPDATE SET kind = excluded.kind, content_hash = excluded.content_hash,
@@ -107,6 +100,52 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 		return nil
 	})
 	return r, err
+}
+
+// replaceDrawers makes a source's drawers of its kind exactly ds. Drawers
+// whose id survives (same position, same content) are left alone, so an
+// export that grew only adds its new exchanges and unchanged chunks keep
+// their rows (and anything derived from them).
+func replaceDrawers(ctx context.Context, tx *sql.Tx, ins *sql.Stmt, src Source, ds []Drawer) (removed, added int, err error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM drawers WHERE wing = ? AND source = ? AND kind = ?`, src.Wing, src.Path, src.Kind)
+	if err != nil {
+		return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
+	}
+	old := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
+		}
+		old[id] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
+	}
+	keep := map[string]bool{}
+	for _, d := range ds {
+		keep[d.ID] = true
+		if old[d.ID] {
+			continue
+		}
+		n, err := insertDrawer(ctx, ins, d)
+		if err != nil {
+			return 0, 0, err
+		}
+		added += n
+	}
+	for id := range old {
+		if keep[id] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE id = ?`, id); err != nil {
+			return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
+		}
+		removed++
+	}
+	return removed, added, nil
 }
 
 // PruneSources removes sources (and their drawers) that are gone from disk
