@@ -21,7 +21,7 @@ func main() {
 }
 
 // run executes one command line and returns the exit code: 0 ok, 1 error,
-// 2 usage.
+// 2 usage, 3 a knowledge-graph conflict (nothing written).
 func run(ctx context.Context, args []string) int {
 	root := newRoot()
 	root.SetArgs(args)
@@ -33,6 +33,10 @@ func run(ctx context.Context, args []string) int {
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2
+	}
+	var ee exitError
+	if errors.As(err, &ee) {
+		return ee.code
 	}
 	return 1
 }

@@ -1,0 +1,422 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/core/kg"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// exitConflict is palace's exit code for "the fact contradicts the graph;
+// nothing was written" (kg add, kg check).
+const exitConflict = 3
+
+const kgLong = `The knowledge graph holds dated facts: SUBJECT PREDICATE OBJECT, true from
+valid_from (included) until valid_to (excluded). No --from means "since
+always", no --to "still true".
+
+Dates are YYYY-MM-DD or RFC 3339 times (2026-05-01T09:30:00Z; an offset is
+converted to UTC; no offset means UTC). A date-only --from or --as-of is the
+start of that day; a date-only --to or --ended keeps the fact true through
+that whole day.
+
+Names are matched ignoring case, apostrophes and spacing ("Alice Smith" is
+"alice_smith") and shown as first written.
+
+Functional predicates (works_at, lives_in, role, status, owner by default;
+see 'palace kg functional') hold one value at a time. Adding a different
+value whose dates overlap a stored one is a conflict: nothing is written and
+palace exits with code 3, unless --supersede closes the stored facts at the
+new fact's --from. Restating a stored fact writes nothing (or widens its
+dates).
+
+Exit codes: 0 done, 1 error, 2 bad usage or input, 3 conflict (nothing written).`
+
+func newKGCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "kg",
+		Short: "Temporal knowledge graph: dated facts with contradiction checks",
+		Long:  kgLong,
+	}
+	needsSubcommand(c)
+	c.AddCommand(newKGAddCmd(g, false), newKGAddCmd(g, true), newKGInvalidateCmd(g), newKGQueryCmd(g),
+		newKGTimelineCmd(g), newKGStatsCmd(g), newKGFunctionalCmd(g))
+	return c
+}
+
+// withStore opens the palace, runs fn on its store and closes it, so callers
+// can end the process afterwards without skipping the close.
+func withStore[T any](g *globals, fn func(*store.Store) (T, error)) (T, error) {
+	p, err := g.open()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	v, err := fn(p.Store)
+	if cerr := p.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	return v, err
+}
+
+// kgErr turns bad input into a usage error (exit 2); other errors pass.
+func kgErr(err error) error {
+	if errors.Is(err, kg.ErrInvalid) {
+		return usageError{err}
+	}
+	return err
+}
+
+func printJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func newKGAddCmd(g *globals, check bool) *cobra.Command {
+	var (
+		f         kg.Fact
+		conf      float64
+		supersede bool
+		asJSON    bool
+	)
+	c := &cobra.Command{
+		Use:   "add SUBJECT PREDICATE OBJECT",
+		Short: "Record a dated fact (exit 3 on a conflict: nothing written)",
+		Long: `Record a fact. If PREDICATE is functional and SUBJECT already has another
+value whose dates overlap, nothing is written, the conflicting facts are
+listed and palace exits with code 3; --supersede instead closes them at the
+new fact's --from (at the current time when --from is not given) and records
+the fact. Restating a stored fact writes nothing ("already known"), or widens
+the stored fact's dates ("merged").
+
+Exit codes: 0 done, 1 error, 2 bad usage or input, 3 conflict (nothing written).`,
+		Example: `  palace kg add Alice works_at Acme --from 2020-01-01
+  palace kg add Alice works_at Globex --from 2023-06-01 --supersede
+  palace kg add "Alice Smith" lives_in Paris --from 2015-03-01 --to 2019-08-31 --json`,
+		Args: args(cobra.ExactArgs(3)),
+	}
+	if check {
+		c.Use = "check SUBJECT PREDICATE OBJECT"
+		c.Short = "Say what 'kg add' would do, writing nothing (exit 3 if it would conflict)"
+		c.Long = `Check answers what 'palace kg add' would do with the same arguments, without
+writing: add, already known, merge, or conflict (listing the facts it would
+contradict, exit code 3). With --supersede it lists the facts that would be
+closed.
+
+Exit codes: 0 no conflict, 1 error, 2 bad usage or input, 3 would conflict.`
+		c.Example = `  palace kg check Alice works_at Globex --from 2023-06-01`
+	}
+	c.RunE = func(c *cobra.Command, a []string) error {
+		f.Subject, f.Predicate, f.Object = a[0], a[1], a[2]
+		if c.Flags().Changed("confidence") {
+			f.Confidence = &conf
+		}
+		if err := f.Validate(); err != nil {
+			return usageError{err}
+		}
+		opts := kg.AddOptions{Supersede: supersede}
+		res, err := withStore(g, func(st *store.Store) (kg.AddResult, error) {
+			if check {
+				return kg.Check(c.Context(), st, f, opts)
+			}
+			return kg.Add(c.Context(), st, f, opts)
+		})
+		if err != nil && !errors.Is(err, kg.ErrConflict) {
+			return kgErr(err)
+		}
+		out := c.OutOrStdout()
+		if asJSON {
+			if err := printJSON(out, res); err != nil {
+				return err
+			}
+		} else {
+			printAddResult(out, res)
+		}
+		if res.Conflict {
+			return exitError{code: exitConflict, err: errors.New("conflict: " + res.Reason)}
+		}
+		return nil
+	}
+	c.Flags().StringVar(&f.ValidFrom, "from", "", "when the fact became true: YYYY-MM-DD or RFC 3339 (default: since always)")
+	c.Flags().StringVar(&f.ValidTo, "to", "", "when it stopped being true, excluded; a date keeps it true that whole day (default: still true)")
+	c.Flags().BoolVar(&supersede, "supersede", false, "close conflicting facts at this fact's --from instead of refusing it")
+	if !check {
+		c.Flags().Float64Var(&conf, "confidence", 1, "how sure the fact is, 0 to 1")
+		c.Flags().StringVar(&f.SourceDrawer, "source", "", "id of the drawer the fact comes from")
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return c
+}
+
+func printAddResult(out io.Writer, r kg.AddResult) {
+	would := func(done, dry string) string {
+		if r.DryRun {
+			return dry
+		}
+		return done
+	}
+	for _, t := range r.Superseded {
+		fmt.Fprintf(out, "%s %s\n", would("closed", "would close"), kg.Describe(t))
+	}
+	switch {
+	case r.Conflict:
+		for _, t := range r.Conflicts {
+			fmt.Fprintf(out, "%s %s\n", would("conflicts with", "would conflict with"), kg.Describe(t))
+		}
+	case r.Added:
+		fmt.Fprintf(out, "%s %s\n", would("added", "would add"), kg.Describe(*r.Triple))
+	case r.Duplicate:
+		fmt.Fprintf(out, "already known: %s (nothing written)\n", kg.Describe(*r.Triple))
+	case r.Merged:
+		fmt.Fprintf(out, "%s %s\n", would("merged into", "would merge into"), kg.Describe(*r.Triple))
+	}
+}
+
+func newKGInvalidateCmd(g *globals) *cobra.Command {
+	var (
+		req    kg.InvalidateRequest
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "invalidate SUBJECT PREDICATE OBJECT",
+		Short: "Close every open fact matching SUBJECT PREDICATE OBJECT",
+		Long: `Invalidate sets the end of every matching fact that is still true (no end
+date) to --ended, now by default. A date-only --ended keeps the facts true
+through that day. Closed facts stay in the graph for as-of queries and the
+timeline.`,
+		Example: `  palace kg invalidate Alice works_at Acme --ended 2023-05-31`,
+		Args:    args(cobra.ExactArgs(3)),
+		RunE: func(c *cobra.Command, a []string) error {
+			req.Subject, req.Predicate, req.Object = a[0], a[1], a[2]
+			if err := req.Validate(); err != nil {
+				return usageError{err}
+			}
+			res, err := withStore(g, func(st *store.Store) (kg.InvalidateResult, error) {
+				return kg.Invalidate(c.Context(), st, req)
+			})
+			if err != nil {
+				return kgErr(err)
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			if len(res.Closed) == 0 {
+				fmt.Fprintf(out, "no open fact matches %s %s %s (nothing changed)\n", req.Subject, kg.NormalizePredicate(req.Predicate), req.Object)
+			}
+			for _, t := range res.Closed {
+				fmt.Fprintf(out, "closed %s\n", kg.Describe(t))
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&req.Ended, "ended", "", "when the facts stopped being true: YYYY-MM-DD or RFC 3339 (default: now)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return c
+}
+
+func newKGQueryCmd(g *globals) *cobra.Command {
+	var (
+		req    kg.QueryRequest
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "query ENTITY",
+		Short: "Facts about an entity, optionally as of a date",
+		Long: `Query lists the facts about ENTITY, oldest first: every fact ever recorded,
+or with --as-of only those true at that instant (a date means its start).
+--direction out keeps facts where ENTITY is the subject, in those where it is
+the object. Facts true now are marked with *.`,
+		Example: `  palace kg query Alice --as-of 2023-01-01
+  palace kg query Acme --direction in --json`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			req.Entity = a[0]
+			if err := req.Validate(); err != nil {
+				return usageError{err}
+			}
+			res, err := withStore(g, func(st *store.Store) (kg.QueryResult, error) {
+				return kg.Query(c.Context(), st, req)
+			})
+			if err != nil {
+				return kgErr(err)
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			when := "all time"
+			if res.AsOf != nil {
+				when = "as of " + kg.FormatTime(res.AsOf)
+			}
+			fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", res.Entity.Name, len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
+			for _, f := range res.Facts {
+				arrow, mark := "->", " "
+				if f.Direction == kg.DirIn {
+					arrow = "<-"
+				}
+				if f.Current {
+					mark = "*"
+				}
+				fmt.Fprintf(out, "%s %s %s\n", mark, arrow, kg.Describe(f.Triple))
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&req.AsOf, "as-of", "", "only facts true at this date or time")
+	c.Flags().StringVar(&req.Direction, "direction", kg.DirBoth, "in, out or both")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return c
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func newKGTimelineCmd(g *globals) *cobra.Command {
+	var (
+		req    kg.TimelineRequest
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "timeline [ENTITY]",
+		Short: "Facts in chronological order, about one entity or all",
+		Long: `Timeline lists facts by the date they became true, facts true since always
+first, up to --limit.`,
+		Args: args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			if len(a) == 1 {
+				req.Entity = a[0]
+			}
+			if req.Limit < 1 {
+				return usageError{fmt.Errorf("--limit %d: want 1 or more", req.Limit)}
+			}
+			if err := req.Validate(); err != nil {
+				return usageError{err}
+			}
+			res, err := withStore(g, func(st *store.Store) (kg.TimelineResult, error) {
+				return kg.Timeline(c.Context(), st, req)
+			})
+			if err != nil {
+				return kgErr(err)
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			if len(res.Facts) == 0 {
+				fmt.Fprintln(out, "no facts")
+			}
+			for _, t := range res.Facts {
+				fmt.Fprintln(out, kg.Describe(t))
+			}
+			if res.Truncated {
+				fmt.Fprintf(out, "(first %d facts; raise --limit for more)\n", len(res.Facts))
+			}
+			return nil
+		},
+	}
+	c.Flags().IntVar(&req.Limit, "limit", kg.DefaultTimelineLimit, "maximum number of facts")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return c
+}
+
+func newKGStatsCmd(g *globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "stats",
+		Short: "Count entities and facts (current, expired, future) per predicate",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			res, err := withStore(g, func(st *store.Store) (kg.StatsResult, error) {
+				return kg.Stats(c.Context(), st)
+			})
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			fmt.Fprintf(out, "%d entities, %d facts (%d current, %d expired, %d future)\n",
+				res.Entities, res.Triples, res.Current, res.Expired, res.Future)
+			fmt.Fprintf(out, "functional: %s\n", strings.Join(res.Functional, ", "))
+			for _, p := range res.Predicates {
+				fmt.Fprintf(out, "  %-24s %d (%d current)\n", p.Predicate, p.Triples, p.Current)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
+
+func newKGFunctionalCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "functional",
+		Short: "List, add or remove functional predicates (one value at a time)",
+		Long: `A functional predicate holds one value at a time per subject, so a new
+value with overlapping dates is a conflict. The default list is works_at,
+lives_in, role, status and owner; changes are stored in the palace.`,
+	}
+	needsSubcommand(c)
+	var asJSON bool
+	show := func(c *cobra.Command, list []string) error {
+		out := c.OutOrStdout()
+		if asJSON {
+			return printJSON(out, map[string][]string{"functional": list})
+		}
+		for _, p := range list {
+			fmt.Fprintln(out, p)
+		}
+		return nil
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "Print the functional predicates",
+		Args:  args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			l, err := withStore(g, func(st *store.Store) ([]string, error) { return kg.Functional(c.Context(), st) })
+			if err != nil {
+				return err
+			}
+			return show(c, l)
+		},
+	}
+	set := func(use, short string, on bool) *cobra.Command {
+		return &cobra.Command{
+			Use:   use + " PREDICATE",
+			Short: short,
+			Args:  args(cobra.ExactArgs(1)),
+			RunE: func(c *cobra.Command, a []string) error {
+				if err := kg.ValidatePredicate(a[0]); err != nil {
+					return usageError{err}
+				}
+				l, err := withStore(g, func(st *store.Store) ([]string, error) {
+					return kg.SetFunctional(c.Context(), st, a[0], on)
+				})
+				if err != nil {
+					return kgErr(err)
+				}
+				return show(c, l)
+			},
+		}
+	}
+	add := set("add", "Make a predicate functional", true)
+	rm := set("rm", "Make a predicate multi-valued again", false)
+	for _, sub := range []*cobra.Command{list, add, rm} {
+		sub.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	}
+	c.AddCommand(list, add, rm)
+	return c
+}

@@ -1,0 +1,219 @@
+package kg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Limits on input. A name is a short label, not a document: refusing
+// anything longer keeps a pasted file (or a 10 MB argument) out of the
+// graph with a clear message instead of a slow, useless row.
+const (
+	MaxNameBytes = 1024 // subject, predicate, object, source drawer id
+	maxDateBytes = 64   // longer than any accepted date form
+)
+
+// ErrInvalid is matched (errors.Is) by every error about bad input, so a
+// front can tell "you asked wrongly" from "it failed".
+var ErrInvalid = errors.New("invalid input")
+
+// InputError is bad input in one field. Nothing is written when one is
+// returned.
+type InputError struct {
+	Field string
+	Msg   string
+}
+
+func (e *InputError) Error() string { return e.Field + " " + e.Msg }
+
+// Is makes errors.Is(err, ErrInvalid) true.
+func (e *InputError) Is(target error) bool { return target == ErrInvalid }
+
+func invalid(field, format string, a ...any) error {
+	return &InputError{Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// NormalizeName is the matching key of an entity name, and its id: Unicode
+// NFC, lowercase, apostrophes removed, runs of whitespace turned into one
+// "_", ends trimmed. "Alice  Smith", "alice_smith" and "ALICE SMITH" are one
+// entity; "O'Brien" and "OBrien" too.
+func NormalizeName(s string) string {
+	s = strings.ToLower(norm.NFC.String(s))
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case '\'', '\u2019', '\u2018', '`':
+			return -1
+		}
+		return r
+	}, s)
+	return strings.Join(strings.Fields(s), "_")
+}
+
+// NormalizePredicate is the stored form of a predicate: the same rule as
+// names, so "works at", "Works_At" and "works  at" are one predicate.
+func NormalizePredicate(s string) string { return NormalizeName(s) }
+
+// checkText rejects what cannot be a name: too long (checked first so a huge
+// input is never scanned or echoed), invalid UTF-8, control characters,
+// nothing left after normalisation.
+func checkText(field, s string, optional bool) error {
+	if len(s) > MaxNameBytes {
+		return invalid(field, "is %d bytes; the limit is %d", len(s), MaxNameBytes)
+	}
+	if !utf8.ValidString(s) {
+		return invalid(field, "is not valid UTF-8")
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return invalid(field, "contains the control character %U", r)
+		}
+	}
+	if strings.TrimSpace(s) == "" {
+		if optional {
+			return nil
+		}
+		return invalid(field, "is empty")
+	}
+	if NormalizeName(s) == "" {
+		return invalid(field, "%s has nothing left to match on once apostrophes and spaces are removed", quote(s))
+	}
+	return nil
+}
+
+// quote shows a user value in an error message, shortened so a long value
+// never floods the terminal.
+func quote(s string) string {
+	const max = 40
+	if utf8.RuneCountInString(s) > max {
+		r := []rune(s)
+		return fmt.Sprintf("%q...", string(r[:max]))
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// Accepted date forms. A datetime without a zone is read as UTC; one with a
+// zone is converted to UTC. Times are kept to the second (fractions are
+// dropped) so stored bounds sort as text.
+const (
+	dateLayout      = "2006-01-02"
+	localTimeLayout = "2006-01-02T15:04:05"
+)
+
+// ParseTime reads a date or datetime. A date-only value is that day's start
+// (00:00 UTC), or, with endOfDay, the next day's start: as a valid_to (an
+// exclusive bound) "2026-05-01" then keeps the fact true for all of May 1.
+// "" gives nil (unbounded).
+func ParseTime(field, s string, endOfDay bool) (*time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, nil
+	}
+	if len(s) > maxDateBytes || !utf8.ValidString(s) {
+		return nil, invalid(field, "%s is not a date (want YYYY-MM-DD or an RFC 3339 time such as 2026-05-01T09:30:00Z)", quote(s))
+	}
+	if t, err := time.Parse(dateLayout, s); err == nil {
+		if endOfDay {
+			t = t.AddDate(0, 0, 1)
+		}
+		return &t, nil
+	}
+	for _, layout := range []string{time.RFC3339, localTimeLayout} {
+		if t, err := time.Parse(layout, s); err == nil {
+			t = t.UTC().Truncate(time.Second)
+			return &t, nil
+		}
+	}
+	return nil, invalid(field, "%s is not a date (want YYYY-MM-DD or an RFC 3339 time such as 2026-05-01T09:30:00Z)", quote(s))
+}
+
+// Fact is a triple as a front receives it: strings, unvalidated.
+type Fact struct {
+	Subject   string `json:"subject"`
+	Predicate string `json:"predicate"`
+	Object    string `json:"object"`
+	// ValidFrom is when the fact became true: YYYY-MM-DD (that day's start)
+	// or an RFC 3339 time; "" means since always.
+	ValidFrom string `json:"valid_from,omitempty"`
+	// ValidTo is when it stopped being true, exclusive; a date-only value
+	// keeps it true for that whole day. "" means still true.
+	ValidTo string `json:"valid_to,omitempty"`
+	// Confidence is in [0, 1]; nil means 1.
+	Confidence *float64 `json:"confidence,omitempty"`
+	// SourceDrawer is the id of the drawer the fact was read from, if any;
+	// it must exist.
+	SourceDrawer string `json:"source_drawer,omitempty"`
+}
+
+// Validate checks a fact without touching the palace, so a front can refuse
+// bad input before opening anything.
+func (f Fact) Validate() error {
+	_, err := f.triple()
+	return err
+}
+
+// triple validates f and converts it to the stored form (no id yet).
+func (f Fact) triple() (Triple, error) {
+	if err := checkText("subject", f.Subject, false); err != nil {
+		return Triple{}, err
+	}
+	if err := checkText("predicate", f.Predicate, false); err != nil {
+		return Triple{}, err
+	}
+	if err := checkText("object", f.Object, false); err != nil {
+		return Triple{}, err
+	}
+	if err := checkText("source drawer", f.SourceDrawer, true); err != nil {
+		return Triple{}, err
+	}
+	from, err := ParseTime("valid_from", f.ValidFrom, false)
+	if err != nil {
+		return Triple{}, err
+	}
+	to, err := ParseTime("valid_to", f.ValidTo, true)
+	if err != nil {
+		return Triple{}, err
+	}
+	if from != nil && to != nil && !to.After(*from) {
+		return Triple{}, invalid("valid_to", "%s is not after valid_from %s (a date-only valid_to ends that day)",
+			quote(f.ValidTo), quote(f.ValidFrom))
+	}
+	conf := 1.0
+	if f.Confidence != nil {
+		conf = *f.Confidence
+		if math.IsNaN(conf) || conf < 0 || conf > 1 {
+			return Triple{}, invalid("confidence", "%v is not between 0 and 1", conf)
+		}
+	}
+	return Triple{
+		Subject:      strings.TrimSpace(f.Subject),
+		SubjectID:    NormalizeName(f.Subject),
+		Predicate:    NormalizePredicate(f.Predicate),
+		Object:       strings.TrimSpace(f.Object),
+		ObjectID:     NormalizeName(f.Object),
+		ValidFrom:    from,
+		ValidTo:      to,
+		Confidence:   conf,
+		SourceDrawer: strings.TrimSpace(f.SourceDrawer),
+	}, nil
+}
+
+// ParseDirection reads a query direction: out (outgoing, the entity is the
+// subject), in (incoming, the entity is the object) or both (also "").
+func ParseDirection(s string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "both":
+		return DirBoth, nil
+	case "out", "outgoing":
+		return DirOut, nil
+	case "in", "incoming":
+		return DirIn, nil
+	}
+	return "", invalid("direction", "%s is not in, out or both", quote(s))
+}
