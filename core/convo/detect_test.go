@@ -1,0 +1,71 @@
+package convo
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		name string
+		head []byte // nil: read the file called name
+		want string
+	}{
+		{ccFile, nil, FormatClaudeCode},
+		{claudeFile, nil, FormatClaudeAI},
+		{gptFile, nil, FormatChatGPT},
+		{codexFile, nil, FormatCodex},
+		{codexOld, nil, FormatCodex},
+		{geminiFile, nil, FormatGemini},
+		{slackDay, nil, FormatSlack},
+		{slackDay2, nil, FormatSlack},
+		{quoteFile, nil, FormatText},
+		{peopleFile, nil, FormatText},
+		{megaFile, nil, FormatText},
+		// Slack metadata files are not conversations.
+		{slackUsers, nil, ""},
+		{"testdata/slack/channels.json", nil, ""},
+		// Not conversations at all.
+		{"package.json", []byte(`{"name":"web","version":"1.0.0","scripts":{"test":"jest"},"dependencies":{"react":"^18.2.0"}}`), ""},
+		{"tsconfig.json", []byte(`{"compilerOptions":{"target":"es2020"},"include":["src"]}`), ""},
+		{"main.go", []byte("package main\n\n// > not a quote\n// > at all\n// > really\nfunc main() {}\n"), ""},
+		{"notes.md", []byte("# Notes\n\nNote: remember the milk.\nWarning: it is cold.\nNote: again.\nWarning: again.\n"), ""},
+		// "Label:" alone on a line only counts for role-like names.
+		{"howto.md", []byte("Install:\nrun make\nConfigure:\nedit x\nInstall:\nagain\nConfigure:\nagain\n"), ""},
+		{"chat.txt", []byte("User:\nhi there\nAssistant:\nhello\nUser:\nbye\nAssistant:\nbye\n"), FormatText},
+		{"data.jsonl", []byte(`{"a":1}` + "\n" + `{"a":2}` + "\n"), ""},
+		// Keys quoted inside a string value do not count.
+		{"x.json", []byte(`[{"title":"has \"mapping\": and \"chat_messages\": inside"}]`), ""},
+		// A head cut in the middle of the first line still detects.
+		{"s.jsonl", []byte(`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/a","sessionId":"x","version":"1.0","type":"user","message":{"role":"user","content":"long te`), FormatClaudeCode},
+		{"r.jsonl", []byte(`{"timestamp":"2025-09-14T10:20:30.512Z","type":"session_meta","payload":{"id":"0199`), FormatCodex},
+		{"conversations.json", []byte(`[{"uuid":"5a1f","name":"x","created_at":"2025-03-11T09:02:14Z","chat_messages":[{"uuid":"7e`), FormatClaudeAI},
+		{"conversations.json", []byte(`[{"title": "x", "create_time": 1714000000.0, "mapping": {"a": {"id": "a", "mess`), FormatChatGPT},
+		// Slack day files: an empty day is still a day file.
+		{"export/general/2024-01-02.json", []byte("[]"), FormatSlack},
+		{"export/general/notes.json", []byte("[]"), ""},
+		// Extension-less JSON is sniffed.
+		{"session", []byte(`{"sessionId":"b6","projectHash":"9d","startTime":"2025-10-03T16:41:07Z","messages":[]}`), FormatGemini},
+		// UTF-8 BOM.
+		{"conversations.json", append([]byte("\xef\xbb\xbf"), []byte(`[{"uuid":"u","chat_messages":[]}]`)...), FormatClaudeAI},
+		{"bin.txt", []byte("> a\x00\n> b\n> c\n"), ""},
+	}
+	for _, tt := range tests {
+		head := tt.head
+		if head == nil {
+			head = read(t, tt.name)
+		}
+		if got := Detect(tt.name, head); got != tt.want {
+			t.Errorf("Detect(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestParseUnknown(t *testing.T) {
+	if _, err := Parse("package.json", []byte(`{"name":"x"}`)); !errors.Is(err, ErrUnknownFormat) {
+		t.Errorf("err = %v, want ErrUnknownFormat", err)
+	}
+	if _, err := ParseFormat("nope", "x", nil); err == nil {
+		t.Error("unknown format name accepted")
+	}
+}
