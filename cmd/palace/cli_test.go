@@ -146,6 +146,7 @@ type mineSummary struct {
 	DrawersRemoved int            `json:"drawers_removed"`
 	SourcesPruned  int            `json:"sources_pruned"`
 	Interrupted    bool           `json:"interrupted"`
+	Errors         []skip         `json:"errors"`
 }
 
 type hit struct {
@@ -161,6 +162,13 @@ type hit struct {
 	Match     string     `json:"match"`
 	Citation  string     `json:"citation"`
 	DeletedAt *time.Time `json:"deleted_at"` // drawer show only
+	Time      *time.Time `json:"time"`
+	Metadata  struct {
+		Format   string   `json:"format"`
+		Speakers []string `json:"speakers"`
+		FirstMsg int      `json:"first_msg"`
+		LastMsg  int      `json:"last_msg"`
+	} `json:"metadata"`
 }
 
 type searchResult struct {

@@ -22,16 +22,26 @@ func newMineCmd(g *globals) *cobra.Command {
 		maxBytes int64
 	)
 	c := &cobra.Command{
-		Use:   "mine DIR",
-		Short: "Mine a project folder into the palace (incremental)",
+		Use:   "mine PATH",
+		Short: "Mine a project folder or conversation exports into the palace (incremental)",
 		Long: `Mine walks DIR honouring .gitignore (nested, with negations), .git/info/exclude
 and .palaceignore, skips VCS and dependency folders, binary files, files over
 --max-size and files that are not UTF-8, and stores the rest verbatim as
 drawers of about 800 characters. Unchanged files are skipped; changed files
 are replaced atomically; deleted or newly ignored files are pruned.
-The wing is --wing, else palace.yaml in DIR, else the folder name.`,
+
+Chat exports (Claude Code and Codex session JSONL, Claude.ai and ChatGPT
+conversations.json, Gemini CLI sessions, Slack exports) are recognised by
+their content and stored verbatim as conversation drawers, one per exchange
+(a user turn with its replies), with speakers and times. --mode convos also
+reads plain-text transcripts ("> " user lines or "Name: text" lines).
+PATH may be a single file. The wing is --wing, else palace.yaml in PATH,
+else the folder name. An export that is only partly readable is reported
+(file and line or byte offset) and its valid part is still mined.`,
 		Example: `  palace mine ~/src/myproject
-  palace mine . --wing myproject --json`,
+  palace mine . --wing myproject --json
+  palace mine ~/.claude/projects --mode convos --wing sessions
+  palace mine ~/Downloads/chatgpt/conversations.json --wing chats`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			p, err := g.open()
@@ -52,6 +62,10 @@ The wing is --wing, else palace.yaml in DIR, else the folder name.`,
 				}
 			}
 			sum, err := mine.Run(c.Context(), p, a[0], o)
+			if err == nil && sum != nil && len(sum.Errors) > 0 {
+				err = fmt.Errorf("mine %s: %d export(s) only partly readable (their valid part was mined): %s: %s",
+					a[0], len(sum.Errors), sum.Errors[0].Path, sum.Errors[0].Detail)
+			}
 			if sum != nil {
 				if asJSON {
 					enc := json.NewEncoder(c.OutOrStdout())
@@ -67,7 +81,9 @@ The wing is --wing, else palace.yaml in DIR, else the folder name.`,
 		},
 	}
 	c.Flags().StringVar(&o.Wing, "wing", "", "wing to mine into (default: palace.yaml's wing, else the folder name)")
-	c.Flags().Int64Var(&maxBytes, "max-size", mine.DefaultMaxSize, "skip files larger than this many bytes")
+	c.Flags().Int64Var(&maxBytes, "max-size", mine.DefaultMaxSize, "skip project files larger than this many bytes")
+	c.Flags().Int64Var(&o.MaxConvoSize, "max-convo-size", mine.DefaultMaxConvoSize, "skip conversation exports larger than this many bytes")
+	c.Flags().StringVar(&o.Mode, "mode", mine.ModeAuto, "auto (files, plus JSON chat exports), projects (every text file as a file) or convos (conversations only, text transcripts included)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	c.Flags().BoolVar(&noBar, "no-progress", false, "do not draw a progress bar")
 	return c
@@ -93,6 +109,9 @@ func printSummary(w io.Writer, s *mine.Summary) {
 			}
 			shown++
 		}
+	}
+	for _, e := range s.Errors {
+		fmt.Fprintf(w, "error: %s: %s\n", e.Path, e.Detail)
 	}
 	if shown > 10 {
 		fmt.Fprintf(w, "  ... and %d more (see --json)\n", shown-10)

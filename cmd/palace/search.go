@@ -9,14 +9,16 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 )
 
 func newSearchCmd(g *globals) *cobra.Command {
 	var (
-		req    search.Request
-		asJSON bool
+		req          search.Request
+		asJSON       bool
+		since, until string
 	)
 	c := &cobra.Command{
 		Use:   "search QUERY",
@@ -36,6 +38,13 @@ other punctuation is just text.`,
 			}
 			if req.Limit < 1 {
 				return usageError{fmt.Errorf("--limit %d: want 1 or more", req.Limit)}
+			}
+			var err error
+			if req.Filter.Since, err = dates.Parse(since, false); err != nil {
+				return usageError{fmt.Errorf("--since %q: %w", since, err)}
+			}
+			if req.Filter.Until, err = dates.Parse(until, true); err != nil {
+				return usageError{fmt.Errorf("--until %q: %w", until, err)}
 			}
 			p, err := g.open()
 			if err != nil {
@@ -64,7 +73,11 @@ other punctuation is just text.`,
 				fmt.Fprintf(out, "no drawers match %q\n", req.Query)
 			}
 			for i, h := range res.Hits {
-				fmt.Fprintf(out, "%d. %s  [%s/%s]  score %.2f  %s\n", i+1, h.Citation, h.Wing, h.Room, h.Score, h.ID)
+				when := ""
+				if h.Time != nil {
+					when = "  " + h.Time.Format("2006-01-02 15:04")
+				}
+				fmt.Fprintf(out, "%d. %s  [%s/%s]%s  score %.2f  %s\n", i+1, h.Citation, h.Wing, h.Room, when, h.Score, h.ID)
 				snip := strings.Join(strings.Fields(search.Highlight(h.Snippet, open, close)), " ")
 				fmt.Fprintf(out, "   %s\n", snip)
 			}
@@ -76,6 +89,8 @@ other punctuation is just text.`,
 	c.Flags().StringVar(&req.Filter.Kind, "kind", "", "only this kind: file, conversation, note or diary")
 	c.Flags().StringVar(&req.Filter.SourcePrefix, "source", "", "only sources whose path starts with this prefix")
 	c.Flags().IntVar(&req.Limit, "limit", search.DefaultLimit, "maximum number of hits")
+	c.Flags().StringVar(&since, "since", "", "only drawers from this time on: YYYY-MM-DD or RFC 3339 (conversation time, else mtime)")
+	c.Flags().StringVar(&until, "until", "", "only drawers before this time; a date includes that whole day")
 	c.Flags().BoolVar(&asJSON, "json", false, "print results as JSON")
 	return c
 }

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/palace-dev/palace/core/dates"
 )
 
 // Limits on input. A name is a short label, not a document: refusing
@@ -17,7 +19,6 @@ import (
 // graph with a clear message instead of a slow, useless row.
 const (
 	MaxNameBytes = 1024 // subject, predicate, object, source drawer id
-	maxDateBytes = 64   // longer than any accepted date form
 )
 
 // ErrInvalid is matched (errors.Is) by every error about bad input, so a
@@ -98,39 +99,19 @@ func quote(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// Accepted date forms. A datetime without a zone is read as UTC; one with a
-// zone is converted to UTC. Times are kept to the second (fractions are
-// dropped) so stored bounds sort as text.
-const (
-	dateLayout      = "2006-01-02"
-	localTimeLayout = "2006-01-02T15:04:05"
-)
-
-// ParseTime reads a date or datetime. A date-only value is that day's start
-// (00:00 UTC), or, with endOfDay, the next day's start: as a valid_to (an
-// exclusive bound) "2026-05-01" then keeps the fact true for all of May 1.
-// "" gives nil (unbounded).
+// ParseTime reads a date or datetime (see package dates). A date-only value
+// is that day's start (00:00 UTC), or, with endOfDay, the next day's start:
+// as a valid_to (an exclusive bound) "2026-05-01" then keeps the fact true
+// for all of May 1. "" gives nil (unbounded).
 func ParseTime(field, s string, endOfDay bool) (*time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	t, err := dates.Parse(s, endOfDay)
+	if err != nil {
+		return nil, invalid(field, "%s is not a date (%v)", quote(strings.TrimSpace(s)), err)
+	}
+	if t.IsZero() {
 		return nil, nil
 	}
-	if len(s) > maxDateBytes || !utf8.ValidString(s) {
-		return nil, invalid(field, "%s is not a date (want YYYY-MM-DD or an RFC 3339 time such as 2026-05-01T09:30:00Z)", quote(s))
-	}
-	if t, err := time.Parse(dateLayout, s); err == nil {
-		if endOfDay {
-			t = t.AddDate(0, 0, 1)
-		}
-		return &t, nil
-	}
-	for _, layout := range []string{time.RFC3339, localTimeLayout} {
-		if t, err := time.Parse(layout, s); err == nil {
-			t = t.UTC().Truncate(time.Second)
-			return &t, nil
-		}
-	}
-	return nil, invalid(field, "%s is not a date (want YYYY-MM-DD or an RFC 3339 time such as 2026-05-01T09:30:00Z)", quote(s))
+	return &t, nil
 }
 
 // Fact is a triple as a front receives it: strings, unvalidated.

@@ -30,6 +30,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -523,7 +524,7 @@ func FormatTime(t *time.Time) string {
 	}
 	u := t.UTC()
 	if u.Hour() == 0 && u.Minute() == 0 && u.Second() == 0 {
-		return u.Format(dateLayout)
+		return u.Format(dates.DateLayout)
 	}
 	return u.Format(time.RFC3339)
 }

@@ -24,13 +24,32 @@ import (
 // DefaultMaxSize is the largest file mined unless a flag says otherwise.
 const DefaultMaxSize = 1 << 20
 
+// Modes say what a mine looks for.
+const (
+	// ModeAuto mines project files, and files that are structured chat
+	// exports (JSON/JSONL of a known format) as conversations. Plain-text
+	// transcripts need ModeConvos: in a project, "Name: text" lines are
+	// too often just prose.
+	ModeAuto = "auto"
+	// ModeProjects mines every text file as a project file.
+	ModeProjects = "projects"
+	// ModeConvos mines only conversations, plain-text transcripts included.
+	ModeConvos = "convos"
+)
+
+// DefaultMaxConvoSize caps a conversation export: exports are often large,
+// and a session is worth keeping whole.
+const DefaultMaxConvoSize = 512 << 20
+
 // Options controls a mine.
 type Options struct {
-	Wing     string // overrides palace.yaml and the folder name
-	MaxSize  int64  // bytes; 0 means DefaultMaxSize
-	Chunk    chunk.Options
-	Workers  int                   // 0 means one per core
-	Progress func(done, total int) // called from one goroutine; may be nil
+	Wing         string // overrides palace.yaml and the folder name
+	Mode         string // ModeAuto (default), ModeProjects or ModeConvos
+	MaxSize      int64  // bytes, for project files; 0 means DefaultMaxSize
+	MaxConvoSize int64  // bytes, for conversation exports; 0 means DefaultMaxConvoSize
+	Chunk        chunk.Options
+	Workers      int                   // 0 means one per core
+	Progress     func(done, total int) // called from one goroutine; may be nil
 }
 
 // Skip is a file or folder not mined, and why.
@@ -49,6 +68,7 @@ type Summary struct {
 	FilesUnchanged int            `json:"files_unchanged"`
 	SkippedBy      map[string]int `json:"skipped_by_reason"`
 	Skipped        []Skip         `json:"skipped"`
+	Errors         []Skip         `json:"errors"` // exports only partly readable; their valid part was mined
 	DrawersAdded   int            `json:"drawers_added"`
 	DrawersRemoved int            `json:"drawers_removed"`
 	SourcesPruned  int            `json:"sources_pruned"`
@@ -64,6 +84,8 @@ type result struct {
 	skip   *Skip
 	keep   bool  // the source stays known (mined, unchanged, or unreadable)
 	err    error // a failure of Palace itself, which stops the mine
+	// problem reports a partly readable export whose valid part is in update.
+	problem *Skip
 }
 
 // batchDrawers bounds a write transaction: big enough to amortise commits,
@@ -87,11 +109,27 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
+	// A single file (an export, a transcript) is mined on its own; its
+	// folder supplies palace.yaml and the default wing.
+	single := ""
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("mine %s: not a directory", dir)
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("mine %s: not a directory or regular file", dir)
+		}
+		single, root = root, filepath.Dir(root)
 	}
 	if o.MaxSize <= 0 {
 		o.MaxSize = DefaultMaxSize
+	}
+	if o.MaxConvoSize <= 0 {
+		o.MaxConvoSize = DefaultMaxConvoSize
+	}
+	switch o.Mode {
+	case "":
+		o.Mode = ModeAuto
+	case ModeAuto, ModeProjects, ModeConvos:
+	default:
+		return nil, fmt.Errorf("mine %s: unknown mode %q (want auto, projects or convos)", dir, o.Mode)
 	}
 	if o.Chunk.Size == 0 {
 		o.Chunk = chunk.Default
@@ -119,17 +157,31 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
-	sum := &Summary{Wing: wing, Root: root, SkippedBy: map[string]int{}, Skipped: []Skip{}}
-	w, err := walk(root)
+	sum := &Summary{Wing: wing, Root: root, SkippedBy: map[string]int{}, Skipped: []Skip{}, Errors: []Skip{}}
+	if single != "" {
+		sum.Root = single
+	}
+	var w *walker
+	var known map[string]store.Source
+	if single != "" {
+		w = &walker{root: root, files: []candidate{{path: single, rel: filepath.Base(single), info: fi}}}
+		known, err = st.Sources(wctx, wing, single)
+		for p := range known {
+			if p != single {
+				delete(known, p) // a longer path that merely shares the prefix
+			}
+		}
+	} else {
+		if w, err = walk(root); err != nil {
+			return nil, fmt.Errorf("mine %s: %w", dir, err)
+		}
+		known, err = st.Sources(wctx, wing, root+string(filepath.Separator))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	for _, s := range w.skipped {
 		sum.addSkip(s)
-	}
-	known, err := st.Sources(wctx, wing, root+string(filepath.Separator))
-	if err != nil {
-		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	sum.FilesSeen = len(w.files)
 
@@ -173,6 +225,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		}
 		if r.keep {
 			keep[r.c.path] = true
+		}
+		if r.problem != nil {
+			sum.Errors = append(sum.Errors, *r.problem)
 		}
 		if r.skip != nil {
 			sum.addSkip(*r.skip)
@@ -232,6 +287,8 @@ func (s *Summary) addSkip(k Skip) {
 }
 
 type miner struct {
+	mu     sync.Mutex                   // guards slack
+	slack  map[string]map[string]string // Slack export folder -> user names
 	p      *palace.Palace
 	wing   string
 	opts   Options
@@ -279,11 +336,22 @@ func (m *miner) file(c candidate) result {
 	if known && prev.Size == size && prev.Mtime == mtime {
 		return result{c: c, keep: true}
 	}
-	if size > m.opts.MaxSize {
-		return result{c: c, skip: &Skip{Path: c.path, Reason: ReasonTooLarge,
-			Detail: fmt.Sprintf("%d bytes, over the %d byte limit (--max-size)", size, m.opts.MaxSize)}}
+	format, err := m.detect(c)
+	if err != nil {
+		return result{c: c, skip: &Skip{Path: c.path, Reason: ReasonUnreadable, Detail: err.Error()}, keep: true}
 	}
-	text, err := readText(c.path, m.opts.MaxSize)
+	if m.opts.Mode == ModeConvos && format == "" {
+		return result{c: c, skip: &Skip{Path: c.path, Reason: ReasonNotConversation}}
+	}
+	limit, flag := m.opts.MaxSize, "--max-size"
+	if format != "" {
+		limit, flag = m.opts.MaxConvoSize, "--max-convo-size"
+	}
+	if size > limit {
+		return result{c: c, skip: &Skip{Path: c.path, Reason: ReasonTooLarge,
+			Detail: fmt.Sprintf("%d bytes, over the %d byte limit (%s)", size, limit, flag)}}
+	}
+	text, err := readText(c.path, limit)
 	if err != nil {
 		s, ok := asSkip(err)
 		if !ok {
@@ -293,9 +361,16 @@ func (m *miner) file(c candidate) result {
 		return result{c: c, skip: &Skip{Path: c.path, Reason: s.reason, Detail: s.detail}, keep: s.reason == ReasonUnreadable}
 	}
 	hash := store.ContentHash(text)
-	src := store.Source{Wing: m.wing, Path: c.path, Kind: store.KindFile, ContentHash: hash, Mtime: mtime, Size: size}
+	kind := store.KindFile
+	if format != "" {
+		kind = store.KindConversation
+	}
+	src := store.Source{Wing: m.wing, Path: c.path, Kind: kind, ContentHash: hash, Mtime: mtime, Size: size}
 	if known && prev.ContentHash == hash {
 		return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Touch: true}}
+	}
+	if format != "" {
+		return m.conversation(c, format, text, src)
 	}
 	chunks := chunk.Split(text, m.opts.Chunk)
 	if len(chunks) == 0 {
@@ -314,7 +389,7 @@ func (m *miner) file(c candidate) result {
 		ds[i] = store.Drawer{
 			ID: store.DrawerID(m.wing, c.path, i, h), Wing: m.wing, Room: room, Kind: store.KindFile,
 			Source: c.path, LineStart: ch.LineStart, LineEnd: ch.LineEnd, Content: ch.Text, IndexText: idx,
-			ContentHash: h, CreatedAt: now, SourceMtime: mtime,
+			ContentHash: h, CreatedAt: now, SourceMtime: mtime, OccurredAt: c.info.ModTime(),
 		}
 	}
 	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}}

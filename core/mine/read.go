@@ -13,14 +13,14 @@ import (
 
 // Reasons a file is not mined. They appear in summaries and JSON.
 const (
-	ReasonIgnored     = "ignored"
-	ReasonSymlink     = "symlink"
-	ReasonSpecial     = "not_regular" // device, socket, fifo
-	ReasonUnreadable  = "unreadable"
-	ReasonTooLarge    = "too_large"
-	ReasonBinary      = "binary"
-	ReasonInvalidUTF8 = "invalid_utf8"
-	ReasonEmpty       = "empty"
+	ReasonIgnored         = "ignored"
+	ReasonSymlink         = "symlink"
+	ReasonSpecial         = "not_regular" // device, socket, fifo
+	ReasonUnreadable      = "unreadable"
+	ReasonTooLarge        = "too_large"
+	ReasonBinary          = "binary"
+	ReasonInvalidUTF8     = "invalid_utf8"
+	ReasonNotConversation = "not_conversation" // --mode convos and no chat format
 )
 
 // errSkip carries a reason a file is not text Palace should keep.

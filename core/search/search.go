@@ -4,8 +4,10 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/query"
@@ -32,6 +34,11 @@ type Hit struct {
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
 	Citation  string  `json:"citation"`
+	// Time is when the content happened (message times, a file's mtime);
+	// TimeEnd closes a conversation's range. Omitted when unknown.
+	Time     *time.Time      `json:"time,omitempty"`
+	TimeEnd  *time.Time      `json:"time_end,omitempty"`
+	Metadata json.RawMessage `json:"metadata,omitempty"`
 	// Match says whether the drawer holds every query term ("all") or only
 	// some ("any").
 	Match string `json:"match"`
@@ -90,9 +97,26 @@ func appendHits(out []Hit, hs []store.Hit, match string) []Hit {
 			ID: h.ID, Wing: h.Wing, Room: h.Room, Kind: h.Kind, Source: h.Source,
 			LineStart: h.LineStart, LineEnd: h.LineEnd, Content: h.Content,
 			Score: h.Score, Snippet: h.Snippet, Citation: Citation(h.Drawer), Match: match,
+			Time: optTime(h.OccurredAt), TimeEnd: optTime(h.OccurredEnd), Metadata: metadata(h.Metadata),
 		})
 	}
 	return out
+}
+
+func optTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// metadata omits an empty object so file hits stay compact.
+func metadata(m string) json.RawMessage {
+	if m == "" || m == "{}" {
+		return nil
+	}
+	return json.RawMessage(m)
 }
 
 // Citation is where a drawer came from, as source:start-end.

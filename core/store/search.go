@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Filter narrows a search to part of the palace. Empty fields match all.
@@ -12,6 +13,10 @@ type Filter struct {
 	Room         string
 	Kind         string
 	SourcePrefix string
+	// Since and Until keep drawers whose time (when their content happened,
+	// else when they were mined) overlaps [Since, Until). Zero is unbounded.
+	Since time.Time
+	Until time.Time
 }
 
 // Hit is one FTS match.
@@ -50,6 +55,14 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 		// As bytes: substr on text counts characters, len counts bytes.
 		where = append(where, "substr(CAST(d.source AS BLOB), 1, ?) = CAST(? AS BLOB)")
 		args = append(args, len(f.SourcePrefix), f.SourcePrefix)
+	}
+	if !f.Since.IsZero() {
+		where = append(where, "coalesce(d.occurred_end, d.occurred_at, d.created_at) >= ?")
+		args = append(args, formatTime(f.Since))
+	}
+	if !f.Until.IsZero() {
+		where = append(where, "coalesce(d.occurred_at, d.created_at) < ?")
+		args = append(args, formatTime(f.Until))
 	}
 	where = append(where, "d.deleted_at IS NULL")
 	q := `SELECT ` + drawerColumns("d.") + `, -bm25(drawers_fts) AS score,

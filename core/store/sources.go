@@ -107,7 +107,8 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 // export that grew only adds its new exchanges and unchanged chunks keep
 // their rows (and anything derived from them).
 func replaceDrawers(ctx context.Context, tx *sql.Tx, ins *sql.Stmt, src Source, ds []Drawer) (removed, added int, err error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM drawers WHERE wing = ? AND source = ? AND kind = ?`, src.Wing, src.Path, src.Kind)
+	// Both mined kinds: a file can turn from project text into a chat export.
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM drawers WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation')`, src.Wing, src.Path)
 	if err != nil {
 		return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 	}
@@ -155,15 +156,7 @@ func (s *Store) PruneSources(ctx context.Context, wing string, paths []string) (
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		removed = 0
 		for _, p := range paths {
-			var kind string
-			err := tx.QueryRowContext(ctx, `SELECT kind FROM sources WHERE wing = ? AND path = ?`, wing, p).Scan(&kind)
-			if err == sql.ErrNoRows {
-				continue
-			}
-			if err != nil {
-				return fmt.Errorf("prune %s: %w", p, err)
-			}
-			res, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE wing = ? AND source = ? AND kind = ?`, wing, p, kind)
+			res, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation')`, wing, p)
 			if err != nil {
 				return fmt.Errorf("prune %s: %w", p, err)
 			}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyFixtures copies core/convo's hand-written exports into a temp dir.
+func copyFixtures(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "core", "convo", "testdata")
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if fi.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func TestMineConversations(t *testing.T) {
+	home, dir := t.TempDir(), copyFixtures(t)
+	s := mineOK(t, home, dir, "--mode", "convos")
+	if s.FilesMined != 11 || s.SkippedBy["not_conversation"] != 2 {
+		t.Fatalf("mined %d (skipped %v), want the 11 exports and users/channels.json skipped", s.FilesMined, s.SkippedBy)
+	}
+	// Every format is searchable, as a conversation drawer with speakers and,
+	// where the export has timestamps (all but plain text), a time.
+	formats := map[string]bool{}
+	r := searchOK(t, home, "the", "--limit", "200")
+	for _, h := range r.Hits {
+		formats[h.Metadata.Format] = true
+		// (A plain-text preamble before the first turn has no speaker.)
+		if h.Kind != "conversation" || (len(h.Metadata.Speakers) == 0 && h.Metadata.Format != "text") || h.Metadata.LastMsg < h.Metadata.FirstMsg {
+			t.Errorf("%s: hit lacks conversation metadata: %+v", h.Citation, h.Metadata)
+		}
+		if h.Metadata.Format != "text" && h.Time == nil {
+			t.Errorf("%s: %s drawer has no time", h.Citation, h.Metadata.Format)
+		}
+	}
+	for _, f := range []string{"claude-code", "claude-ai", "chatgpt", "codex", "gemini", "slack", "text"} {
+		if !formats[f] {
+			t.Errorf("no drawer from the %s fixture (have %v)", f, formats)
+		}
+	}
+	// Slack speakers are names from users.json, not ids.
+	if r := searchOK(t, home, "the", "--limit", "200", "--source", filepath.Join(dir, "slack")); len(r.Hits) == 0 {
+		t.Error("no Slack drawers")
+	} else {
+		for _, h := range r.Hits {
+			for _, sp := range h.Metadata.Speakers {
+				if strings.HasPrefix(sp, "U0") {
+					t.Errorf("Slack speaker left as a user id: %s", sp)
+				}
+			}
+		}
+	}
+	// The verbatim drawer keeps the system-reminder; the index does not.
+	r = searchOK(t, home, "claudeMd")
+	if len(r.Hits) != 0 {
+		t.Errorf("noise inside <system-reminder> is searchable: %s", r.Hits[0].Citation)
+	}
+	r = searchOK(t, home, "flaky TestLogin")
+	if len(r.Hits) == 0 || !strings.Contains(r.Hits[0].Content, "<system-reminder>") {
+		t.Errorf("the drawer should keep the message verbatim, system-reminder included")
+	}
+	if again := mineOK(t, home, dir, "--mode", "convos"); again.FilesMined != 0 || again.DrawersAdded != 0 || again.DrawersRemoved != 0 {
+		t.Errorf("re-mining the same exports is not a no-op: %+v", again)
+	}
+}
+
+func TestGrownExportAddsOnlyNewExchanges(t *testing.T) {
+	home, dir := t.TempDir(), copyFixtures(t)
+	path, _ := filepath.Glob(filepath.Join(dir, "claude-code", "*.jsonl"))
+	before := mineOK(t, home, path[0])
+	line := `{"parentUuid":null,"cwd":"/home/dana/src/webshop","sessionId":"3f2a9c1e-5b7d-4e21-9a0c-8d6f1b2e4c7a","type":"user","message":{"role":"user","content":"Now write the zanzibar changelog entry."},"uuid":"a9","timestamp":"2025-09-02T09:00:00.000Z"}` + "\n" +
+		`{"parentUuid":"a9","cwd":"/home/dana/src/webshop","sessionId":"3f2a9c1e-5b7d-4e21-9a0c-8d6f1b2e4c7a","type":"assistant","message":{"id":"msg_new","role":"assistant","content":[{"type":"text","text":"Added the zanzibar entry under Fixed."}]},"uuid":"b9","timestamp":"2025-09-02T09:00:05.000Z"}` + "\n"
+	f, err := os.OpenFile(path[0], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(line)
+	f.Close()
+	after := mineOK(t, home, path[0])
+	if after.FilesMined != 1 || after.DrawersAdded != 1 || after.DrawersRemoved != 0 {
+		t.Errorf("grown export: %+v (first mine added %d); want exactly one new exchange", after, before.DrawersAdded)
+	}
+	r := searchOK(t, home, "zanzibar")
+	if len(r.Hits) != 1 || r.Hits[0].Time == nil || r.Hits[0].Time.Format("15:04") != "09:00" {
+		t.Errorf("new exchange not found with its time: %+v", r.Hits)
+	}
+	// --since/--until select by when it was said.
+	if r := searchOK(t, home, "zanzibar", "--since", "2025-09-03"); len(r.Hits) != 0 {
+		t.Errorf("--since after the exchange still finds it")
+	}
+	if r := searchOK(t, home, "zanzibar", "--until", "2025-09-02"); len(r.Hits) != 1 {
+		t.Errorf("--until covering the day misses it")
+	}
+	if r := searchOK(t, home, "zanzibar", "--until", "2025-09-01"); len(r.Hits) != 0 {
+		t.Errorf("--until before the exchange still finds it")
+	}
+	if _, errOut, code := runPalace(t, home, "search", "x", "--since", "yesterday"); code != 2 || !strings.Contains(errOut, "--since") {
+		t.Errorf("bad --since: exit %d, %q", code, errOut)
+	}
+}
+
+func TestBrokenExportKeepsValidPart(t *testing.T) {
+	home, dir := t.TempDir(), copyFixtures(t)
+	path, _ := filepath.Glob(filepath.Join(dir, "claude-code", "*.jsonl"))
+	b, _ := os.ReadFile(path[0])
+	cut := b[:len(b)-40] // the last line loses its end
+	if err := os.WriteFile(path[0], cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runPalace(t, home, "mine", path[0], "--json")
+	if code != 1 {
+		t.Fatalf("truncated export: exit %d, want 1", code)
+	}
+	lines := strings.Count(string(cut), "\n") + 1
+	if !strings.Contains(errOut, path[0]) || !strings.Contains(errOut, "line ") {
+		t.Errorf("error should name the file and line %d: %q", lines, errOut)
+	}
+	var s mineSummary
+	decode(t, "mine", out, &s)
+	if len(s.Errors) != 1 || s.DrawersAdded == 0 {
+		t.Errorf("want one error and the valid part mined: %+v", s)
+	}
+	if r := searchOK(t, home, "flaky TestLogin"); len(r.Hits) == 0 {
+		t.Errorf("valid messages before the break were not mined")
+	}
+}

@@ -1,0 +1,185 @@
+package mine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/palace-dev/palace/core/convo"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// headSize is how much of a file format detection reads.
+const headSize = 64 << 10
+
+// ReasonMalformed marks an export that was only partly readable; its valid
+// part is mined and the file is listed under errors.
+const ReasonMalformed = "malformed"
+
+// detect names the chat-export format of a file, or "" for a project file.
+// In auto mode only structured exports count, and only files with a JSON
+// extension are opened twice for it.
+func (m *miner) detect(c candidate) (string, error) {
+	switch m.opts.Mode {
+	case ModeProjects:
+		return "", nil
+	case ModeAuto:
+		switch strings.ToLower(filepath.Ext(c.path)) {
+		case ".json", ".jsonl", ".ndjson":
+		default:
+			return "", nil
+		}
+	}
+	f, err := os.Open(c.path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	head := make([]byte, headSize)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	format := convo.Detect(c.path, head[:n])
+	if m.opts.Mode == ModeAuto && format == convo.FormatText {
+		return "", nil
+	}
+	return format, nil
+}
+
+// conversation turns one export into drawers, one per exchange.
+func (m *miner) conversation(c candidate, format, text string, src store.Source) result {
+	var convs []convo.Conversation
+	var perr error
+	if format == convo.FormatSlack {
+		users, err := m.slackUsers(filepath.Dir(filepath.Dir(c.path)))
+		if err != nil {
+			return result{c: c, err: err}
+		}
+		conv, err := convo.ParseSlackFile(c.path, []byte(text), users)
+		perr = err
+		if len(conv.Messages) > 0 {
+			convs = append(convs, conv)
+		}
+	} else {
+		convs, perr = convo.ParseFormat(format, c.path, []byte(text))
+	}
+	var problem *Skip
+	if perr != nil {
+		var pe *convo.ParseError
+		if !errors.As(perr, &pe) {
+			return result{c: c, skip: &Skip{Path: c.path, Reason: ReasonMalformed, Detail: perr.Error()}}
+		}
+		problem = &Skip{Path: c.path, Reason: ReasonMalformed, Detail: perr.Error() + " (the valid part was mined)"}
+	}
+	now := time.Now()
+	var ds []store.Drawer
+	for ci, conv := range convs {
+		key := conv.ID
+		if key == "" {
+			key = strconv.Itoa(ci)
+		}
+		exs := convo.Exchanges(conv, m.opts.Chunk)
+		// Exports without per-message times (old Codex logs) still say when
+		// the session started; that dates its exchanges.
+		started, _ := time.Parse(time.RFC3339Nano, conv.Meta["started_at"])
+		room := m.router.routeConversation(exchangeHead(exs))
+		for i, ex := range exs {
+			h := store.ContentHash(ex.Text)
+			idx, err := m.p.IndexText(ex.IndexText)
+			if err != nil {
+				return result{c: c, err: fmt.Errorf("%s: %w", c.path, err)}
+			}
+			if idx == "" {
+				idx = ex.IndexText
+			}
+			meta := map[string]any{
+				"format": conv.Format, "conversation": key, "title": conv.Title,
+				"speakers": ex.Speakers, "first_msg": ex.FirstMsg, "last_msg": ex.LastMsg,
+			}
+			for k, v := range conv.Meta {
+				if _, taken := meta[k]; !taken {
+					meta[k] = v
+				}
+			}
+			mj, _ := json.Marshal(meta)
+			d := store.Drawer{
+				ID: store.DrawerID(m.wing, c.path+"#"+key, i, h), Wing: m.wing, Room: room,
+				Kind: store.KindConversation, Source: c.path, Content: ex.Text, IndexText: idx,
+				ContentHash: h, CreatedAt: now, SourceMtime: src.Mtime, Metadata: string(mj),
+				OccurredAt: ex.Start, OccurredEnd: ex.End,
+			}
+			if d.OccurredAt.IsZero() {
+				d.OccurredAt = started
+			}
+			d.LineStart, d.LineEnd = lineRange(conv.Messages, ex.FirstMsg, ex.LastMsg)
+			ds = append(ds, d)
+		}
+	}
+	return result{c: c, keep: true, problem: problem, update: &store.SourceUpdate{Source: src, Drawers: ds}}
+}
+
+// lineRange is where messages first..last start in a line-based export,
+// or 0, 0 for JSON documents.
+func lineRange(ms []convo.Message, first, last int) (int, int) {
+	var a, b int
+	for _, msg := range ms {
+		if msg.Index == first {
+			a = msg.Line
+		}
+		if msg.Index == last {
+			b = msg.Line
+		}
+	}
+	if a == 0 || b == 0 {
+		return 0, 0
+	}
+	return a, b
+}
+
+// exchangeHead is the text conversation routing reads: the first
+// exchanges, up to contentWindow characters.
+func exchangeHead(exs []convo.Exchange) string {
+	var b strings.Builder
+	for _, ex := range exs {
+		if b.Len() > contentWindow*2 {
+			break
+		}
+		b.WriteString(ex.IndexText)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// slackUsers loads users.json of a Slack export once per export folder.
+func (m *miner) slackUsers(exportDir string) (map[string]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if u, ok := m.slack[exportDir]; ok {
+		return u, nil
+	}
+	path := filepath.Join(exportDir, "users.json")
+	b, err := os.ReadFile(path)
+	var users map[string]string
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		// Without users.json speakers stay user ids; nothing is lost.
+	case err != nil:
+		return nil, fmt.Errorf("read Slack users %s: %w", path, err)
+	default:
+		if users, err = convo.LoadSlackUsers(b); err != nil {
+			return nil, fmt.Errorf("read Slack users %s: %w", path, err)
+		}
+	}
+	if m.slack == nil {
+		m.slack = map[string]map[string]string{}
+	}
+	m.slack[exportDir] = users
+	return users, nil
+}
