@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sort"
 
 	"github.com/spf13/cobra"
 
@@ -61,6 +62,61 @@ mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
 	}
 	m.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	needsSubcommand(c)
-	c.AddCommand(m)
+	c.AddCommand(m, newBenchLocomoCmd())
+	return c
+}
+
+func newBenchLocomoCmd() *cobra.Command {
+	var data string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "locomo --data FILE",
+		Short: "Retrieval recall on the LoCoMo benchmark (turn and session level)",
+		Long: `Bench locomo indexes each LoCoMo conversation into a fresh palace through the
+conversation-mining path, asks every question that is not adversarial
+(category 5) as a plain query, and reports turn-level R_all@k, R_any@k,
+R_frac@k and MRR and session-level R_any@k and R_all@k for k = 5 and 10,
+overall and per category. Only the conversations are indexed.`,
+		Example: `  palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json`,
+		Args:    args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			if data == "" {
+				return usageError{fmt.Errorf("--data FILE is required")}
+			}
+			r, err := bench.Locomo(c.Context(), data, "")
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(r)
+			}
+			cats := make([]string, 0, len(r.ByCategory))
+			for k := range r.ByCategory {
+				cats = append(cats, k)
+			}
+			sort.Strings(cats)
+			fmt.Fprintf(out, "%-16s %8s", "metric", "overall")
+			for _, k := range cats {
+				fmt.Fprintf(out, " %8s", "cat "+k)
+			}
+			fmt.Fprintln(out)
+			for _, key := range bench.LocomoKeys() {
+				fmt.Fprintf(out, "%-16s %8.3f", key, r.Overall[key])
+				for _, k := range cats {
+					fmt.Fprintf(out, " %8.3f", r.ByCategory[k][key])
+				}
+				fmt.Fprintln(out)
+			}
+			fmt.Fprintf(out, "questions %d, adversarial excluded %d, no valid evidence %d, scored %d (%.1fs)\n",
+				r.Counts["questions_total"], r.Counts["excluded_adversarial"], r.Counts["excluded_no_evidence"],
+				r.Counts["questions_scored"], r.Seconds)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&data, "data", "", "LoCoMo JSON file (a list of conversations with qa)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
 }

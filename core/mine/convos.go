@@ -1,6 +1,7 @@
 package mine
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palace-dev/palace/core/chunk"
 	"github.com/palace-dev/palace/core/convo"
+	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -78,6 +81,17 @@ func (m *miner) conversation(c candidate, format, text string, src store.Source)
 		}
 		problem = &Skip{Path: c.path, Reason: ReasonMalformed, Detail: perr.Error() + " (the valid part was mined)"}
 	}
+	ds, err := conversationDrawers(m.p, m.router, m.wing, c.path, convs, m.opts.Chunk, src.Mtime)
+	if err != nil {
+		return result{c: c, err: err}
+	}
+	return result{c: c, keep: true, problem: problem, update: &store.SourceUpdate{Source: src, Drawers: ds}}
+}
+
+// conversationDrawers cuts conversations into exchanges and makes one
+// drawer of each: verbatim text, noise-free index text, speakers, message
+// range and times in its metadata, the room from the taxonomy or the topic.
+func conversationDrawers(p *palace.Palace, rt *router, wing, source string, convs []convo.Conversation, o chunk.Options, mtime int64) ([]store.Drawer, error) {
 	now := time.Now()
 	var ds []store.Drawer
 	for ci, conv := range convs {
@@ -85,16 +99,16 @@ func (m *miner) conversation(c candidate, format, text string, src store.Source)
 		if key == "" {
 			key = strconv.Itoa(ci)
 		}
-		exs := convo.Exchanges(conv, m.opts.Chunk)
+		exs := convo.Exchanges(conv, o)
 		// Exports without per-message times (old Codex logs) still say when
 		// the session started; that dates its exchanges.
 		started, _ := time.Parse(time.RFC3339Nano, conv.Meta["started_at"])
-		room := m.router.routeConversation(exchangeHead(exs))
+		room := rt.routeConversation(exchangeHead(exs))
 		for i, ex := range exs {
 			h := store.ContentHash(ex.Text)
-			idx, err := m.p.IndexText(ex.IndexText)
+			idx, err := p.IndexText(ex.IndexText)
 			if err != nil {
-				return result{c: c, err: fmt.Errorf("%s: %w", c.path, err)}
+				return nil, fmt.Errorf("%s: %w", source, err)
 			}
 			if idx == "" {
 				idx = ex.IndexText
@@ -110,9 +124,9 @@ func (m *miner) conversation(c candidate, format, text string, src store.Source)
 			}
 			mj, _ := json.Marshal(meta)
 			d := store.Drawer{
-				ID: store.DrawerID(m.wing, c.path+"#"+key, i, h), Wing: m.wing, Room: room,
-				Kind: store.KindConversation, Source: c.path, Content: ex.Text, IndexText: idx,
-				ContentHash: h, CreatedAt: now, SourceMtime: src.Mtime, Metadata: string(mj),
+				ID: store.DrawerID(wing, source+"#"+key, i, h), Wing: wing, Room: room,
+				Kind: store.KindConversation, Source: source, Content: ex.Text, IndexText: idx,
+				ContentHash: h, CreatedAt: now, SourceMtime: mtime, Metadata: string(mj),
 				OccurredAt: ex.Start, OccurredEnd: ex.End,
 			}
 			if d.OccurredAt.IsZero() {
@@ -122,7 +136,31 @@ func (m *miner) conversation(c candidate, format, text string, src store.Source)
 			ds = append(ds, d)
 		}
 	}
-	return result{c: c, keep: true, problem: problem, update: &store.SourceUpdate{Source: src, Drawers: ds}}
+	return ds, nil
+}
+
+// Conversations files conversations that came from somewhere other than a
+// file on disk (a benchmark, an agent hook) under source, exactly as mining
+// an export would: same exchanges, drawers and routing. The source's earlier
+// drawers are replaced; unchanged exchanges keep their ids.
+func Conversations(ctx context.Context, p *palace.Palace, wing, source string, convs []convo.Conversation, o chunk.Options) (store.BatchResult, error) {
+	if o.Size == 0 {
+		o = chunk.Default
+	}
+	rooms, err := p.Store.Taxonomy(ctx, wing)
+	if err != nil {
+		return store.BatchResult{}, err
+	}
+	ds, err := conversationDrawers(p, newRouter(rooms), wing, source, convs, o, 0)
+	if err != nil {
+		return store.BatchResult{}, err
+	}
+	var hashes strings.Builder
+	for _, d := range ds {
+		hashes.WriteString(d.ContentHash)
+	}
+	src := store.Source{Wing: wing, Path: source, Kind: store.KindConversation, ContentHash: store.ContentHash(hashes.String())}
+	return p.Store.ApplySources(ctx, []store.SourceUpdate{{Source: src, Drawers: ds}})
 }
 
 // lineRange is where messages first..last start in a line-based export,

@@ -1,0 +1,84 @@
+package aaak
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// srcLine is one line of AAAK input, without its terminator.
+type srcLine struct {
+	num  int
+	text string
+	bad  bool // failed an encoding check; not parsed further
+}
+
+// scanLines splits src at LF, drops one trailing CR per line (CRLF input is
+// accepted on read) and skips blank lines. Lines with invalid UTF-8 or a CR
+// anywhere else are reported and marked bad: the printer never writes them,
+// so accepting them would break the print/parse round trip.
+func scanLines(src string) ([]srcLine, Errors) {
+	var (
+		lines []srcLine
+		errs  Errors
+	)
+	num := 0
+	for rest := src; ; {
+		num++
+		text, tail, found := strings.Cut(rest, "\n")
+		text = strings.TrimSuffix(text, "\r")
+		l := srcLine{num: num, text: text}
+		if i := invalidUTF8At(text); i >= 0 {
+			errs = append(errs, &ParseError{Line: num, Col: colAt(text, i), Rule: RuleEncoding,
+				Reason: "invalid UTF-8"})
+			l.bad = true
+		} else if i := strings.IndexByte(text, '\r'); i >= 0 {
+			errs = append(errs, &ParseError{Line: num, Col: colAt(text, i), Rule: RuleEncoding,
+				Reason: "carriage return inside a line (only CRLF line ends are accepted)"})
+			l.bad = true
+		}
+		if l.bad || !isBlank(text) {
+			lines = append(lines, l)
+		}
+		if !found {
+			break
+		}
+		rest = tail
+	}
+	return lines, errs
+}
+
+// invalidUTF8At returns the byte offset of the first invalid UTF-8 sequence
+// in s, or -1.
+func invalidUTF8At(s string) int {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// colAt converts a byte offset in line to a 1-based rune column.
+func colAt(line string, off int) int {
+	return utf8.RuneCountInString(line[:off]) + 1
+}
+
+func isBlank(s string) bool {
+	return strings.TrimFunc(s, unicode.IsSpace) == ""
+}
+
+// isDigits reports whether s is a non-empty run of ASCII digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

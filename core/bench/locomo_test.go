@@ -1,0 +1,55 @@
+package bench
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+// testdata/locomo_tiny.json is a hand-written conversation in LoCoMo's
+// shape (not LoCoMo data), with every evidence-id defect the real file has.
+func TestLocomoTiny(t *testing.T) {
+	r, err := Locomo(context.Background(), "testdata/locomo_tiny.json", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"questions_total": 7, "excluded_adversarial": 1, "excluded_no_evidence": 1, "questions_scored": 5}
+	if !reflect.DeepEqual(r.Counts, want) {
+		t.Errorf("counts %v, want %v", r.Counts, want)
+	}
+	for _, k := range locomoKeys {
+		if _, ok := r.Overall[k]; !ok {
+			t.Errorf("overall lacks %s", k)
+		}
+	}
+	// Every question names its evidence in distinctive words, so a working
+	// index finds all of it within 10 turns and 5 sessions.
+	for _, k := range []string{"turn_R_all@10", "sess_R_any@5", "sess_R_all@10"} {
+		if r.Overall[k] != 1 {
+			t.Errorf("%s = %.3f, want 1 on the tiny set", k, r.Overall[k])
+		}
+	}
+	if got := len(r.ByCategory); got != 4 {
+		t.Errorf("%d categories, want 4 (1-4; 5 is excluded)", got)
+	}
+}
+
+func TestNormaliseEvidence(t *testing.T) {
+	turnOf := map[string]string{"session_1#0": "D1:1", "session_1#1": "D1:2", "session_11#25": "D11:26", "session_30#4": "D30:5"}
+	got := normaliseEvidence([]string{"D1:1; D1:2", "D:11:26", "D30:05", "D", "D9:9", "D1:1"}, turnOf)
+	want := []string{"D1:1", "D1:2", "D11:26", "D30:5"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("normaliseEvidence = %v, want %v", got, want)
+	}
+}
+
+func TestRecall(t *testing.T) {
+	all, any, frac := recall([]string{"a", "b", "c", "c"}, []string{"x", "a", "c"})
+	if all != 0 || any != 1 || frac != 2.0/3 {
+		t.Errorf("recall = %v %v %v", all, any, frac)
+	}
+	all, _, _ = recall([]string{"a"}, []string{"a"})
+	if all != 1 {
+		t.Errorf("all = %v", all)
+	}
+}
