@@ -34,3 +34,29 @@ func TestLeafPackage(t *testing.T) {
 		t.Errorf("go list returned only %d packages; is the output format right?\n%s", seen, out)
 	}
 }
+
+// TestNotImportedByMiningOrSearch fails if mining, search or storage come to
+// depend on aaak: AAAK formats output and is never part of how drawers are
+// stored or found.
+func TestNotImportedByMiningOrSearch(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to list dependencies: %v", err)
+	}
+	const self = "github.com/palace-dev/palace/aaak"
+	for _, pkg := range []string{"mine", "search", "store", "query", "chunk", "convo", "palace"} {
+		path := "github.com/palace-dev/palace/core/" + pkg
+		out, err := exec.Command(gobin, "list", "-deps", path).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %s: %v\n%s", path, err, out)
+		}
+		if !strings.Contains(string(out), path) {
+			t.Fatalf("go list %s did not list the package itself", path)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if dep == self {
+				t.Errorf("%s imports aaak", path)
+			}
+		}
+	}
+}

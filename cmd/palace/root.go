@@ -69,6 +69,8 @@ rooms, and finds them again with full-text search.`,
 		newDrawerCmd(g),
 		newBenchCmd(g),
 		newKGCmd(g),
+		newCompressCmd(g),
+		newAAAKCmd(g),
 	)
 	return root
 }

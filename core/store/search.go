@@ -37,34 +37,8 @@ const (
 // user text) with filters and returns hits best first. Ids in exclude are
 // skipped, so a caller can run a broader query after a narrower one.
 func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int, exclude map[string]bool) ([]Hit, error) {
-	var where []string
-	args := []any{match}
-	if f.Wing != "" {
-		where = append(where, "d.wing = ?")
-		args = append(args, f.Wing)
-	}
-	if f.Room != "" {
-		where = append(where, "d.room = ?")
-		args = append(args, f.Room)
-	}
-	if f.Kind != "" {
-		where = append(where, "d.kind = ?")
-		args = append(args, f.Kind)
-	}
-	if f.SourcePrefix != "" {
-		// As bytes: substr on text counts characters, len counts bytes.
-		where = append(where, "substr(CAST(d.source AS BLOB), 1, ?) = CAST(? AS BLOB)")
-		args = append(args, len(f.SourcePrefix), f.SourcePrefix)
-	}
-	if !f.Since.IsZero() {
-		where = append(where, "coalesce(d.occurred_end, d.occurred_at, d.created_at) >= ?")
-		args = append(args, formatTime(f.Since))
-	}
-	if !f.Until.IsZero() {
-		where = append(where, "coalesce(d.occurred_at, d.created_at) < ?")
-		args = append(args, formatTime(f.Until))
-	}
-	where = append(where, "d.deleted_at IS NULL")
+	where, fargs := filterSQL(f)
+	args := append([]any{match}, fargs...)
 	q := `SELECT ` + drawerColumns("d.") + `, -bm25(drawers_fts) AS score,
 		snippet(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `', '…', 24)
 		FROM drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid

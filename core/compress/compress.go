@@ -1,0 +1,137 @@
+// Package compress formats drawers as AAAK for token-limited agents. It is
+// the one place the core meets package aaak, so mining and search never
+// depend on the dialect: AAAK only ever formats output.
+package compress
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/palace-dev/palace/aaak"
+	"github.com/palace-dev/palace/core/cjk"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// entitiesKey is where the palace keeps its AAAK entity map, so a name gets
+// the same 3-letter code in every document Palace writes.
+const entitiesKey = "aaak.entities"
+
+// DefaultLimit bounds how many drawers one compress call reads.
+const DefaultLimit = 200
+
+// Request selects drawers to compress.
+type Request struct {
+	Filter store.Filter
+	Limit  int
+}
+
+// Document is one wing and room's drawers in AAAK.
+type Document struct {
+	Wing     string  `json:"wing"`
+	Room     string  `json:"room"`
+	Drawers  int     `json:"drawers"`
+	AAAK     string  `json:"aaak"`
+	Tokens   int     `json:"aaak_tokens"`
+	Raw      int     `json:"raw_tokens"`
+	Coverage float64 `json:"coverage"`
+	// Lost lists the source sentences the document does not preserve.
+	Lost []string `json:"lost"`
+}
+
+// Run encodes the selected drawers, one document per wing and room, and
+// measures each document's round trip so its loss is visible.
+func Run(ctx context.Context, p *palace.Palace, req Request) ([]Document, error) {
+	limit := req.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	ds, err := p.Store.ListDrawers(ctx, req.Filter, limit)
+	if err != nil {
+		return nil, fmt.Errorf("compress: %w", err)
+	}
+	em, err := loadEntities(ctx, p.Store)
+	if err != nil {
+		return nil, err
+	}
+	groups := map[[2]string][]aaak.Item{}
+	var keys [][2]string
+	for _, d := range ds {
+		k := [2]string{d.Wing, d.Room}
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		when := d.OccurredAt
+		if when.IsZero() {
+			when = d.CreatedAt
+		}
+		groups[k] = append(groups[k], aaak.Item{Text: d.Content, Wing: d.Wing, Room: d.Room,
+			Date: when.UTC().Format("2006-01-02"), Source: search.Citation(d), Importance: d.Importance})
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
+	})
+	opts := aaak.EncodeOptions{Entities: em, Tagger: tagger{p.Seg}}
+	var out []Document
+	for _, k := range keys {
+		rep, err := aaak.VerifyItems(groups[k], opts)
+		if err != nil {
+			return nil, fmt.Errorf("compress %s/%s: %w", k[0], k[1], err)
+		}
+		doc := Document{Wing: k[0], Room: k[1], Drawers: len(groups[k]), AAAK: rep.AAAK,
+			Tokens: rep.AAAKTokens, Raw: rep.RawTokens, Coverage: rep.Coverage, Lost: []string{}}
+		for _, a := range rep.Lost {
+			doc.Lost = append(doc.Lost, a.Text)
+		}
+		out = append(out, doc)
+	}
+	if err := saveEntities(ctx, p.Store, em); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Entities returns the palace's entity map, for decoding.
+func Entities(ctx context.Context, p *palace.Palace) (*aaak.EntityMap, error) {
+	return loadEntities(ctx, p.Store)
+}
+
+func loadEntities(ctx context.Context, st *store.Store) (*aaak.EntityMap, error) {
+	em := aaak.NewEntityMap()
+	v, ok, err := st.Meta(ctx, entitiesKey)
+	if err != nil || !ok {
+		return em, err
+	}
+	if err := json.Unmarshal([]byte(v), em); err != nil {
+		return nil, fmt.Errorf("read AAAK entity map (meta %s): %w", entitiesKey, err)
+	}
+	return em, nil
+}
+
+func saveEntities(ctx context.Context, st *store.Store, em *aaak.EntityMap) error {
+	b, err := json.Marshal(em)
+	if err != nil {
+		return fmt.Errorf("save AAAK entity map: %w", err)
+	}
+	return st.SetMeta(ctx, entitiesKey, string(b))
+}
+
+// tagger lends the palace's Chinese segmenter to the AAAK encoder.
+type tagger struct{ seg *cjk.Segmenter }
+
+// Tag returns nil when the segmenter cannot load; the encoder then uses its
+// fallback for Chinese, which still writes a valid document.
+func (t tagger) Tag(text string) []aaak.TaggedWord {
+	ws, err := t.seg.Tag(text)
+	if err != nil {
+		return nil
+	}
+	out := make([]aaak.TaggedWord, len(ws))
+	for i, w := range ws {
+		out[i] = aaak.TaggedWord{Word: w.Word, POS: w.POS}
+	}
+	return out
+}
