@@ -144,4 +144,3 @@ func newAAAKCmd(g *globals) *cobra.Command {
 	c.AddCommand(check, decode)
 	return c
 }
-
