@@ -143,3 +143,32 @@ func TestBrokenExportKeepsValidPart(t *testing.T) {
 		t.Errorf("valid messages before the break were not mined")
 	}
 }
+
+func TestSplit(t *testing.T) {
+	home, dir := t.TempDir(), copyFixtures(t)
+	src := filepath.Join(dir, "text", "mega-transcript.txt")
+	out := t.TempDir()
+	stdout, errOut, code := runPalace(t, home, "split", src, "--out", out)
+	if code != 0 {
+		t.Fatalf("split: exit %d, %q", code, errOut)
+	}
+	files := strings.Fields(stdout)
+	if len(files) < 2 {
+		t.Fatalf("split wrote %v", files)
+	}
+	var joined []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined = append(joined, b...)
+	}
+	orig, _ := os.ReadFile(src)
+	if string(joined) != string(orig) {
+		t.Error("the session files do not join back to the transcript")
+	}
+	if _, errOut, code := runPalace(t, home, "split", src, "--out", out); code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("second split: exit %d, %q; want a refusal to overwrite", code, errOut)
+	}
+}

@@ -71,6 +71,7 @@ rooms, and finds them again with full-text search.`,
 		newKGCmd(g),
 		newCompressCmd(g),
 		newAAAKCmd(g),
+		newSplitCmd(),
 	)
 	return root
 }
