@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -42,9 +41,7 @@ mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(r)
+				return printJSON(out, r)
 			}
 			fmt.Fprintf(out, "bench mine %s (%d cores)\n", r.Dir, r.Cores)
 			for _, p := range []struct {
@@ -89,9 +86,7 @@ overall and per category. Only the conversations are indexed.`,
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(r)
+				return printJSON(out, r)
 			}
 			cats := make([]string, 0, len(r.ByCategory))
 			for k := range r.ByCategory {

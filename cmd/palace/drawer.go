@@ -32,9 +32,7 @@ func newDrawerCmd(g *globals) *cobra.Command {
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(drawerJSON(d))
+				return printJSON(out, drawerJSON(d))
 			}
 			fmt.Fprintf(out, "id:      %s\nwing:    %s\nroom:    %s\nkind:    %s\nsource:  %s\ncreated: %s\n",
 				d.ID, d.Wing, d.Room, d.Kind, search.Citation(d), d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))

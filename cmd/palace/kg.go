@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,12 +70,6 @@ func kgErr(err error) error {
 		return usageError{err}
 	}
 	return err
-}
-
-func printJSON(out io.Writer, v any) error {
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 func newKGAddCmd(g *globals, check bool) *cobra.Command {

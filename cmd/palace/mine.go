@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -68,9 +67,7 @@ else the folder name. An export that is only partly readable is reported
 			}
 			if sum != nil {
 				if asJSON {
-					enc := json.NewEncoder(c.OutOrStdout())
-					enc.SetIndent("", "  ")
-					if jerr := enc.Encode(sum); jerr != nil {
+					if jerr := printJSON(c.OutOrStdout(), sum); jerr != nil {
 						return jerr
 					}
 				} else {

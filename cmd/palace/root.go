@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -84,6 +86,13 @@ func needsSubcommand(c *cobra.Command) *cobra.Command {
 		return usageError{fmt.Errorf("%s needs a subcommand (see '%s --help')", c.CommandPath(), c.CommandPath())}
 	}
 	return c
+}
+
+// printJSON writes v as indented JSON, the form every --json flag prints.
+func printJSON(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 // args wraps a cobra argument validator so its errors are usage errors.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -58,9 +57,7 @@ other punctuation is just text.`,
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
+				return printJSON(out, res)
 			}
 			if res.Notice != "" {
 				fmt.Fprintln(out, res.Notice)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -25,9 +24,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(s)
+				return printJSON(out, s)
 			}
 			fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", s.Database, s.SchemaVersion, float64(s.DBBytes)/1e6)
 			fmt.Fprintf(out, "%d drawers (%d deleted), %d sources\n", s.Drawers, s.Deleted, s.Sources)
