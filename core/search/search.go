@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/store"
@@ -49,6 +50,15 @@ type Result struct {
 	Query  string `json:"query"`
 	Hits   []Hit  `json:"hits"`
 	Notice string `json:"notice,omitempty"`
+	// TimeHint is the period the query named, whose drawers were ranked
+	// first.
+	TimeHint *TimeHint `json:"time_hint,omitempty"`
+}
+
+// TimeHint is a period taken from the query's words.
+type TimeHint struct {
+	From  time.Time `json:"from"`
+	Until time.Time `json:"until"`
 }
 
 // DefaultLimit is used when a request gives none.
@@ -88,7 +98,52 @@ func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 		}
 		res.Hits = appendHits(res.Hits, some, "any")
 	}
+	if err := preferNamedTime(ctx, st, req, q, limit, &res); err != nil {
+		return res, fmt.Errorf("search %q: %w", req.Query, err)
+	}
 	return res, nil
+}
+
+// timeSlack widens the period a query names: people date things loosely,
+// and a conversation often reports what happened a few days before.
+const timeSlack = 3 * 24 * time.Hour
+
+// preferNamedTime puts drawers from the period the query names ("what did
+// we decide on 3 March 2026?") ahead of the rest. It never removes a hit:
+// a date the query merely mentions must not hide everything else. A request
+// with its own --since/--until is left alone.
+func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.Query, limit int, res *Result) error {
+	if !req.Filter.Since.IsZero() || !req.Filter.Until.IsZero() {
+		return nil
+	}
+	from, until, ok := dates.Mentioned(req.Query)
+	if !ok {
+		return nil
+	}
+	f := req.Filter
+	f.Since, f.Until = from.Add(-timeSlack), until.Add(timeSlack)
+	in, err := st.SearchFTS(ctx, q.Any, f, limit, nil)
+	if err != nil || len(in) == 0 {
+		return err
+	}
+	first := appendHits(nil, in, "any")
+	seen := map[string]bool{}
+	for i := range first {
+		seen[first[i].ID] = true
+		for _, h := range res.Hits {
+			if h.ID == first[i].ID {
+				first[i].Match = h.Match // keep how it matched the words
+			}
+		}
+	}
+	for _, h := range res.Hits {
+		if !seen[h.ID] && len(first) < limit {
+			first = append(first, h)
+		}
+	}
+	res.Hits = first
+	res.TimeHint = &TimeHint{From: f.Since, Until: f.Until}
+	return nil
 }
 
 func appendHits(out []Hit, hs []store.Hit, match string) []Hit {

@@ -1,0 +1,53 @@
+package dates
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-05-01":                "2026-05-01T00:00:00Z",
+		"2026-05-01T09:30:00+02:00": "2026-05-01T07:30:00Z",
+		"2026-05-01T09:30:00":       "2026-05-01T09:30:00Z",
+		"":                          "0001-01-01T00:00:00Z",
+	} {
+		got, err := Parse(in, false)
+		if err != nil || got.Format(time.RFC3339) != want {
+			t.Errorf("Parse(%q) = %v, %v; want %s", in, got, err, want)
+		}
+	}
+	if got, _ := Parse("2026-05-01", true); got.Format(DateLayout) != "2026-05-02" {
+		t.Errorf("end of day: %v", got)
+	}
+	for _, bad := range []string{"yesterday", "2026-13-01", "01/05/2026", "\xff"} {
+		if _, err := Parse(bad, false); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+}
+
+func TestMentioned(t *testing.T) {
+	cases := []struct{ in, from, until string }{
+		{"What did Gina find on 1 February, 2023?", "2023-02-01", "2023-02-02"},
+		{"what happened on March 3rd 2024", "2024-03-03", "2024-03-04"},
+		{"Where did Joanna travel to in July 2022?", "2022-07-01", "2022-08-01"},
+		{"decided 2026-05-01 in the standup", "2026-05-01", "2026-05-02"},
+		{"in Sept. 2021 we moved", "2021-09-01", "2021-10-01"},
+		{"no date here, may 5 people come", "", ""},
+		{"on 31 February, 2023", "2023-02-01", "2023-03-01"}, // no such day: the month
+		{"Go 1.26 release", "", ""},
+	}
+	for _, c := range cases {
+		from, until, ok := Mentioned(c.in)
+		if c.from == "" {
+			if ok {
+				t.Errorf("Mentioned(%q) = %v..%v, want none", c.in, from, until)
+			}
+			continue
+		}
+		if !ok || from.Format(DateLayout) != c.from || until.Format(DateLayout) != c.until {
+			t.Errorf("Mentioned(%q) = %v..%v %v, want %s..%s", c.in, from, until, ok, c.from, c.until)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package search
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+)
+
+func seed(t *testing.T, texts map[string]time.Time) *palace.Palace {
+	t.Helper()
+	p, err := palace.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	var ds []store.Drawer
+	i := 0
+	for text, when := range texts {
+		h := store.ContentHash(text)
+		ds = append(ds, store.Drawer{ID: store.DrawerID("w", "s", i, h), Wing: "w", Room: "r", Kind: store.KindConversation,
+			Source: "s", Content: text, ContentHash: h, OccurredAt: when})
+		i++
+	}
+	if _, err := p.Store.InsertDrawers(context.Background(), ds); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func day(s string) time.Time { t, _ := time.Parse("2006-01-02", s); return t }
+
+func TestAllWordsFirst(t *testing.T) {
+	p := seed(t, map[string]time.Time{
+		"the parser leaks goroutines":      day("2025-01-01"),
+		"parser parser parser parser":      day("2025-01-01"),
+		"unrelated filler about the build": day("2025-01-01"),
+		"more filler words":                day("2025-01-01"),
+	})
+	res, err := Run(context.Background(), p, Request{Query: "parser goroutines"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 2 || res.Hits[0].Content != "the parser leaks goroutines" || res.Hits[0].Match != "all" || res.Hits[1].Match != "any" {
+		t.Fatalf("hits = %+v", res.Hits)
+	}
+}
+
+func TestNamedTimeComesFirst(t *testing.T) {
+	p := seed(t, map[string]time.Time{
+		"we decided to ship the release with the new parser": day("2024-03-01"),
+		"we decided to delay the release":                    day("2024-07-10"),
+		"filler one":                                         day("2024-01-01"),
+		"filler two":                                         day("2024-01-01"),
+	})
+	ctx := context.Background()
+	res, err := Run(ctx, p, Request{Query: "what did we decide about the release in July 2024"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 2 || res.Hits[0].Content != "we decided to delay the release" || res.TimeHint == nil {
+		t.Fatalf("the July drawer should come first: %+v", res.Hits)
+	}
+	// Nothing in the named period: the ranking is unchanged, nothing lost.
+	res, err = Run(ctx, p, Request{Query: "release parser on 5 May, 2020"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 2 || res.Hits[0].Content != "we decided to ship the release with the new parser" || res.TimeHint != nil {
+		t.Fatalf("a date with no drawers changed the ranking: %+v", res.Hits)
+	}
+	// An explicit --since wins over words in the query.
+	res, err = Run(ctx, p, Request{Query: "release in July 2024", Filter: store.Filter{Until: day("2024-04-01")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || res.TimeHint != nil {
+		t.Fatalf("explicit filter: %+v", res.Hits)
+	}
+}
