@@ -13,6 +13,8 @@ require (
 	golang.org/x/text v0.44.0
 )
 
+require github.com/asg017/sqlite-vec-go-bindings v0.1.6 // indirect
+
 require (
 	github.com/daulet/tokenizers v1.24.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect

@@ -120,6 +120,12 @@ ALTER TABLE drawers ADD COLUMN occurred_at TEXT;
 ALTER TABLE drawers ADD COLUMN occurred_end TEXT;
 CREATE INDEX drawers_occurred ON drawers (occurred_at);
 `,
+	// v3: which model a drawer's vector came from (NULL: none yet). The
+	// vectors live in vec_drawers, created when a model's dimension is known.
+	`
+ALTER TABLE drawers ADD COLUMN vec_model TEXT;
+CREATE INDEX drawers_vec_pending ON drawers (seq) WHERE vec_model IS NULL AND deleted_at IS NULL;
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

@@ -55,6 +55,7 @@ func Open(home string) (*Store, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("create palace home %s: %w", abs, err)
 	}
+	registerVec()
 	path := filepath.Join(abs, DBName)
 	// Create the file ourselves so its mode is 0600 whatever the umask is.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
