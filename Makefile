@@ -4,6 +4,9 @@ export GOFLAGS := -buildvcs=false -tags=sqlite_fts5
 
 PALACE_HOME ?= $(CURDIR)/.demo-palace
 export PALACE_HOME
+# The ONNX Runtime library scripts/setup.sh installs.
+PALACE_ORT_LIB ?= $(CURDIR)/.cache/ort-lib/libonnxruntime.so
+export PALACE_ORT_LIB
 BIN := bin/palace
 
 .PHONY: setup build demo test vet fuzz bench clean

@@ -25,3 +25,10 @@ fi
 command -v go >/dev/null || { echo "setup: Go is not on PATH (Go 1.26 or newer is needed)" >&2; exit 1; }
 echo "==> $(go version); go mod download"
 go mod download
+
+# ONNX Runtime for the fast embedding backend, from the npm package
+# onnxruntime-node (pinned, checksummed), into .cache/ort-lib; the Makefile
+# points PALACE_ORT_LIB at it. Without it Palace uses the pure-Go backend.
+command -v npm >/dev/null || { echo "setup: npm is not on PATH (Node.js is needed for ONNX Runtime and the editor tests)" >&2; exit 1; }
+echo "==> ONNX Runtime library (core/embed/setup_ort.sh .cache/ort-lib)"
+bash core/embed/setup_ort.sh "$PWD/.cache/ort-lib"
