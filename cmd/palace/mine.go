@@ -11,14 +11,16 @@ import (
 	"golang.org/x/term"
 
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/vectors"
 )
 
 func newMineCmd(g *globals) *cobra.Command {
 	var (
-		o        mine.Options
-		asJSON   bool
-		noBar    bool
-		maxBytes int64
+		o         mine.Options
+		asJSON    bool
+		noBar     bool
+		noVectors bool
+		maxBytes  int64
 	)
 	c := &cobra.Command{
 		Use:   "mine PATH",
@@ -61,17 +63,33 @@ else the folder name. An export that is only partly readable is reported
 				}
 			}
 			sum, err := mine.Run(c.Context(), p, a[0], o)
+			// The lexical index is committed; vectors follow as a second
+			// phase, resumable, for what has none yet.
+			var vec *vectors.Summary
+			if err == nil && !noVectors {
+				v, verr := fillVectors(c, p, 0, !noBar)
+				if verr != nil {
+					err = verr
+				}
+				vec = &v
+			}
 			if err == nil && sum != nil && len(sum.Errors) > 0 {
 				err = fmt.Errorf("mine %s: %d export(s) only partly readable (their valid part was mined): %s: %s",
 					a[0], len(sum.Errors), sum.Errors[0].Path, sum.Errors[0].Detail)
 			}
 			if sum != nil {
 				if asJSON {
-					if jerr := printJSON(c.OutOrStdout(), sum); jerr != nil {
+					if jerr := printJSON(c.OutOrStdout(), struct {
+						*mine.Summary
+						Vectors *vectors.Summary `json:"vectors,omitempty"`
+					}{sum, vec}); jerr != nil {
 						return jerr
 					}
 				} else {
 					printSummary(c.OutOrStdout(), sum)
+					if vec != nil {
+						printVectorSummary(c.OutOrStdout(), *vec)
+					}
 				}
 			}
 			return err
@@ -83,6 +101,7 @@ else the folder name. An export that is only partly readable is reported
 	c.Flags().StringVar(&o.Mode, "mode", mine.ModeAuto, "auto (files, plus JSON chat exports), projects (every text file as a file) or convos (conversations only, text transcripts included)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	c.Flags().BoolVar(&noBar, "no-progress", false, "do not draw a progress bar")
+	c.Flags().BoolVar(&noVectors, "no-vectors", false, "skip the embedding phase (run 'palace reindex' later)")
 	return c
 }
 

@@ -29,7 +29,8 @@ func (e exitError) Unwrap() error { return e.err }
 
 // globals are the flags every command shares.
 type globals struct {
-	home string
+	home     string
+	modelDir string
 }
 
 // open resolves the palace home (--home, else PALACE_HOME, else ~/.palace)
@@ -42,7 +43,7 @@ func (g *globals) open() (*palace.Palace, error) {
 			return nil, err
 		}
 	}
-	return palace.Open(home)
+	return palace.Open(home, palace.Options{ModelDir: g.modelDir})
 }
 
 func newRoot() *cobra.Command {
@@ -60,6 +61,7 @@ rooms, and finds them again with full-text search.`,
 		RunE:          func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	root.PersistentFlags().StringVar(&g.home, "home", "", "palace directory (overrides PALACE_HOME; default ~/.palace)")
+	root.PersistentFlags().StringVar(&g.modelDir, "model-dir", "", "embedding model folder (model.onnx, tokenizer.json, config.json); overrides PALACE_MODEL_DIR and `palace model use`")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})
@@ -74,6 +76,11 @@ rooms, and finds them again with full-text search.`,
 		newCompressCmd(g),
 		newAAAKCmd(g),
 		newSplitCmd(),
+		newReindexCmd(g),
+		newDupCmd(g),
+		newModelCmd(g),
+		newSetupCmd(g),
+		newDoctorCmd(g),
 	)
 	return root
 }
@@ -99,6 +106,9 @@ func printJSON(out io.Writer, v any) error {
 func args(v cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(c *cobra.Command, a []string) error {
 		if err := v(c, a); err != nil {
+			if !c.HasParent() {
+				return usageError{err} // main already says "palace:"
+			}
 			return usageError{fmt.Errorf("%s: %w", c.CommandPath(), err)}
 		}
 		return nil

@@ -25,7 +25,10 @@ func newSearchCmd(g *globals) *cobra.Command {
 		Long: `Search ranks drawers with SQLite FTS5 BM25 (Porter stemming, English stop
 words dropped). Drawers holding every word come first, then drawers holding
 some. "quoted phrases", -excluded words and prefix* words are understood; any
-other punctuation is just text.`,
+other punctuation is just text. When the palace has vectors of its embedding
+model, the BM25 ranking and the nearest vectors are fused by reciprocal rank
+(--mode hybrid, the default then); --json then gives each hit's bm25, vector
+and fused scores and its rank on each side.`,
 		Example: `  palace search "goroutine leak"
   palace search 'context cancel -test' --wing go --limit 5 --json`,
 		Args: args(cobra.MinimumNArgs(1)),
@@ -34,6 +37,11 @@ other punctuation is just text.`,
 			case "", store.KindFile, store.KindConversation, store.KindNote, store.KindDiary:
 			default:
 				return usageError{fmt.Errorf("--kind %q: want file, conversation, note or diary", req.Filter.Kind)}
+			}
+			switch req.Mode {
+			case search.ModeAuto, search.ModeLexical, search.ModeVector, search.ModeHybrid:
+			default:
+				return usageError{fmt.Errorf("--mode %q: want lexical, vector or hybrid", req.Mode)}
 			}
 			if req.Limit < 1 {
 				return usageError{fmt.Errorf("--limit %d: want 1 or more", req.Limit)}
@@ -86,6 +94,7 @@ other punctuation is just text.`,
 	c.Flags().StringVar(&req.Filter.Kind, "kind", "", "only this kind: file, conversation, note or diary")
 	c.Flags().StringVar(&req.Filter.SourcePrefix, "source", "", "only sources whose path starts with this prefix")
 	c.Flags().IntVar(&req.Limit, "limit", search.DefaultLimit, "maximum number of hits")
+	c.Flags().StringVar(&req.Mode, "mode", "", "lexical, vector or hybrid (default: hybrid when the palace has vectors, else lexical)")
 	c.Flags().StringVar(&since, "since", "", "only drawers from this time on: YYYY-MM-DD or RFC 3339 (conversation time, else mtime)")
 	c.Flags().StringVar(&until, "until", "", "only drawers before this time; a date includes that whole day")
 	c.Flags().BoolVar(&asJSON, "json", false, "print results as JSON")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/core/store"
 )
 
 func newStatusCmd(g *globals) *cobra.Command {
@@ -22,12 +24,20 @@ func newStatusCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			e, err := embeddingOf(c.Context(), p)
+			if err != nil {
+				return err
+			}
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, s)
+				return printJSON(out, struct {
+					store.Status
+					Embedding embeddingStatus `json:"embedding"`
+				}{s, e})
 			}
 			fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", s.Database, s.SchemaVersion, float64(s.DBBytes)/1e6)
 			fmt.Fprintf(out, "%d drawers (%d deleted), %d sources\n", s.Drawers, s.Deleted, s.Sources)
+			fmt.Fprintf(out, "embeddings: %s (%s); %d vectors, %d drawers waiting for one\n", e.Backend, e.Reason, e.Vectors, e.Pending)
 			wing := ""
 			for _, r := range s.Rooms {
 				if r.Wing != wing {

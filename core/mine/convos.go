@@ -110,10 +110,11 @@ func conversationDrawers(p *palace.Palace, rt *router, wing, source string, conv
 			// reply such as "yes, ship it" is found by what it answered.
 			// (Measured on LoCoMo: turn R_all@10 0.607 -> 0.648.) Only the
 			// previous one: an export that grows leaves earlier drawers as
-			// they were.
+			// they were. The context goes after the exchange's own text, so
+			// an embedding model that truncates keeps the exchange itself.
 			it := ex.IndexText
 			if i > 0 {
-				it = exs[i-1].IndexText + "\n" + it
+				it = it + "\n" + exs[i-1].IndexText
 			}
 			idx, err := p.IndexText(it)
 			if err != nil {

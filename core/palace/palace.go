@@ -1,17 +1,24 @@
 // Package palace is the handle every front opens: the store plus the shared,
-// lazily loaded helpers that mining and search need (the Chinese segmenter).
-// Feature packages (mine, search, ...) take a *Palace, so the CLI, MCP and
-// LSP fronts wire nothing themselves.
+// lazily loaded helpers that mining and search need (the Chinese segmenter,
+// the embedding model). Feature packages (mine, search, ...) take a *Palace,
+// so the CLI, MCP and LSP fronts wire nothing themselves.
 package palace
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/palace-dev/palace/core/cjk"
+	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/store"
 )
+
+// MetaModelDir is where `palace model use` records the model folder.
+const MetaModelDir = "embed.model_dir"
 
 // Palace is an open palace home.
 type Palace struct {
@@ -19,20 +26,100 @@ type Palace struct {
 	// Seg segments Chinese text for the index and for queries. It loads its
 	// dictionaries (about 130 MB) only when Han text first appears.
 	Seg *cjk.Segmenter
+
+	cfg       embed.Config
+	embedOnce sync.Once
+	emb       embed.Embedder
+	choice    embed.Choice
+	embedErr  error
+
+	qmu    sync.Mutex
+	qcache map[string][]float32
 }
 
-// Open opens the palace at home, creating it if needed.
-func Open(home string) (*Palace, error) {
+// Options configure Open. The zero value reads the embedding settings from
+// the environment and the palace.
+type Options struct {
+	// ModelDir overrides PALACE_MODEL_DIR and the model `palace model use`
+	// recorded.
+	ModelDir string
+	// Embed replaces the whole embedding configuration when set (tests).
+	Embed *embed.Config
+}
+
+// Open opens the palace at home, creating it if needed. The embedding model
+// is not loaded until something needs it.
+func Open(home string, opts ...Options) (*Palace, error) {
 	st, err := store.Open(home)
 	if err != nil {
 		return nil, err
 	}
-	return &Palace{Store: st, Seg: cjk.New(filepath.Join(st.Home(), "cache"))}, nil
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	cfg := embed.ConfigFromEnv(st.Home())
+	if o.Embed != nil {
+		cfg = *o.Embed
+	}
+	switch {
+	case o.ModelDir != "":
+		cfg.ModelDir = o.ModelDir
+	case cfg.ModelDir == "":
+		dir, _, err := st.Meta(context.Background(), MetaModelDir)
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		cfg.ModelDir = dir
+	}
+	return &Palace{Store: st, Seg: cjk.New(filepath.Join(st.Home(), "cache")), cfg: cfg}, nil
 }
 
-// Close releases the segmenter and the database.
+// Close releases the model, the segmenter and the database.
 func (p *Palace) Close() error {
-	return errors.Join(p.Seg.Close(), p.Store.Close())
+	var errs []error
+	if p.emb != nil {
+		errs = append(errs, p.emb.Close())
+	}
+	errs = append(errs, p.Seg.Close(), p.Store.Close())
+	return errors.Join(errs...)
+}
+
+// Embedder loads the embedding model on first use. A nil Embedder means
+// lexical search only; Choice says why. An error means a model is configured
+// but unusable (its message names the file); callers may carry on lexically.
+func (p *Palace) Embedder() (embed.Embedder, embed.Choice, error) {
+	p.embedOnce.Do(func() {
+		p.emb, p.choice, p.embedErr = embed.Open(p.cfg)
+	})
+	return p.emb, p.choice, p.embedErr
+}
+
+// EmbedConfig is the embedding configuration this palace uses.
+func (p *Palace) EmbedConfig() embed.Config { return p.cfg }
+
+// UseModel records dir as the palace's model folder, after checking that it
+// loads.
+func (p *Palace) UseModel(ctx context.Context, dir string) (embed.Choice, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return embed.Choice{}, err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return embed.Choice{}, fmt.Errorf("model folder: %w", err)
+	}
+	cfg := p.cfg
+	cfg.ModelDir = abs
+	e, choice, err := embed.Open(cfg)
+	if err != nil {
+		return choice, err
+	}
+	if e == nil {
+		return choice, fmt.Errorf("model folder %s: %s", abs, choice.Reason)
+	}
+	e.Close()
+	return choice, p.Store.SetMeta(ctx, MetaModelDir, abs)
 }
 
 // IndexText is what the full-text index should hold for content: segmented
@@ -60,4 +147,30 @@ func (p *Palace) SegmentQuery(term string) ([]string, error) {
 		return nil, fmt.Errorf("segment query %q: %w", term, err)
 	}
 	return ws, nil
+}
+
+// queryCacheSize bounds the query-vector cache: agents repeat queries, and
+// embedding one costs milliseconds to a second.
+const queryCacheSize = 256
+
+// QueryVector embeds a query with emb, remembering recent ones.
+func (p *Palace) QueryVector(ctx context.Context, emb embed.Embedder, text string) ([]float32, error) {
+	key := emb.ModelID() + "\x00" + text
+	p.qmu.Lock()
+	v, ok := p.qcache[key]
+	p.qmu.Unlock()
+	if ok {
+		return v, nil
+	}
+	vs, err := emb.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, fmt.Errorf("embed query: %w", err)
+	}
+	p.qmu.Lock()
+	defer p.qmu.Unlock()
+	if p.qcache == nil || len(p.qcache) >= queryCacheSize {
+		p.qcache = map[string][]float32{} // a full cache starts over: simple, bounded
+	}
+	p.qcache[key] = vs[0]
+	return vs[0], nil
 }

@@ -15,11 +15,20 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
+// Search modes.
+const (
+	ModeAuto    = ""        // hybrid when the palace has vectors of its model, else lexical
+	ModeLexical = "lexical" // BM25 only
+	ModeVector  = "vector"  // nearest vectors only
+	ModeHybrid  = "hybrid"  // both, fused by reciprocal rank
+)
+
 // Request is a search as a front receives it.
 type Request struct {
 	Query  string
 	Filter store.Filter
 	Limit  int
+	Mode   string
 }
 
 // Hit is one result, shaped for JSON output.
@@ -40,14 +49,33 @@ type Hit struct {
 	Time     *time.Time      `json:"time,omitempty"`
 	TimeEnd  *time.Time      `json:"time_end,omitempty"`
 	Metadata json.RawMessage `json:"metadata,omitempty"`
-	// Match says whether the drawer holds every query term ("all") or only
-	// some ("any").
+	// Match says whether the drawer holds every query term ("all"), only
+	// some ("any"), or was found by its vector alone ("vector").
 	Match string `json:"match"`
+	// Scores and Ranks give each side's view in vector and hybrid modes.
+	Scores *Scores `json:"scores,omitempty"`
+	Ranks  *Ranks  `json:"ranks,omitempty"`
+}
+
+// Scores are a hit's scores: BM25 (negated, higher is better), cosine
+// similarity of its vector to the query's, and the fused score.
+type Scores struct {
+	BM25   *float64 `json:"bm25"`
+	Vector *float64 `json:"vector"`
+	Fused  float64  `json:"fused"`
+}
+
+// Ranks are a hit's 1-based ranks on each side; nil when that side did not
+// find it.
+type Ranks struct {
+	BM25   *int `json:"bm25"`
+	Vector *int `json:"vector"`
 }
 
 // Result is the answer to a Request.
 type Result struct {
 	Query  string `json:"query"`
+	Mode   string `json:"mode"`
 	Hits   []Hit  `json:"hits"`
 	Notice string `json:"notice,omitempty"`
 	// TimeHint is the period the query named, whose drawers were ranked
@@ -64,27 +92,74 @@ type TimeHint struct {
 // DefaultLimit is used when a request gives none.
 const DefaultLimit = 10
 
-// Run searches: first for drawers holding every term, then, if that leaves
-// room under the limit, for drawers holding any of them. BM25 ranks within
-// each group; drawers with all terms always come first.
+// Run answers a request in its mode (see the Mode constants).
 func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
-	st := p.Store
-	res := Result{Query: req.Query, Hits: []Hit{}}
 	limit := req.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	q, err := query.Parse(req.Query, p.SegmentQuery)
+	switch req.Mode {
+	case ModeAuto, ModeLexical, ModeVector, ModeHybrid:
+	default:
+		return Result{}, fmt.Errorf("search: unknown mode %q (want lexical, vector or hybrid)", req.Mode)
+	}
+	res := Result{Query: req.Query, Mode: ModeLexical, Hits: []Hit{}}
+	if req.Mode == ModeLexical {
+		return res, lexical(ctx, p, req, limit, &res)
+	}
+	emb, notice, err := vectorsReady(ctx, p)
+	if err != nil {
+		return res, err
+	}
+	if emb == nil {
+		if req.Mode == ModeVector || req.Mode == ModeHybrid {
+			return res, fmt.Errorf("search: %s mode needs vectors: %s", req.Mode, notice)
+		}
+		res.Notice = notice
+		return res, lexical(ctx, p, req, limit, &res)
+	}
+	qv, err := p.QueryVector(ctx, emb, req.Query)
 	if err != nil {
 		return res, fmt.Errorf("search %q: %w", req.Query, err)
+	}
+	if req.Mode == ModeVector {
+		res.Mode = ModeVector
+		vs, err := p.Store.SearchVector(ctx, qv, req.Filter, limit)
+		if err != nil {
+			return res, err
+		}
+		res.Hits = fuseHits(nil, appendHits(nil, vs, "vector"), limit)
+		return res, nil
+	}
+	res.Mode = ModeHybrid
+	depth := max(limit*2, hybridDepth)
+	if err := lexical(ctx, p, req, depth, &res); err != nil {
+		return res, err
+	}
+	vs, err := p.Store.SearchVector(ctx, qv, req.Filter, depth)
+	if err != nil {
+		return res, err
+	}
+	res.Hits = fuseHits(res.Hits, appendHits(nil, vs, "vector"), limit)
+	return res, nil
+}
+
+// lexical fills res with BM25 hits: first drawers holding every term, then,
+// if that leaves room under the limit, drawers holding any of them. BM25
+// ranks within each group; drawers with all terms always come first.
+func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res *Result) error {
+	st := p.Store
+	q, err := query.Parse(req.Query, p.SegmentQuery)
+	if err != nil {
+		return fmt.Errorf("search %q: %w", req.Query, err)
 	}
 	if q.All == "" {
 		res.Notice = "the query has no searchable words"
-		return res, nil
+		return nil
 	}
 	all, err := st.SearchFTS(ctx, q.All, req.Filter, limit, nil)
 	if err != nil {
-		return res, fmt.Errorf("search %q: %w", req.Query, err)
+		return fmt.Errorf("search %q: %w", req.Query, err)
 	}
 	res.Hits = appendHits(res.Hits, all, "all")
 	if len(all) < limit && len(q.Terms) > 1 {
@@ -94,14 +169,14 @@ func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 		}
 		some, err := st.SearchFTS(ctx, q.Any, req.Filter, limit-len(all), seen)
 		if err != nil {
-			return res, fmt.Errorf("search %q: %w", req.Query, err)
+			return fmt.Errorf("search %q: %w", req.Query, err)
 		}
 		res.Hits = appendHits(res.Hits, some, "any")
 	}
-	if err := preferNamedTime(ctx, st, req, q, limit, &res); err != nil {
-		return res, fmt.Errorf("search %q: %w", req.Query, err)
+	if err := preferNamedTime(ctx, st, req, q, limit, res); err != nil {
+		return fmt.Errorf("search %q: %w", req.Query, err)
 	}
-	return res, nil
+	return nil
 }
 
 // timeSlack widens the period a query names: people date things loosely,

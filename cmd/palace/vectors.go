@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/vectors"
+)
+
+// fillVectors runs the embedding phase with a progress bar on a terminal.
+func fillVectors(c *cobra.Command, p *palace.Palace, batch int, bar bool) (vectors.Summary, error) {
+	o := vectors.Options{Batch: batch}
+	if bar && term.IsTerminal(int(os.Stderr.Fd())) {
+		var pb *progressbar.ProgressBar
+		o.Progress = func(done, total int) {
+			if pb == nil {
+				pb = progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
+					progressbar.OptionSetDescription("embedding"), progressbar.OptionShowCount(),
+					progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100e6))
+			}
+			pb.Set(done)
+		}
+	}
+	return vectors.Fill(c.Context(), p, o)
+}
+
+func printVectorSummary(w io.Writer, v vectors.Summary) {
+	if v.Model == "" {
+		fmt.Fprintf(w, "vectors: none (%s); %d drawers searchable lexically only\n", v.Reason, v.Pending)
+		return
+	}
+	fmt.Fprintf(w, "vectors: %d embedded with %s (%s backend) in %.2fs; %d pending\n", v.Embedded, v.Model, v.Backend, v.Seconds, v.Pending)
+}
+
+func newReindexCmd(g *globals) *cobra.Command {
+	var (
+		batch  int
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "reindex",
+		Short: "Embed every drawer that has no vector of the current model (resumable)",
+		Long: `Reindex fills the vector index for the palace's embedding model. A palace
+whose vectors came from another model is rebuilt for this one. Each batch is
+committed on its own, so an interrupted reindex continues where it stopped.`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			p, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			v, err := fillVectors(c, p, batch, !asJSON)
+			if err != nil {
+				return err
+			}
+			if v.Model == "" {
+				return fmt.Errorf("no embedding model: %s", v.Reason)
+			}
+			if asJSON {
+				return printJSON(c.OutOrStdout(), v)
+			}
+			printVectorSummary(c.OutOrStdout(), v)
+			return nil
+		},
+	}
+	c.Flags().IntVar(&batch, "batch", vectors.DefaultBatch, "drawers embedded and committed together")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	return c
+}
+
+func newDupCmd(g *globals) *cobra.Command {
+	var (
+		f      store.Filter
+		limit  int
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "dup TEXT",
+		Short: "Show the drawers nearest to TEXT, with their cosine similarity",
+		Args:  args(cobra.MinimumNArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			p, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			near, err := vectors.Nearest(c.Context(), p, strings.Join(a, " "), f, limit)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(c.OutOrStdout(), near)
+			}
+			for _, n := range near {
+				fmt.Fprintf(c.OutOrStdout(), "%.3f  %s  [%s/%s]  %s\n", n.Similarity, n.Citation, n.Wing, n.Room, n.ID)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&f.Wing, "wing", "", "only this wing")
+	c.Flags().IntVar(&limit, "limit", 5, "how many drawers")
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
