@@ -81,6 +81,7 @@ rooms, and finds them again with full-text search.`,
 		newModelCmd(g),
 		newSetupCmd(g),
 		newDoctorCmd(g),
+		newTaxonomyCmd(g),
 	)
 	return root
 }

@@ -70,6 +70,9 @@ and fused scores and its rank on each side.`,
 			if res.Notice != "" {
 				fmt.Fprintln(out, res.Notice)
 			}
+			if res.Route.Applied || res.Route.Room != "" {
+				fmt.Fprintln(out, "route:", res.Route)
+			}
 			open, close := "[", "]"
 			if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				open, close = "\x1b[1m", "\x1b[0m"

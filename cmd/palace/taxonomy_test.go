@@ -394,6 +394,7 @@ func TestSearchReportsRoute(t *testing.T) {
 		mine.ConfigName: "wing: shop\nrooms:\n  - name: billing\n    keywords: [invoice, payment]\n  - name: auth\n    keywords: [login, token]\n",
 		"billing/a.md":  "invoice rounding rule: round half even\n",
 		"auth/b.md":     "login flow mentions the invoice once\n",
+		".palaceignore": mine.ConfigName + "\n", // its keywords would match every query
 	})
 	mineOK(t, home, proj)
 	search := func(args ...string) routedSearch {

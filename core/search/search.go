@@ -12,6 +12,7 @@ import (
 	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/query"
+	"github.com/palace-dev/palace/core/route"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -81,6 +82,8 @@ type Result struct {
 	// TimeHint is the period the query named, whose drawers were ranked
 	// first.
 	TimeHint *TimeHint `json:"time_hint,omitempty"`
+	// Route is how the taxonomy routed the query (see core/route).
+	Route route.Route `json:"route"`
 }
 
 // TimeHint is a period taken from the query's words.
@@ -92,8 +95,29 @@ type TimeHint struct {
 // DefaultLimit is used when a request gives none.
 const DefaultLimit = 10
 
-// Run answers a request in its mode (see the Mode constants).
+// Run answers req, routed by the taxonomy when it names no room: a
+// confident route narrows the filter, and when the routed search finds
+// nothing the search runs again without it, so a guessed filter never
+// costs the answer. The result reports the route either way.
 func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
+	rt, err := route.Decide(ctx, p.Store, req.Query, req.Filter)
+	if err != nil {
+		return Result{Query: req.Query, Hits: []Hit{}}, fmt.Errorf("search %q: %w", req.Query, err)
+	}
+	routed := req
+	routed.Filter = rt.Narrow(req.Filter)
+	res, err := run(ctx, p, routed)
+	if err == nil && rt.Applied && len(res.Hits) == 0 {
+		rt = route.Fallback(rt)
+		res, err = run(ctx, p, req)
+		res.Notice = strings.TrimSpace(res.Notice + " " + rt.Reason)
+	}
+	res.Route = rt
+	return res, err
+}
+
+// run answers a request in its mode (see the Mode constants).
+func run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	limit := req.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
