@@ -82,6 +82,7 @@ rooms, and finds them again with full-text search.`,
 		newSetupCmd(g),
 		newDoctorCmd(g),
 		newTaxonomyCmd(g),
+		newAuditCmd(g),
 	)
 	return root
 }

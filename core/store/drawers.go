@@ -126,7 +126,8 @@ func (s *Store) GetDrawer(ctx context.Context, id string) (Drawer, error) {
 // DeleteDrawer soft-deletes a drawer: it leaves search at once, stays
 // readable by id, and its row is kept so the deletion can be audited.
 func (s *Store) DeleteDrawer(ctx context.Context, id string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.audited(ctx, "drawer.delete", func(tx *sql.Tx, rec *auditRec) error {
+		rec.IDs = []string{id}
 		res, err := tx.ExecContext(ctx, `UPDATE drawers SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`,
 			formatTime(time.Now()), id)
 		if err != nil {
@@ -149,19 +150,26 @@ func (s *Store) DeleteDrawer(ctx context.Context, id string) error {
 // InsertDrawers adds drawers that belong to no tracked source (notes,
 // diaries). Ids that already exist are left as they are and reported.
 func (s *Store) InsertDrawers(ctx context.Context, ds []Drawer) (added int, err error) {
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.audited(ctx, "drawer.add", func(tx *sql.Tx, rec *auditRec) error {
 		ins, err := prepareInsert(ctx, tx)
 		if err != nil {
 			return err
 		}
 		defer ins.Close()
+		added = 0
 		for _, d := range ds {
 			n, err := insertDrawer(ctx, ins, d)
 			if err != nil {
 				return err
 			}
+			if n > 0 {
+				rec.IDs = append(rec.IDs, d.ID)
+				rec.Size += int64(len(d.Content))
+				rec.Hash = d.ContentHash // the last one; with one drawer, its hash
+			}
 			added += n
 		}
+		rec.Skip = added == 0
 		return nil
 	})
 	return added, err

@@ -233,7 +233,7 @@ func (s *Store) KGAdd(ctx context.Context, t Triple, decide func(KGAddState) (KG
 		return Triple{}, err
 	}
 	var added Triple
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.audited(ctx, "kg.add", func(tx *sql.Tx, rec *auditRec) error {
 		if t.SourceDrawer != "" {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM drawers WHERE id = ?`, t.SourceDrawer).Scan(&n); err != nil {
@@ -268,7 +268,11 @@ func (s *Store) KGAdd(ctx context.Context, t Triple, decide func(KGAddState) (KG
 				return fmt.Errorf("update triple %s: %w", r.ID, ErrNotFound)
 			}
 		}
+		for _, r := range plan.Reshape {
+			rec.IDs = append(rec.IDs, r.ID)
+		}
 		if !plan.Insert {
+			rec.Skip = len(plan.Reshape) == 0 // a restated fact changes nothing
 			return nil
 		}
 		now := time.Now().UTC()
@@ -288,6 +292,7 @@ func (s *Store) KGAdd(ctx context.Context, t Triple, decide func(KGAddState) (KG
 		if t.SourceDrawer != "" {
 			src = t.SourceDrawer
 		}
+		rec.IDs = append(rec.IDs, id)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO triples
 			(id, subject, predicate, object, valid_from, valid_to, confidence, source_drawer, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -326,7 +331,7 @@ func newTripleID() (string, error) {
 // ErrInterval.
 func (s *Store) KGInvalidate(ctx context.Context, subjectID, predicate, objectID string, ended time.Time) ([]Triple, error) {
 	var closed []Triple
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.audited(ctx, "kg.invalidate", func(tx *sql.Tx, rec *auditRec) error {
 		rows, err := tx.QueryContext(ctx, tripleSelect+`WHERE t.subject = ? AND t.predicate = ? AND t.object = ?
 			AND t.valid_to IS NULL ORDER BY t.valid_from IS NOT NULL, t.valid_from, t.created_at, t.id`,
 			subjectID, predicate, objectID)
@@ -347,7 +352,9 @@ func (s *Store) KGInvalidate(ctx context.Context, subjectID, predicate, objectID
 			}
 			e := end
 			open[i].ValidTo = &e
+			rec.IDs = append(rec.IDs, open[i].ID)
 		}
+		rec.Skip = len(open) == 0
 		closed = open
 		return nil
 	})
@@ -480,7 +487,7 @@ func (s *Store) KGFunctional(ctx context.Context) (list []string, set bool, err 
 // list was ever stored, and returns what it stored.
 func (s *Store) KGUpdateFunctional(ctx context.Context, defaults []string, update func([]string) []string) ([]string, error) {
 	var out []string
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.audited(ctx, "kg.functional", func(tx *sql.Tx, rec *auditRec) error {
 		cur, set, err := functional(ctx, tx)
 		if err != nil {
 			return err

@@ -66,7 +66,7 @@ func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]So
 // new, and the next mine redoes only what did not commit.
 func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchResult, error) {
 	var r BatchResult
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.audited(ctx, "source.replace", func(tx *sql.Tx, rec *auditRec) error {
 		r = BatchResult{}
 		ins, err := prepareInsert(ctx, tx)
 		if err != nil {
@@ -87,6 +87,11 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 			if err != nil {
 				return err
 			}
+			if removed+added > 0 {
+				rec.IDs = append(rec.IDs, src.Path)
+				rec.Size += src.Size
+				rec.Hash = src.ContentHash
+			}
 			r.Removed += removed
 			r.Added += added
 			if _, err := tx.ExecContext(ctx, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at)
@@ -96,6 +101,10 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 				src.Wing, src.Path, src.Kind, src.ContentHash, src.Mtime, src.Size, len(u.Drawers), now); err != nil {
 				return fmt.Errorf("record source %s: %w", src.Path, err)
 			}
+		}
+		rec.Skip = len(rec.IDs) == 0 // only mtimes moved: no content changed
+		if len(rec.IDs) > 1 {
+			rec.Hash = "" // one hash per line: only for a single source
 		}
 		return nil
 	})
@@ -153,8 +162,10 @@ func replaceDrawers(ctx context.Context, tx *sql.Tx, ins *sql.Stmt, src Source, 
 // or newly ignored. It returns the number of drawers removed.
 func (s *Store) PruneSources(ctx context.Context, wing string, paths []string) (int, error) {
 	removed := 0
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.audited(ctx, "source.prune", func(tx *sql.Tx, rec *auditRec) error {
 		removed = 0
+		rec.IDs = paths
+		rec.Skip = len(paths) == 0
 		for _, p := range paths {
 			res, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation')`, wing, p)
 			if err != nil {

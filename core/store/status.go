@@ -101,7 +101,8 @@ func (s *Store) Taxonomy(ctx context.Context, wing string) ([]Room, error) {
 func (s *Store) ReplaceTaxonomy(ctx context.Context, wing string, rooms []Room) error {
 	sorted := append([]Room(nil), rooms...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Room < sorted[j].Room })
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.audited(ctx, "taxonomy.replace", func(tx *sql.Tx, rec *auditRec) error {
+		rec.IDs = []string{wing}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM taxonomy WHERE wing = ?`, wing); err != nil {
 			return fmt.Errorf("replace taxonomy of %s: %w", wing, err)
 		}

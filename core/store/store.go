@@ -20,6 +20,8 @@ import (
 
 	// Registers the "sqlite3" driver; FTS5 is enabled by the sqlite_fts5 build tag.
 	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/palace-dev/palace/core/audit"
 )
 
 // DBName is the file name of the palace database inside the home directory.
@@ -27,10 +29,15 @@ const DBName = "palace.db"
 
 // Store is an open palace database.
 type Store struct {
-	home string
-	path string
-	w    *sql.DB // the single writer connection
-	r    *sql.DB // read-only pool
+	home  string
+	path  string
+	w     *sql.DB // the single writer connection
+	r     *sql.DB // read-only pool
+	audit *audit.Log
+	actor string // who writes, for the audit log
+	// client is the front's client name when known (an MCP client, an
+	// editor).
+	client string
 }
 
 // DefaultHome returns $PALACE_HOME, else ~/.palace.
@@ -71,6 +78,10 @@ func Open(home string) (*Store, error) {
 	q.Set("_txlock", "immediate")
 	q.Set("_foreign_keys", "1")
 	q.Set("_cache_size", "-65536")
+	log, err := audit.Open(abs)
+	if err != nil {
+		return nil, err
+	}
 	w, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open palace database %s: %w", path, err)
@@ -78,7 +89,7 @@ func Open(home string) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	s := &Store{home: abs, path: path, w: w}
+	s := &Store{home: abs, path: path, w: w, audit: log, actor: "cli"}
 	if err := s.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("palace database %s: %w", path, err)

@@ -41,7 +41,8 @@ func (s *Store) SetRoom(ctx context.Context, r Room) error {
 	if err != nil {
 		return fmt.Errorf("set room %s/%s: %w", r.Wing, r.Room, err)
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	return s.audited(ctx, "taxonomy.set", func(tx *sql.Tx, rec *auditRec) error {
+		rec.IDs = []string{r.Wing + "/" + r.Room}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO taxonomy (wing, room, display_name, keywords) VALUES (?, ?, ?, ?)
 			ON CONFLICT (wing, room) DO UPDATE SET display_name = excluded.display_name, keywords = excluded.keywords`,
 			r.Wing, r.Room, r.DisplayName, string(b)); err != nil {
@@ -56,7 +57,8 @@ func (s *Store) SetRoom(ctx context.Context, r Room) error {
 // new content and queries go, not where old content is.
 func (s *Store) RemoveRoom(ctx context.Context, wing, room string) (bool, error) {
 	var n int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.audited(ctx, "taxonomy.rm", func(tx *sql.Tx, rec *auditRec) error {
+		rec.IDs = []string{wing + "/" + room}
 		res, err := tx.ExecContext(ctx, `DELETE FROM taxonomy WHERE wing = ? AND room = ?`, wing, room)
 		if err != nil {
 			return fmt.Errorf("remove room %s/%s: %w", wing, room, err)

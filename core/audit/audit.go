@@ -1,0 +1,255 @@
+// Package audit keeps Palace's write log: one JSON line per write to the
+// palace, appended before the write commits, in
+// $PALACE_HOME/audit/write_log.jsonl (folder 0700, file 0600). It records
+// who wrote what (ids, content hash and size), never the content itself.
+//
+// A line is written while the writer holds SQLite's write lock, so lines
+// appear in commit order even with several processes. A write whose
+// transaction fails gets a line with status "failed". A process that dies
+// between the line and the commit leaves a line that looks applied; the
+// store detects that on its next write (the line's sequence number is past
+// the one committed in the database) and appends a correction, so readers
+// see it as failed. Entry.Seq ties a correction to its write.
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// File names and limits.
+const (
+	DirName  = "audit"
+	FileName = "write_log.jsonl"
+	// MaxBytes is the size at which the log rotates: write_log.jsonl.1 is
+	// the previous file, .2 the one before, up to Keep of them.
+	MaxBytes = 10 << 20
+	Keep     = 5
+)
+
+// Statuses.
+const (
+	Applied = "applied"
+	Failed  = "failed"
+)
+
+// Entry is one line of the log.
+type Entry struct {
+	Seq    int64     `json:"seq,omitempty"` // commit sequence; 0 for writes that failed before commit
+	Time   time.Time `json:"time"`
+	Actor  string    `json:"actor"`            // cli, mcp, lsp, hook
+	Client string    `json:"client,omitempty"` // the client's name when known
+	Op     string    `json:"op"`               // e.g. drawer.add, source.replace, kg.add
+	IDs    []string  `json:"ids,omitempty"`    // drawer ids, source paths, triple ids
+	Hash   string    `json:"hash,omitempty"`   // content hash of what was written
+	Size   int64     `json:"size,omitempty"`   // bytes written
+	Status string    `json:"status"`
+	Error  string    `json:"error,omitempty"`
+	// Corrects names the Seq of an earlier line this one marks failed.
+	Corrects int64 `json:"corrects,omitempty"`
+}
+
+// Log appends to and reads the write log of one palace home.
+type Log struct {
+	dir      string
+	maxBytes int64
+}
+
+// Open prepares the audit folder under home.
+func Open(home string) (*Log, error) {
+	dir := filepath.Join(home, DirName)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("audit log %s: %w", dir, err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("audit log %s: %w", dir, err)
+	}
+	return &Log{dir: dir, maxBytes: MaxBytes}, nil
+}
+
+// Path is the current log file.
+func (l *Log) Path() string { return filepath.Join(l.dir, FileName) }
+
+// Append writes entries as lines, rotating first when the file is full. The
+// file is locked for the append so lines from several processes never
+// interleave, and synced so a line is on disk before its write commits.
+func (l *Log) Append(es ...Entry) error {
+	f, err := os.OpenFile(l.Path(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("audit log: lock: %w", err)
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	if fi, err := f.Stat(); err == nil && fi.Size() >= l.maxBytes {
+		if err := l.rotate(); err != nil {
+			return err
+		}
+		// Append to the fresh file; the locked one is now .1.
+		f.Close()
+		if f, err = os.OpenFile(l.Path(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
+			return fmt.Errorf("audit log: %w", err)
+		}
+		defer f.Close()
+	}
+	var buf []byte
+	for _, e := range es {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("audit log: %w", err)
+		}
+		buf = append(append(buf, b...), '\n')
+	}
+	if _, err := f.Write(buf); err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	return nil
+}
+
+// rotate shifts write_log.jsonl to .1, .1 to .2 and so on, dropping the
+// oldest beyond Keep.
+func (l *Log) rotate() error {
+	for i := Keep - 1; i >= 1; i-- {
+		from := fmt.Sprintf("%s.%d", l.Path(), i)
+		if err := os.Rename(from, fmt.Sprintf("%s.%d", l.Path(), i+1)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("audit log: rotate: %w", err)
+		}
+	}
+	if err := os.Rename(l.Path(), l.Path()+".1"); err != nil {
+		return fmt.Errorf("audit log: rotate: %w", err)
+	}
+	return nil
+}
+
+// Filter selects entries for Read. Zero fields match everything.
+type Filter struct {
+	Since time.Time
+	Actor string
+	Op    string
+}
+
+// Read returns the entries of all kept files in the order they were
+// written, with
+// corrections applied: a write later found not committed reads as failed.
+// The correction lines themselves are not returned.
+func (l *Log) Read(f Filter) ([]Entry, error) {
+	var all []Entry
+	for i := Keep; i >= 0; i-- {
+		p := l.Path()
+		if i > 0 {
+			p = fmt.Sprintf("%s.%d", p, i)
+		}
+		es, err := readFile(p)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, es...)
+	}
+	failed := map[int64]string{}
+	for _, e := range all {
+		if e.Corrects != 0 {
+			failed[e.Corrects] = e.Error
+		}
+	}
+	out := []Entry{}
+	for _, e := range all {
+		if e.Corrects != 0 {
+			continue
+		}
+		if why, ok := failed[e.Seq]; ok && e.Seq != 0 {
+			e.Status, e.Error = Failed, why
+		}
+		if (!f.Since.IsZero() && e.Time.Before(f.Since)) || (f.Actor != "" && e.Actor != f.Actor) || (f.Op != "" && e.Op != f.Op) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, nil // in file order, which is commit order
+}
+
+// tailBytes is how much of the log's end Tail reads: far more than the
+// lines a crashed writer can leave behind, far less than the whole file.
+const tailBytes = 256 << 10
+
+// Tail returns the applied entries near the end of the current file whose
+// Seq is above after: lines of writes that never committed, for the store
+// to correct.
+func (l *Log) Tail(after int64) ([]Entry, error) {
+	f, err := os.Open(l.Path())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	start := max(fi.Size()-tailBytes, 0)
+	b := make([]byte, fi.Size()-start)
+	if _, err := f.ReadAt(b, start); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	if start > 0 { // drop the partial first line
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			b = b[i+1:]
+		}
+	}
+	var out []Entry
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var e Entry
+		if len(line) == 0 || json.Unmarshal(line, &e) != nil {
+			continue
+		}
+		if e.Seq > after && e.Corrects == 0 && e.Status == Applied {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// readFile parses one log file; a missing file is empty, and a torn last
+// line (a crash mid-append) is skipped.
+func readFile(path string) ([]Entry, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	defer f.Close()
+	var out []Entry
+	r := bufio.NewReader(f)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			var e Entry
+			if json.Unmarshal(line, &e) == nil {
+				out = append(out, e)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("audit log %s: %w", path, err)
+		}
+	}
+}
