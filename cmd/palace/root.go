@@ -83,6 +83,8 @@ rooms, and finds them again with full-text search.`,
 		newDoctorCmd(g),
 		newTaxonomyCmd(g),
 		newAuditCmd(g),
+		newExportCmd(g),
+		newImportCmd(g),
 	)
 	return root
 }

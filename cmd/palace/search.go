@@ -68,7 +68,7 @@ and fused scores and its rank on each side.`,
 				return printJSON(out, res)
 			}
 			if res.Notice != "" {
-				fmt.Fprintln(out, res.Notice)
+				fmt.Fprintln(c.ErrOrStderr(), res.Notice)
 			}
 			if res.Route.Applied || res.Route.Room != "" {
 				fmt.Fprintln(out, "route:", res.Route)

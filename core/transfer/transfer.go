@@ -1,0 +1,104 @@
+// Package transfer moves a palace's own data (drawers with their metadata,
+// diaries and notes, taxonomy, knowledge graph) in and out as JSON lines:
+// a versioned header, then one row per line. Derived data (the search
+// index, vectors, mining records) is rebuilt by the palace that imports.
+package transfer
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// Format and Version name the file format in its header line.
+const (
+	Format  = "palace-export"
+	Version = 1
+)
+
+// maxLine bounds one line: a drawer is at most a few MiB even for a huge
+// conversation exchange.
+const maxLine = 64 << 20
+
+// Header is the first line of an export.
+type Header struct {
+	Kind    string `json:"type"` // "header"
+	Format  string `json:"format"`
+	Version int    `json:"version"`
+	Schema  int    `json:"schema"`
+	Wing    string `json:"wing,omitempty"`
+}
+
+// Export writes the palace (or one wing) to w. The same palace always
+// exports the same bytes: no timestamps of the export itself, fixed order.
+func Export(ctx context.Context, p *palace.Palace, wing string, w io.Writer) (int, error) {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	if err := enc.Encode(Header{Kind: "header", Format: Format, Version: Version, Schema: store.SchemaVersion(), Wing: wing}); err != nil {
+		return 0, fmt.Errorf("export: %w", err)
+	}
+	n := 0
+	err := p.Store.ExportRows(ctx, wing, func(r store.Row) error {
+		n++
+		return enc.Encode(r)
+	})
+	if err != nil {
+		return n, err
+	}
+	return n, bw.Flush()
+}
+
+// Import reads an export and adds what the palace lacks; see
+// store.ImportRows for how existing rows and conflicts are treated. A
+// malformed file is refused whole, with the line at fault, and nothing is
+// written.
+func Import(ctx context.Context, p *palace.Palace, name string, r io.Reader) (store.ImportResult, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxLine)
+	var rows []store.Row
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if line == 1 {
+			var h Header
+			if err := dec.Decode(&h); err != nil || h.Kind != "header" || h.Format != Format {
+				return store.ImportResult{}, fmt.Errorf("import %s: line 1 is not a %s header", name, Format)
+			}
+			if h.Version > Version {
+				return store.ImportResult{}, fmt.Errorf("import %s: format version %d is newer than this palace reads (%d): upgrade palace", name, h.Version, Version)
+			}
+			continue
+		}
+		var row store.Row
+		if err := dec.Decode(&row); err != nil {
+			return store.ImportResult{}, fmt.Errorf("import %s: line %d: %w", name, line, err)
+		}
+		if row.Kind == "" || row.Cols == nil {
+			return store.ImportResult{}, fmt.Errorf("import %s: line %d: a row needs \"type\" and \"row\"", name, line)
+		}
+		rows = append(rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return store.ImportResult{}, fmt.Errorf("import %s: line %d is longer than %d bytes", name, line+1, maxLine)
+		}
+		return store.ImportResult{}, fmt.Errorf("import %s: %w", name, err)
+	}
+	if line == 0 {
+		return store.ImportResult{}, fmt.Errorf("import %s: empty file", name)
+	}
+	return p.Store.ImportRows(ctx, name, rows)
+}
