@@ -85,6 +85,9 @@ rooms, and finds them again with full-text search.`,
 		newAuditCmd(g),
 		newExportCmd(g),
 		newImportCmd(g),
+		newRememberCmd(g),
+		newDiaryCmd(g),
+		newWakeUpCmd(g),
 	)
 	return root
 }

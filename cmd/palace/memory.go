@@ -1,0 +1,307 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/core/dates"
+	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/palace"
+)
+
+// memoryErr turns bad input into a usage error (exit 2); other errors pass.
+func memoryErr(err error) error {
+	if errors.Is(err, memory.ErrInvalid) {
+		return usageError{err}
+	}
+	return err
+}
+
+// textArg is the text of a note or diary entry: the arguments joined by
+// spaces, or standard input when the only argument is "-".
+func textArg(c *cobra.Command, a []string) (string, error) {
+	if len(a) == 1 && a[0] == "-" {
+		return memory.ReadText(c.InOrStdin())
+	}
+	return strings.Join(a, " "), nil
+}
+
+// withPalace opens the palace, runs fn and closes it.
+func withPalace[T any](g *globals, fn func(*palace.Palace) (T, error)) (T, error) {
+	p, err := g.open()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	v, err := fn(p)
+	if cerr := p.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	return v, err
+}
+
+func newRememberCmd(g *globals) *cobra.Command {
+	var (
+		n      memory.Note
+		force  bool
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "remember TEXT... --wing WING",
+		Short: "Add a note to a wing, unless the wing already holds it",
+		Long: `Remember files TEXT (the arguments joined by spaces, or standard input when
+TEXT is "-") as a note drawer in WING, room --room (default "notes").
+
+Before writing, it looks for duplicates in the wing: the same text (surrounding
+white space aside), then near duplicates, drawers sharing most of the note's
+content words (cosine of the two word sets 0.8 or more; one word in ten changed
+scores 0.9), and, when the palace has vectors, drawers whose embedding cosine
+is 0.9 or more. If it finds any it lists them and writes nothing, unless --force.
+A skipped duplicate is an answer, not an error: palace exits 0, and --json
+prints "added": false with the duplicates.
+
+Text is at most 1 MiB of UTF-8. Wing and room names cannot contain '/', '\'
+or '"'.
+
+Exit codes: 0 done (written, or skipped as a duplicate), 1 error, 2 bad usage
+or input (nothing written).`,
+		Example: `  palace remember "We deploy with pnpm, never npm." --wing myproject --importance 4
+  git log -1 --format=%B | palace remember - --wing myproject --room decisions --source git
+  palace remember "Deploys happen on Fridays." --wing ops --force --json`,
+		Args: args(cobra.MinimumNArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			var err error
+			if n.Text, err = textArg(c, a); err != nil {
+				return memoryErr(err)
+			}
+			if err := n.Validate(); err != nil {
+				return usageError{err}
+			}
+			res, err := withPalace(g, func(p *palace.Palace) (memory.RememberResult, error) {
+				return memory.Remember(c.Context(), p, n, memory.RememberOptions{Force: force})
+			})
+			if err != nil {
+				return memoryErr(err)
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			if res.Notice != "" {
+				fmt.Fprintln(c.ErrOrStderr(), "palace: "+res.Notice)
+			}
+			if res.Added {
+				fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, res.Wing, res.Room)
+				if len(res.Duplicates) > 0 {
+					fmt.Fprintln(out, "written despite these duplicates (--force):")
+				}
+			} else {
+				what := "this note"
+				if res.Duplicates[0].Kind != "exact" {
+					what = "something close to this note"
+				}
+				fmt.Fprintf(out, "not written: wing %s already holds %s (use --force to add it anyway):\n", res.Wing, what)
+			}
+			for _, m := range res.Duplicates {
+				how := "exact"
+				if m.Kind != "exact" {
+					how = fmt.Sprintf("near %.2f (%s)", m.Similarity, m.Method)
+				}
+				fmt.Fprintf(out, "  %s  %s  [%s/%s] %s\n    %s\n", how, m.ID, m.Wing, m.Room, m.Citation, m.Preview)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&n.Wing, "wing", "", "wing to file the note in (required)")
+	c.Flags().StringVar(&n.Room, "room", "", "room (default \""+memory.DefaultRoom+"\")")
+	c.Flags().StringVar(&n.Source, "source", "", "where the note comes from, shown as its citation (default \""+memory.DefaultSource+"\")")
+	c.Flags().IntVar(&n.Importance, "importance", memory.DefaultImportance, "1 to 5; wake-up shows the most important notes first")
+	c.Flags().BoolVar(&force, "force", false, "write even if the wing already holds the note or a near duplicate")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return c
+}
+
+func newDiaryCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "diary",
+		Short: "Per-agent diaries: dated entries an agent writes and reads back",
+		Long: `A diary entry is a drawer of kind diary, stamped with the time it was written
+(UTC, to the second). It goes to the agent's own wing, "diary-<agent>", unless
+--wing names another, in room --topic (default "journal"). Agents are told
+apart by their name lower-cased, with runs of other characters than letters,
+digits, '_', '.' and '-' made '-' ("Claude Code" is "claude-code").`,
+	}
+	needsSubcommand(c)
+	c.AddCommand(newDiaryWriteCmd(g), newDiaryReadCmd(g))
+	return c
+}
+
+func newDiaryWriteCmd(g *globals) *cobra.Command {
+	var (
+		e      memory.DiaryEntry
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "write AGENT TEXT...",
+		Short: "Write a diary entry (TEXT \"-\" reads standard input)",
+		Example: `  palace diary write claude "Fixed the flaky WAL test; root cause was the checkpoint."
+  palace diary write claude "Chose RRF for hybrid search." --topic search --wing myproject`,
+		Args: args(cobra.MinimumNArgs(2)),
+		RunE: func(c *cobra.Command, a []string) error {
+			var err error
+			e.Agent = a[0]
+			if e.Text, err = textArg(c, a[1:]); err != nil {
+				return memoryErr(err)
+			}
+			if err := e.Validate(); err != nil {
+				return usageError{err}
+			}
+			res, err := withPalace(g, func(p *palace.Palace) (memory.WriteResult, error) {
+				return memory.WriteDiary(c.Context(), p, e)
+			})
+			if err != nil {
+				return memoryErr(err)
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			verb := "wrote"
+			if !res.Added {
+				verb = "already written:"
+			}
+			fmt.Fprintf(out, "%s %s to %s/%s at %s\n", verb, res.ID, res.Wing, res.Topic, res.At.Format("2006-01-02T15:04:05Z"))
+			return nil
+		},
+	}
+	c.Flags().StringVar(&e.Topic, "topic", "", "the entry's topic, its room (default \""+memory.DefaultTopic+"\")")
+	c.Flags().StringVar(&e.Wing, "wing", "", "file the entry in this wing (default: the agent's own, diary-<agent>)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the entry as JSON")
+	return c
+}
+
+func newDiaryReadCmd(g *globals) *cobra.Command {
+	var (
+		q      memory.DiaryQuery
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "read AGENT",
+		Short: "Print an agent's latest diary entries, oldest first",
+		Long: `Read prints the agent's latest --last entries, wherever they were filed
+(--wing narrows to one wing), oldest first so they read as a journal.
+--since is YYYY-MM-DD (that day's start, UTC) or an RFC 3339 time.`,
+		Example: `  palace diary read claude --last 5
+  palace diary read claude --since 2026-05-01 --json`,
+		Args: args(cobra.ExactArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			q.Agent = a[0]
+			if q.Last < 1 {
+				return usageError{fmt.Errorf("--last %d: want 1 or more", q.Last)}
+			}
+			if err := q.Validate(); err != nil {
+				return usageError{err}
+			}
+			res, err := withPalace(g, func(p *palace.Palace) (memory.DiaryRead, error) {
+				return memory.ReadDiary(c.Context(), p, q)
+			})
+			if err != nil {
+				return memoryErr(err)
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			if len(res.Entries) == 0 {
+				fmt.Fprintf(out, "no diary entries for %s\n", res.AgentID)
+				return nil
+			}
+			if res.More {
+				fmt.Fprintf(out, "(older entries not shown; raise --last)\n")
+			}
+			for _, e := range res.Entries {
+				fmt.Fprintf(out, "%s  [%s/%s]  %s\n", e.At.Format("2006-01-02 15:04:05Z"), e.Wing, e.Topic, e.ID)
+				fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(e.Text, "\n", "\n  "))
+			}
+			return nil
+		},
+	}
+	c.Flags().IntVar(&q.Last, "last", memory.DefaultDiaryLast, "how many of the latest entries")
+	c.Flags().StringVar(&q.Since, "since", "", "only entries written from this time on: "+dates.DateLayout+" or RFC 3339")
+	c.Flags().StringVar(&q.Wing, "wing", "", "only entries filed in this wing")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the entries as JSON")
+	return c
+}
+
+func newWakeUpCmd(g *globals) *cobra.Command {
+	var (
+		r      memory.WakeRequest
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "wake-up",
+		Short: "Print the context that opens a session: identity and essential story, within a token budget",
+		Long: `Wake-up prints what an agent should know at the start of a session, in at
+most --budget tokens:
+
+  L0 identity: $PALACE_HOME/identity.md, then $PALACE_HOME/identity/WING.md
+     when --wing is given (either may be missing). Cut at a word when it
+     alone exceeds the budget.
+  L1 essential story: the wing's drawers, most important first (--importance
+     of 'palace remember'), then the newest; its current knowledge-graph
+     facts (read from its drawers or naming the wing); its latest diary
+     entries. Items are taken in turn from each of the three, and an item
+     that does not fit is skipped.
+
+Tokens are counted on the printed text with AAAK's counter: the pieces of a
+cl100k-style pre-tokenizer (about one per word, number group or punctuation
+run). Real tokenizers split rare words further, so leave some slack.
+
+The output depends only on the palace: the same palace prints the same text.
+--format json prints the selection with the text rendering and its token
+count.`,
+		Example: `  palace wake-up --wing myproject
+  palace wake-up --wing myproject --format aaak --budget 400
+  palace wake-up --json`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			if asJSON {
+				if c.Flags().Changed("format") && strings.ToLower(r.Format) != memory.FormatJSON {
+					return usageError{fmt.Errorf("--json and --format %s disagree", r.Format)}
+				}
+				r.Format = memory.FormatJSON
+			}
+			if r.Budget < 1 {
+				return usageError{fmt.Errorf("--budget %d: want 1 or more tokens", r.Budget)}
+			}
+			if err := r.Validate(); err != nil {
+				return usageError{err}
+			}
+			res, err := withPalace(g, func(p *palace.Palace) (memory.WakeResult, error) {
+				return memory.WakeUp(c.Context(), p, r)
+			})
+			if err != nil {
+				return memoryErr(err)
+			}
+			out := c.OutOrStdout()
+			if res.Format == memory.FormatJSON {
+				return printJSON(out, res)
+			}
+			if res.Text == "" {
+				fmt.Fprintln(c.ErrOrStderr(), "palace: nothing to wake up with: write $PALACE_HOME/identity.md, remember notes or mine a project (or raise --budget)")
+				return nil
+			}
+			_, err = io.WriteString(out, res.Text+"\n")
+			return err
+		},
+	}
+	c.Flags().StringVar(&r.Wing, "wing", "", "the wing to wake up in (default: the whole palace)")
+	c.Flags().StringVar(&r.Format, "format", memory.FormatText, "text, aaak (one AAAK document) or json")
+	c.Flags().IntVar(&r.Budget, "budget", memory.DefaultBudget, "the most tokens to print")
+	c.Flags().BoolVar(&asJSON, "json", false, "same as --format json")
+	return c
+}

@@ -1,0 +1,400 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palace-dev/palace/aaak"
+)
+
+// Integration tests for 'palace remember', 'palace diary' and 'palace
+// wake-up', on the binary TestMain builds. They skip until the commands are
+// registered in root.go.
+
+type matchOut struct {
+	ID         string  `json:"id"`
+	Kind       string  `json:"kind"`
+	Similarity float64 `json:"similarity"`
+	Method     string  `json:"method"`
+	Wing       string  `json:"wing"`
+	Room       string  `json:"room"`
+	Citation   string  `json:"citation"`
+	Preview    string  `json:"preview"`
+}
+
+type rememberOut struct {
+	Added      bool       `json:"added"`
+	ID         string     `json:"id"`
+	Wing       string     `json:"wing"`
+	Room       string     `json:"room"`
+	Source     string     `json:"source"`
+	Importance int        `json:"importance"`
+	Duplicates []matchOut `json:"duplicates"`
+	Reason     string     `json:"reason"`
+	NearChecks []string   `json:"near_checks"`
+	Embedded   bool       `json:"embedded"`
+}
+
+type diaryLineOut struct {
+	ID      string    `json:"id"`
+	Agent   string    `json:"agent"`
+	AgentID string    `json:"agent_id"`
+	Wing    string    `json:"wing"`
+	Topic   string    `json:"topic"`
+	At      time.Time `json:"at"`
+	Text    string    `json:"text"`
+	Added   bool      `json:"added"` // diary write only
+}
+
+type diaryReadOut struct {
+	Agent   string         `json:"agent"`
+	AgentID string         `json:"agent_id"`
+	Entries []diaryLineOut `json:"entries"`
+	More    bool           `json:"more"`
+}
+
+type wakeOut struct {
+	Wing     string `json:"wing"`
+	Format   string `json:"format"`
+	Budget   int    `json:"budget"`
+	Tokens   int    `json:"tokens"`
+	Identity struct {
+		Files     []string `json:"files"`
+		Text      string   `json:"text"`
+		Truncated bool     `json:"truncated"`
+	} `json:"identity"`
+	Drawers []struct {
+		ID   string `json:"id"`
+		Line string `json:"line"`
+	} `json:"drawers"`
+	Facts []struct {
+		Line string `json:"line"`
+	} `json:"facts"`
+	Diary []struct {
+		Line string `json:"line"`
+	} `json:"diary"`
+	Omitted int    `json:"omitted"`
+	Text    string `json:"text"`
+}
+
+func needMemory(t *testing.T) {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home")
+	for _, cmd := range []string{"remember", "diary", "wake-up"} {
+		out, _, _ := runPalace(t, home, cmd, "--help")
+		if !strings.Contains(out, "palace "+cmd) {
+			t.Skipf("the %s command is not registered in root.go yet", cmd)
+		}
+	}
+}
+
+// palaceOK runs palace, expects exit 0 and nothing on stderr, and decodes
+// stdout into v when v is not nil.
+func palaceOK(t *testing.T, home string, v any, args ...string) string {
+	t.Helper()
+	out, errOut, code := runPalace(t, home, args...)
+	if code != 0 || errOut != "" {
+		t.Fatalf("palace %q: exit %d, stderr %q", args, code, errOut)
+	}
+	if v != nil {
+		decode(t, args[0], out, v)
+	}
+	return out
+}
+
+// withStdin runs palace with stdin.
+func withStdin(t *testing.T, home, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := palaceCmd(ctx, home, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	return runCmd(t, cmd)
+}
+
+const cliNote = "We switched the monorepo from npm to pnpm because installs took eleven minutes on CI."
+
+func TestRememberCLI(t *testing.T) {
+	needMemory(t)
+	home := t.TempDir()
+	var r rememberOut
+	palaceOK(t, home, &r, "remember", cliNote, "--wing", "proj", "--importance", "4", "--source", "standup", "--json")
+	if !r.Added || r.ID == "" || r.Wing != "proj" || r.Room != "notes" || r.Source != "standup" || r.Importance != 4 ||
+		len(r.Duplicates) != 0 || !reflect.DeepEqual(r.NearChecks, []string{"lexical"}) {
+		t.Fatalf("remember: %+v", r)
+	}
+	if d := showDrawer(t, home, r.ID); d.Content != cliNote || d.Kind != "note" || d.Citation != "standup" {
+		t.Errorf("stored note %+v", d)
+	}
+	first := r.ID
+
+	// The same note again: exit 0, nothing written, the match named.
+	var again rememberOut
+	palaceOK(t, home, &again, "remember", cliNote, "--wing", "proj", "--json")
+	if again.Added || again.ID != "" || len(again.Duplicates) != 1 || again.Duplicates[0].ID != first ||
+		again.Duplicates[0].Kind != "exact" || again.Reason == "" {
+		t.Errorf("exact duplicate: %+v", again)
+	}
+	out := palaceOK(t, home, nil, "remember", cliNote, "--wing", "proj")
+	if !strings.HasPrefix(out, "not written: wing proj already holds this note (use --force") || !strings.Contains(out, "exact  "+first) {
+		t.Errorf("human duplicate report:\n%s", out)
+	}
+	// One content word of nine changed: a near duplicate (8/9 = 0.89).
+	changed := strings.Replace(cliNote, "eleven", "twelve", 1)
+	out = palaceOK(t, home, nil, "remember", changed, "--wing", "proj")
+	if !strings.HasPrefix(out, "not written: wing proj already holds something close to this note") || !strings.Contains(out, "near 0.89 (lexical)  "+first) {
+		t.Errorf("human near-duplicate report:\n%s", out)
+	}
+	if n := statusOK(t, home).Drawers; n != 1 {
+		t.Errorf("skipped duplicates wrote: %d drawers", n)
+	}
+	// --force writes it, and still reports.
+	var forced rememberOut
+	palaceOK(t, home, &forced, "remember", changed, "--wing", "proj", "--force", "--json")
+	if !forced.Added || forced.ID == first || len(forced.Duplicates) != 1 || forced.Duplicates[0].Kind != "near" {
+		t.Errorf("forced: %+v", forced)
+	}
+	out = palaceOK(t, home, nil, "remember", "Deploys", "happen", "on", "Fridays.", "--wing", "ops", "--room", "process")
+	if !strings.HasPrefix(out, "remembered d_") || !strings.HasSuffix(out, " in ops/process\n") {
+		t.Errorf("human output %q", out)
+	}
+	// Standard input, and the note is searchable at once.
+	sout, serr, code := withStdin(t, home, "The staging database is\nrebuilt every night.\n", "remember", "-", "--wing", "ops", "--json")
+	var fromStdin rememberOut
+	if code != 0 || serr != "" {
+		t.Fatalf("remember -: exit %d %q", code, serr)
+	}
+	decode(t, "remember -", sout, &fromStdin)
+	if d := showDrawer(t, home, fromStdin.ID); d.Content != "The staging database is\nrebuilt every night." {
+		t.Errorf("stdin note %q", d.Content)
+	}
+	hits := searchOK(t, home, "staging database nightly rebuilt", "--wing", "ops")
+	if len(hits.Hits) == 0 || hits.Hits[0].ID != fromStdin.ID {
+		t.Errorf("search for the note: %+v", hits.Hits)
+	}
+}
+
+func TestDiaryCLI(t *testing.T) {
+	needMemory(t)
+	home := t.TempDir()
+	var w diaryLineOut
+	palaceOK(t, home, &w, "diary", "write", "Claude Code", "Started", "the", "wake-up", "work.", "--json")
+	if !w.Added || w.Wing != "diary-claude-code" || w.Topic != "journal" || w.AgentID != "claude-code" || w.Agent != "Claude Code" ||
+		w.Text != "Started the wake-up work." || time.Since(w.At) > time.Minute || w.At.Nanosecond() != 0 {
+		t.Errorf("diary write: %+v", w)
+	}
+	out := palaceOK(t, home, nil, "diary", "write", "claude-code", "Budget fitting works.", "--topic", "wake-up", "--wing", "proj")
+	if !strings.HasPrefix(out, "wrote d_") || !strings.Contains(out, " to proj/wake-up at ") {
+		t.Errorf("human write %q", out)
+	}
+	if _, errOut, code := withStdin(t, home, "Wrapped up:\n- AAAK parses\n", "diary", "write", "claude code", "-"); code != 0 {
+		t.Fatalf("diary write -: %d %q", code, errOut)
+	}
+	var r diaryReadOut
+	palaceOK(t, home, &r, "diary", "read", "CLAUDE CODE", "--json")
+	var texts []string
+	for _, e := range r.Entries {
+		texts = append(texts, e.Text)
+	}
+	want := []string{"Started the wake-up work.", "Budget fitting works.", "Wrapped up:\n- AAAK parses"}
+	if !reflect.DeepEqual(texts, want) || r.More || r.AgentID != "claude-code" {
+		t.Errorf("diary read: %q (more %v, id %q)", texts, r.More, r.AgentID)
+	}
+	palaceOK(t, home, &r, "diary", "read", "claude-code", "--last", "1", "--json")
+	if len(r.Entries) != 1 || r.Entries[0].Text != want[2] || !r.More {
+		t.Errorf("--last 1: %+v", r)
+	}
+	tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format("2006-01-02")
+	palaceOK(t, home, &r, "diary", "read", "claude-code", "--since", tomorrow, "--json")
+	if len(r.Entries) != 0 || r.Entries == nil {
+		t.Errorf("--since tomorrow: %+v", r)
+	}
+	palaceOK(t, home, &r, "diary", "read", "claude-code", "--wing", "proj", "--json")
+	if len(r.Entries) != 1 || r.Entries[0].Topic != "wake-up" {
+		t.Errorf("--wing proj: %+v", r)
+	}
+	out = palaceOK(t, home, nil, "diary", "read", "claude-code", "--last", "2")
+	if !strings.HasPrefix(out, "(older entries not shown; raise --last)\n") || !strings.Contains(out, "  [proj/wake-up]  d_") ||
+		!strings.HasSuffix(out, "  Wrapped up:\n  - AAAK parses\n") {
+		t.Errorf("human read:\n%s", out)
+	}
+	if out := palaceOK(t, home, nil, "diary", "read", "nobody"); out != "no diary entries for nobody\n" {
+		t.Errorf("unknown agent: %q", out)
+	}
+}
+
+func TestWakeUpCLI(t *testing.T) {
+	needMemory(t)
+	home, dir := t.TempDir(), t.TempDir()
+	const identity = "I am Atlas, the coding agent of this palace. I keep answers short and cite drawers."
+	writeTree(t, home, map[string]string{"identity.md": identity + "\n", "identity/proj.md": "In proj I own the store.\n"})
+	writeTree(t, dir, map[string]string{
+		"README.md":  "# Widget\n\nWidget renders dashboards from SQLite.\n",
+		"src/app.go": "package app\n\n// Render draws a dashboard.\nfunc Render() {}\n",
+	})
+	mineOK(t, home, dir, "--wing", "proj")
+	palaceOK(t, home, nil, "remember", "We chose SQLite because it needs no server.", "--wing", "proj", "--importance", "5")
+	palaceOK(t, home, nil, "remember", "Releases are cut on Tuesdays.", "--wing", "proj", "--importance", "2")
+	palaceOK(t, home, nil, "diary", "write", "claude", "Fixed the dashboard colours.", "--wing", "proj")
+	palaceOK(t, home, nil, "kg", "add", "proj", "status", "beta", "--from", "2026-01-01")
+
+	var w wakeOut
+	palaceOK(t, home, &w, "wake-up", "--wing", "proj", "--budget", "1000", "--json")
+	if w.Identity.Text != identity+"\n\nIn proj I own the store." || len(w.Identity.Files) != 2 || w.Omitted != 0 {
+		t.Errorf("identity %+v, omitted %d", w.Identity, w.Omitted)
+	}
+	if len(w.Drawers) == 0 || w.Drawers[0].Line != "- [notes] We chose SQLite because it needs no server." {
+		t.Errorf("drawers %+v", w.Drawers)
+	}
+	if len(w.Facts) != 1 || w.Facts[0].Line != "- proj status beta (since 2026-01-01)" || len(w.Diary) != 1 {
+		t.Errorf("facts %+v, diary %+v", w.Facts, w.Diary)
+	}
+	for _, budget := range []string{"20", "60", "120", "200", "500"} {
+		var j wakeOut
+		palaceOK(t, home, &j, "wake-up", "--wing", "proj", "--budget", budget, "--json")
+		if b := j.Budget; j.Tokens > b || j.Tokens != aaak.CountTokens(j.Text) || budget != strconv.Itoa(b) {
+			t.Errorf("budget %s: %d tokens, counted %d", budget, j.Tokens, aaak.CountTokens(j.Text))
+		}
+		text := palaceOK(t, home, nil, "wake-up", "--wing", "proj", "--budget", budget)
+		if j.Text != "" && text != j.Text+"\n" {
+			t.Errorf("budget %s: the text format differs from the JSON's text:\n%s\n---\n%s", budget, text, j.Text)
+		}
+		if again := palaceOK(t, home, nil, "wake-up", "--wing", "proj", "--budget", budget); again != text {
+			t.Errorf("budget %s: two runs differ", budget)
+		}
+		doc, errOut, code := runPalace(t, home, "wake-up", "--wing", "proj", "--budget", budget, "--format", "aaak")
+		if code != 0 || (doc == "") != (errOut != "") {
+			t.Fatalf("aaak budget %s: exit %d, %q, %q", budget, code, doc, errOut)
+		}
+		if doc == "" {
+			continue // the identity's one zettel does not fit
+		}
+		if aaak.CountTokens(strings.TrimSuffix(doc, "\n")) > j.Budget {
+			t.Errorf("aaak over budget %s:\n%s", budget, doc)
+		}
+		if _, err := aaak.Parse(doc); err != nil {
+			t.Errorf("aaak at budget %s does not parse: %v\n%s", budget, err, doc)
+		}
+		if again := palaceOK(t, home, nil, "wake-up", "--wing", "proj", "--budget", budget, "--format", "aaak"); again != doc {
+			t.Errorf("aaak budget %s: two runs differ", budget)
+		}
+	}
+	out := palaceOK(t, home, nil, "wake-up", "--wing", "proj")
+	if !strings.HasPrefix(out, "## L0 identity\n"+identity) || !strings.Contains(out, "\n## L1 essential story of proj\n") ||
+		aaak.CountTokens(out) > 200 {
+		t.Errorf("default wake-up:\n%s", out)
+	}
+
+	// An empty palace: nothing to say, exit 0, a hint on stderr.
+	empty := t.TempDir()
+	sout, errOut, code := runPalace(t, empty, "wake-up")
+	if code != 0 || sout != "" || !strings.Contains(errOut, "nothing to wake up with") {
+		t.Errorf("empty palace: exit %d, %q, %q", code, sout, errOut)
+	}
+	// A broken identity file is an error naming it.
+	bad := filepath.Join(home, "identity", "proj.md")
+	if err := os.WriteFile(bad, []byte("caf\xe9\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = runPalace(t, home, "wake-up", "--wing", "proj")
+	if code != 1 || !strings.Contains(errOut, bad) {
+		t.Errorf("bad identity: exit %d %q", code, errOut)
+	}
+	oneLine(t, errOut)
+}
+
+func TestMemoryBadInput(t *testing.T) {
+	needMemory(t)
+	cases := []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"remember without text", []string{"remember", "--wing", "proj"}, "remember"},
+		{"remember empty text", []string{"remember", "", "--wing", "proj"}, "text is empty"},
+		{"remember blank text", []string{"remember", "  ", "--wing", "proj"}, "text is empty"},
+		{"remember without a wing", []string{"remember", "a note"}, "wing is empty"},
+		{"remember wing with a slash", []string{"remember", "a note", "--wing", "a/b"}, "'/'"},
+		{"remember wing with a quote", []string{"remember", "a note", "--wing", `my "wing"`}, `'"'`},
+		{"remember room with a slash", []string{"remember", "a note", "--wing", "proj", "--room", "../x"}, "room"},
+		{"remember importance 0", []string{"remember", "a note", "--wing", "proj", "--importance", "0"}, "importance 0"},
+		{"remember importance 6", []string{"remember", "a note", "--wing", "proj", "--importance", "6"}, "importance 6"},
+		{"remember importance words", []string{"remember", "a note", "--wing", "proj", "--importance", "high"}, "high"},
+		{"remember invalid UTF-8", []string{"remember", "caf\xe9", "--wing", "proj"}, "UTF-8"},
+		{"remember control character", []string{"remember", "a\x07b", "--wing", "proj"}, "control"},
+		{"diary without subcommand", []string{"diary"}, "subcommand"},
+		{"diary unknown subcommand", []string{"diary", "erase"}, "erase"},
+		{"diary write without text", []string{"diary", "write", "claude"}, "write"},
+		{"diary write empty agent", []string{"diary", "write", "", "text"}, "agent is empty"},
+		{"diary write agent of symbols", []string{"diary", "write", "!!!", "text"}, "agent"},
+		{"diary write topic with a slash", []string{"diary", "write", "claude", "text", "--topic", "a/b"}, "topic"},
+		{"diary write wing with a quote", []string{"diary", "write", "claude", "text", "--wing", `"x"`}, "wing"},
+		{"diary read unknown date", []string{"diary", "read", "claude", "--since", "2026-02-30"}, "2026-02-30"},
+		{"diary read words for a date", []string{"diary", "read", "claude", "--since", "last week"}, "last week"},
+		{"diary read zero last", []string{"diary", "read", "claude", "--last", "0"}, "--last"},
+		{"diary read huge last", []string{"diary", "read", "claude", "--last", "100000"}, "last"},
+		{"diary read two agents", []string{"diary", "read", "a", "b"}, "read"},
+		{"wake-up unknown format", []string{"wake-up", "--format", "xml"}, "xml"},
+		{"wake-up zero budget", []string{"wake-up", "--budget", "0"}, "--budget"},
+		{"wake-up negative budget", []string{"wake-up", "--budget", "-5"}, "budget"},
+		{"wake-up huge budget", []string{"wake-up", "--budget", "1000001"}, "budget"},
+		{"wake-up wing with a slash", []string{"wake-up", "--wing", "../etc"}, "wing"},
+		{"wake-up json and aaak", []string{"wake-up", "--json", "--format", "aaak"}, "disagree"},
+		{"wake-up argument", []string{"wake-up", "proj"}, "wake-up"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			home := filepath.Join(t.TempDir(), "home")
+			out, errOut, code := runPalace(t, home, c.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (stderr %q)", code, errOut)
+			}
+			if out != "" {
+				t.Errorf("stdout should be empty, got %q", out)
+			}
+			oneLine(t, errOut)
+			if !strings.Contains(errOut, c.want) {
+				t.Errorf("stderr %q does not mention %q", errOut, c.want)
+			}
+			if _, err := os.Stat(home); err == nil {
+				t.Errorf("bad input created the palace home")
+			}
+		})
+	}
+
+	// On an existing palace: a 10 MB text and the other bad input write
+	// nothing.
+	home := t.TempDir()
+	palaceOK(t, home, nil, "remember", "A first note.", "--wing", "proj")
+	palaceOK(t, home, nil, "diary", "write", "claude", "A first entry.")
+	before := statusOK(t, home)
+	big := strings.Repeat("ten megabytes of memory ", 10<<20/24)
+	for _, args := range [][]string{{"remember", "-", "--wing", "proj"}, {"diary", "write", "claude", "-"}} {
+		out, errOut, code := withStdin(t, home, big, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "1 MiB") {
+			t.Errorf("%q with 10 MB: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+		oneLine(t, errOut)
+	}
+	for _, args := range [][]string{
+		{"remember", "x", "--wing", "a/b"},
+		{"remember", "caf\xe9", "--wing", "proj"},
+		{"diary", "write", "claude", "", "--wing", "proj"},
+		{"remember", "-", "--wing", "proj"}, // empty standard input
+	} {
+		if _, errOut, code := runPalace(t, home, args...); code != 2 {
+			t.Errorf("%q: exit %d (%q)", args, code, errOut)
+		}
+	}
+	if after := statusOK(t, home); after.Drawers != before.Drawers || !reflect.DeepEqual(after.Rooms, before.Rooms) {
+		t.Errorf("bad input changed the palace: %+v -> %+v", before.Rooms, after.Rooms)
+	}
+}

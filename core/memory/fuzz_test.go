@@ -1,0 +1,51 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/palace-dev/palace/core/embed"
+	"github.com/palace-dev/palace/core/palace"
+)
+
+// FuzzRemember feeds arbitrary notes to Remember: bad input must be an
+// input error that writes nothing, and any other note must be written or
+// reported as a duplicate; the near-duplicate query built from the text
+// must never break FTS5.
+func FuzzRemember(f *testing.F) {
+	for _, s := range []string{pnpm, `"`, `-x`, `a*`, `NEAR(a b)`, `col:x`, "知识图谱 清华大学", "tab\there", "\xff", "a\x00b",
+		"AND OR NOT", `" OR 1=1 --`, "C++ x86-64 map[string]int", "🙂", ""} {
+		f.Add(s, "proj")
+	}
+	f.Add("note", `a/b`)
+	f.Add("note", "wing\n")
+	p, err := palace.Open(f.TempDir(), palace.Options{Embed: &embed.Config{LibDirs: []string{}}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, text, wing string) {
+		st, err := p.Store.Status(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Remember(ctx, p, Note{Text: text, Wing: wing, Importance: DefaultImportance}, RememberOptions{})
+		after, serr := p.Store.Status(ctx)
+		if serr != nil {
+			t.Fatal(serr)
+		}
+		written := after.Drawers - st.Drawers
+		switch {
+		case err != nil && !errors.Is(err, ErrInvalid):
+			t.Fatalf("remember %q in %q: %v", text, wing, err)
+		case err != nil && written != 0:
+			t.Fatalf("bad input %q in %q wrote %d drawers", text, wing, written)
+		case err == nil && res.Added != (written == 1):
+			t.Fatalf("added %v but %d drawers written", res.Added, written)
+		case err == nil && !res.Added && len(res.Duplicates) == 0:
+			t.Fatalf("%q in %q: neither added nor a duplicate", text, wing)
+		}
+	})
+}

@@ -1,0 +1,145 @@
+// Package memory is what an agent writes and reads at the edges of a
+// session: notes it decides to remember (with a duplicate check before the
+// write), a diary per agent, and the wake-up text that opens a session
+// (identity, then the palace's essential story, within a token budget).
+//
+// The CLI, MCP and LSP fronts call these functions and only format what
+// they return. Bad input returns an error matching ErrInvalid, and nothing
+// is written.
+package memory
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits on input. A note is a memory, not a file: anything above MaxText
+// belongs in 'palace mine'. Checking sizes first means a huge input is
+// never scanned or echoed back.
+const (
+	MaxTextBytes   = 1 << 20 // note and diary text
+	MaxNameBytes   = 200     // wing, room, topic
+	MaxAgentBytes  = 100     // keeps "diary-<agent>" within MaxNameBytes
+	MaxSourceBytes = 1024    // a note's source (a path, a URL, a title)
+)
+
+// ErrInvalid is matched (errors.Is) by every error about bad input, so a
+// front can tell "you asked wrongly" (exit 2, JSON-RPC invalid params) from
+// "it failed".
+var ErrInvalid = errors.New("invalid input")
+
+// InputError is bad input in one field. Nothing is written when one is
+// returned.
+type InputError struct {
+	Field string
+	Msg   string
+}
+
+func (e *InputError) Error() string { return e.Field + " " + e.Msg }
+
+// Is makes errors.Is(err, ErrInvalid) true.
+func (e *InputError) Is(target error) bool { return target == ErrInvalid }
+
+func invalid(field, format string, a ...any) error {
+	return &InputError{Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// quote shows a user value in an error message, shortened so a long value
+// never floods the terminal.
+func quote(s string) string {
+	const max = 40
+	if utf8.RuneCountInString(s) > max {
+		return fmt.Sprintf("%q...", string([]rune(s)[:max]))
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// checkText validates a note's or diary entry's text and returns it with
+// surrounding white space removed (it carries no meaning, and keeping it
+// would make "x" and "x\n" different notes). Tabs and line breaks are text;
+// other control characters are not.
+func checkText(field, s string) (string, error) {
+	if len(s) > MaxTextBytes {
+		return "", invalid(field, "is %d bytes; the limit is %d (1 MiB): mine a file instead ('palace mine')", len(s), MaxTextBytes)
+	}
+	if !utf8.ValidString(s) {
+		return "", invalid(field, "is not valid UTF-8")
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
+			return "", invalid(field, "contains the control character %U", r)
+		}
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", invalid(field, "is empty")
+	}
+	return s, nil
+}
+
+// checkName validates a wing, room or topic name and returns it trimmed.
+// '/' and '\' are refused because a wing names a file (the per-wing
+// identity, $PALACE_HOME/identity/<wing>.md); '"' because names are quoted
+// in messages and other tools' query syntax. An empty name is allowed only
+// when optional.
+func checkName(field, s string, optional bool) (string, error) {
+	if len(s) > MaxNameBytes {
+		return "", invalid(field, "is %d bytes; the limit is %d", len(s), MaxNameBytes)
+	}
+	if err := checkLabel(field, s); err != nil {
+		return "", err
+	}
+	if i := strings.IndexAny(s, `/\"`); i >= 0 {
+		return "", invalid(field, "%s contains %q; wing, room and topic names cannot contain '/', '\\' or '\"'", quote(s), s[i])
+	}
+	s = strings.TrimSpace(s)
+	if s == "" && !optional {
+		return "", invalid(field, "is empty")
+	}
+	return s, nil
+}
+
+// checkLabel refuses invalid UTF-8 and control characters in a one-line
+// value.
+func checkLabel(field, s string) error {
+	if !utf8.ValidString(s) {
+		return invalid(field, "is not valid UTF-8")
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return invalid(field, "contains the control character %U", r)
+		}
+	}
+	return nil
+}
+
+// stamp is when a note or diary entry is recorded: at (now when zero), in
+// UTC. The stored time is kept to the second, like every time Palace
+// parses, so stored values compare as text; the nanoseconds still go into
+// the drawer id.
+func stamp(at time.Time) (full, stored time.Time) {
+	if at.IsZero() {
+		at = time.Now()
+	}
+	at = at.UTC()
+	return at, at.Truncate(time.Second)
+}
+
+// ReadText reads a note's or diary entry's text from r (a front's standard
+// input). It stops after MaxTextBytes+1 bytes, so an endless or huge input
+// is refused without being read whole.
+func ReadText(r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxTextBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("read text: %w", err)
+	}
+	if len(b) > MaxTextBytes {
+		return "", invalid("text", "is over the %d-byte (1 MiB) limit: mine a file instead ('palace mine')", MaxTextBytes)
+	}
+	return string(b), nil
+}

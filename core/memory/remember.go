@@ -1,0 +1,273 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// Note defaults and bounds.
+const (
+	DefaultRoom       = "notes"
+	DefaultSource     = "note"
+	DefaultImportance = 3 // what fronts pass when the caller gives none
+	MinImportance     = 1
+	MaxImportance     = 5
+	// maxReported caps the duplicates a result lists: enough to decide,
+	// short enough for an agent's context.
+	maxReported = 5
+)
+
+// Note is a memory as a front receives it.
+type Note struct {
+	Text string `json:"text"`
+	Wing string `json:"wing"`
+	// Room defaults to DefaultRoom, Source to DefaultSource.
+	Room   string `json:"room,omitempty"`
+	Source string `json:"source,omitempty"`
+	// Importance ranks the note in wake-up, from 1 to 5. It is required
+	// (fronts default it to DefaultImportance) so that 0 is never read as
+	// "unimportant" by mistake.
+	Importance int `json:"importance"`
+	// At is when the note was taken; zero means now. Tests set it.
+	At time.Time `json:"-"`
+}
+
+// Validate checks the note without touching the palace, so a front can
+// refuse bad input before opening anything.
+func (n Note) Validate() error {
+	_, err := n.normalize()
+	return err
+}
+
+// normalize validates n and fills in the defaults.
+func (n Note) normalize() (Note, error) {
+	var err error
+	if n.Text, err = checkText("text", n.Text); err != nil {
+		return n, err
+	}
+	if n.Wing, err = checkName("wing", n.Wing, false); err != nil {
+		return n, err
+	}
+	if n.Room, err = checkName("room", n.Room, true); err != nil {
+		return n, err
+	}
+	if n.Room == "" {
+		n.Room = DefaultRoom
+	}
+	if len(n.Source) > MaxSourceBytes {
+		return n, invalid("source", "is %d bytes; the limit is %d", len(n.Source), MaxSourceBytes)
+	}
+	if err := checkLabel("source", n.Source); err != nil {
+		return n, err
+	}
+	if n.Source = strings.TrimSpace(n.Source); n.Source == "" {
+		n.Source = DefaultSource
+	}
+	if n.Importance < MinImportance || n.Importance > MaxImportance {
+		return n, invalid("importance", "%d: want %d to %d", n.Importance, MinImportance, MaxImportance)
+	}
+	return n, nil
+}
+
+// Match is a stored drawer that a new note duplicates.
+type Match struct {
+	ID string `json:"id"`
+	// Kind is "exact" (the same content, byte for byte) or "near".
+	Kind string `json:"kind"`
+	// Similarity is 1 for an exact match, else the finder's score in [0, 1].
+	Similarity float64 `json:"similarity"`
+	// Method says how the match was found: "hash", or the near finder's
+	// name ("lexical", or "vector" once a finder provides it).
+	Method   string `json:"method"`
+	Wing     string `json:"wing"`
+	Room     string `json:"room"`
+	Citation string `json:"citation"`
+	Preview  string `json:"preview"` // the start of the content, on one line
+}
+
+// Neighbour is a drawer close to a text, as a NearFinder reports it.
+type Neighbour struct {
+	ID, Wing, Room, Citation, Content string
+	Similarity                        float64
+}
+
+func neighbour(d store.Drawer, sim float64) Neighbour {
+	return Neighbour{ID: d.ID, Wing: d.Wing, Room: d.Room, Citation: search.Citation(d), Content: d.Content, Similarity: sim}
+}
+
+// NearFinder finds near-duplicates of a text among a wing's live drawers:
+// those at or above the finder's own threshold, in any order.
+type NearFinder interface {
+	// Name is reported as Match.Method.
+	Name() string
+	FindNear(ctx context.Context, wing, text string) ([]Neighbour, error)
+}
+
+// RememberOptions tune Remember.
+type RememberOptions struct {
+	// Force writes the note even when duplicates were found (they are
+	// still reported).
+	Force bool
+	// Near are the near-duplicate finders, run in order, their matches
+	// merged. Nil means DefaultFinders; an empty list checks exact
+	// duplicates only.
+	Near []NearFinder
+}
+
+// RememberResult says what Remember did.
+type RememberResult struct {
+	// Added is false when duplicates stopped the write (no error: a skipped
+	// duplicate is an answer, not a failure).
+	Added      bool   `json:"added"`
+	ID         string `json:"id,omitempty"` // the new drawer, when Added
+	Wing       string `json:"wing"`
+	Room       string `json:"room"`
+	Source     string `json:"source"`
+	Importance int    `json:"importance"`
+	// Duplicates are the drawers the note repeats: exact matches first,
+	// then near ones, most similar first. With Force they are reported but
+	// did not stop the write.
+	Duplicates []Match `json:"duplicates"`
+	// Reason says in one line why nothing was written.
+	Reason string `json:"reason,omitempty"`
+	// NearChecks names the near-duplicate finders that ran.
+	NearChecks []string `json:"near_checks"`
+	// Embedded says the new note got its vector at once; otherwise it is
+	// found lexically until 'palace reindex' (or the next mine) embeds it.
+	Embedded bool `json:"embedded"`
+	// Notice reports a degraded check or step (a model that failed to load),
+	// which did not stop the note.
+	Notice string `json:"notice,omitempty"`
+}
+
+// Remember adds a note drawer to n.Wing, unless it duplicates a drawer of
+// that wing and opts.Force is not set. The duplicate check looks for the
+// same content hash, then asks the near finders. The exact check is
+// repeated inside the write transaction, so two concurrent identical notes
+// never both land; the near check is advisory. When the palace has vectors
+// the new note is embedded at once, so the next check and hybrid search see
+// it.
+func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOptions) (RememberResult, error) {
+	n, err := n.normalize()
+	if err != nil {
+		return RememberResult{}, err
+	}
+	res := RememberResult{Wing: n.Wing, Room: n.Room, Source: n.Source, Importance: n.Importance,
+		Duplicates: []Match{}, NearChecks: []string{}}
+	hash := store.ContentHash(n.Text)
+	exact, err := p.Store.DrawersByHash(ctx, n.Wing, hash, maxReported)
+	if err != nil {
+		return res, fmt.Errorf("remember: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, d := range exact {
+		seen[d.ID] = true
+		res.Duplicates = append(res.Duplicates, match(neighbour(d, 1), "exact", "hash"))
+	}
+	finders := opts.Near
+	if finders == nil {
+		finders, res.Notice = DefaultFinders(ctx, p)
+	}
+	var near []Match
+	for _, f := range finders {
+		ns, err := f.FindNear(ctx, n.Wing, n.Text)
+		if err != nil {
+			return res, fmt.Errorf("remember: %s near-duplicate check: %w", f.Name(), err)
+		}
+		res.NearChecks = append(res.NearChecks, f.Name())
+		for _, nb := range ns {
+			if !seen[nb.ID] {
+				seen[nb.ID] = true
+				near = append(near, match(nb, "near", f.Name()))
+			}
+		}
+	}
+	// Most similar first across finders; ties by id, so reports repeat.
+	slices.SortStableFunc(near, func(a, b Match) int {
+		if c := cmp.Compare(b.Similarity, a.Similarity); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	res.Duplicates = append(res.Duplicates, near[:min(len(near), maxReported-len(res.Duplicates))]...)
+	if len(res.Duplicates) > 0 && !opts.Force {
+		res.Reason = skipReason(res.Duplicates[0])
+		return res, nil
+	}
+
+	full, at := stamp(n.At)
+	idx, err := p.IndexText(n.Text)
+	if err != nil {
+		return res, fmt.Errorf("remember: %w", err)
+	}
+	d := store.Drawer{
+		// The time is the position, so the same text remembered again later
+		// (with Force) is a new drawer rather than a collision.
+		ID:   store.DrawerID(n.Wing, n.Source, int(full.UnixNano()), hash),
+		Wing: n.Wing, Room: n.Room, Kind: store.KindNote, Source: n.Source,
+		Content: n.Text, IndexText: idx, ContentHash: hash,
+		CreatedAt: at, OccurredAt: at, Importance: float64(n.Importance),
+	}
+	existing, err := p.Store.InsertNote(ctx, d, !opts.Force)
+	if err != nil {
+		return res, fmt.Errorf("remember: %w", err)
+	}
+	if existing != "" {
+		// Written by someone else between the check and the write.
+		if !seen[existing] {
+			dup, err := p.Store.GetDrawer(ctx, existing)
+			if err != nil {
+				return res, fmt.Errorf("remember: %w", err)
+			}
+			res.Duplicates = append([]Match{match(neighbour(dup, 1), "exact", "hash")}, res.Duplicates...)
+		}
+		res.Reason = skipReason(res.Duplicates[0])
+		return res, nil
+	}
+	res.Added, res.ID = true, d.ID
+	// The note is written; a vector that cannot be made now is made by the
+	// next reindex, so a failure here is a notice, not an error.
+	if res.Embedded, err = embedNow(ctx, p, d.ID); err != nil {
+		res.Notice = strings.TrimSpace(res.Notice + " not embedded yet (" + err.Error() + "); run 'palace reindex'")
+	}
+	return res, nil
+}
+
+func skipReason(m Match) string {
+	if m.Kind == "exact" {
+		return fmt.Sprintf("not written: the wing already holds this text (%s); use force to add it anyway", m.ID)
+	}
+	return fmt.Sprintf("not written: %s is a near duplicate (%s similarity %.2f); use force to add it anyway", m.ID, m.Method, m.Similarity)
+}
+
+func match(n Neighbour, kind, method string) Match {
+	return Match{ID: n.ID, Kind: kind, Similarity: n.Similarity, Method: method, Wing: n.Wing, Room: n.Room,
+		Citation: n.Citation, Preview: preview(n.Content, 120)}
+}
+
+// preview is the start of text on one line, cut at a word boundary within
+// max runes, with '…' when cut.
+func preview(text string, max int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	r := []rune(text)
+	if len(r) <= max {
+		return text
+	}
+	cut := r[:max]
+	for i := max - 1; i > max/2; i-- {
+		if unicode.IsSpace(cut[i]) {
+			cut = cut[:i]
+			break
+		}
+	}
+	return strings.TrimRightFunc(string(cut), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) + "…"
+}

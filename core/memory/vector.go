@@ -1,0 +1,117 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/palace-dev/palace/core/embed"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/vectors"
+)
+
+// Vector near-duplicate defaults.
+const (
+	// DefaultVectorThreshold is the embedding cosine at which two texts
+	// count as near duplicates: MemPalace's check_duplicate default (mempal
+	// warns from 0.85). Paraphrases of one fact score above it with
+	// MiniLM-class models; different facts on one topic mostly below.
+	DefaultVectorThreshold = 0.9
+	// DefaultVectorCandidates is how many nearest drawers are compared.
+	DefaultVectorCandidates = 10
+)
+
+// VectorFinder finds near-duplicates by the cosine of embeddings, among
+// the wing's drawers that have a vector of the palace's model.
+type VectorFinder struct {
+	P *palace.Palace
+	// Threshold is the lowest similarity reported; 0 means
+	// DefaultVectorThreshold.
+	Threshold float64
+	// Candidates is how many nearest drawers are compared; 0 means
+	// DefaultVectorCandidates.
+	Candidates int
+}
+
+// Name implements NearFinder.
+func (VectorFinder) Name() string { return "vector" }
+
+// FindNear implements NearFinder.
+func (f VectorFinder) FindNear(ctx context.Context, wing, text string) ([]Neighbour, error) {
+	threshold, limit := f.Threshold, f.Candidates
+	if threshold <= 0 {
+		threshold = DefaultVectorThreshold
+	}
+	if limit <= 0 {
+		limit = DefaultVectorCandidates
+	}
+	near, err := vectors.Nearest(ctx, f.P, text, store.Filter{Wing: wing}, limit)
+	if err != nil {
+		return nil, err
+	}
+	var out []Neighbour
+	for _, n := range near {
+		if n.Similarity >= threshold {
+			out = append(out, Neighbour{ID: n.ID, Wing: n.Wing, Room: n.Room, Citation: n.Citation, Content: n.Content,
+				Similarity: min(n.Similarity, 1)})
+		}
+	}
+	return out, nil
+}
+
+// DefaultFinders are the near-duplicate checks for p: by vectors when the
+// palace has an embedding model and vectors of it, and always lexically,
+// which also sees the drawers that have no vector yet. A model that is
+// configured but fails to load leaves the lexical check, and a notice.
+func DefaultFinders(ctx context.Context, p *palace.Palace) ([]NearFinder, string) {
+	lex := []NearFinder{Lexical(p)}
+	emb, err := vectorsReady(ctx, p)
+	if err != nil {
+		return lex, "vector check skipped: " + err.Error()
+	}
+	if emb == nil {
+		return lex, ""
+	}
+	return []NearFinder{VectorFinder{P: p}, Lexical(p)}, ""
+}
+
+// vectorsReady returns the palace's embedder when its vector index holds
+// vectors of that model; nil when there is no model or no such vector.
+func vectorsReady(ctx context.Context, p *palace.Palace) (embed.Embedder, error) {
+	emb, _, err := p.Embedder()
+	if err != nil || emb == nil {
+		return nil, err
+	}
+	vi, err := p.Store.VecInfo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if vi.Model != emb.ModelID() || vi.Vectors == 0 {
+		return nil, nil
+	}
+	return emb, nil
+}
+
+// embedNow gives drawer id its vector when the palace keeps vectors of its
+// model, and reports whether it did. A model that does not load is not
+// reported again here: DefaultFinders has said so, and reindex will.
+func embedNow(ctx context.Context, p *palace.Palace, id string) (bool, error) {
+	emb, err := vectorsReady(ctx, p)
+	if err != nil || emb == nil {
+		return false, nil
+	}
+	pv, err := p.Store.PendingVectorOf(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	// QueryVector caches: the vector check has usually embedded this text.
+	v, err := p.QueryVector(ctx, emb, pv.Text)
+	if err != nil {
+		return false, err
+	}
+	n, err := p.Store.PutVectors(ctx, emb.ModelID(), []store.PendingVector{pv}, [][]float32{v})
+	if err != nil {
+		return false, fmt.Errorf("store the vector: %w", err)
+	}
+	return n == 1, nil
+}

@@ -1,0 +1,554 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/palace-dev/palace/aaak"
+	"github.com/palace-dev/palace/core/cjk"
+	"github.com/palace-dev/palace/core/compress"
+	"github.com/palace-dev/palace/core/kg"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// Wake-up formats.
+const (
+	FormatText = "text" // sections for a person or an agent's context
+	FormatAAAK = "aaak" // one AAAK V1 document
+	FormatJSON = "json" // the selection as data, with the text rendering
+)
+
+// Wake-up defaults and bounds.
+const (
+	// DefaultBudget is the token budget when the request gives none: about
+	// what an agent can spend at every session start without noticing.
+	DefaultBudget = 200
+	MaxBudget     = 100000
+	// IdentityFile is L0, in the palace home; IdentityDir holds the
+	// per-wing identities, <wing>.md.
+	IdentityFile     = "identity.md"
+	IdentityDir      = "identity"
+	maxIdentityBytes = 64 << 10
+	// Candidates per L1 section. The budget decides how many are shown;
+	// these only bound the work.
+	wakeDrawers = 15
+	wakeFacts   = 10
+	wakeDiary   = 5
+	// lineRunes caps a drawer or diary line in the text format; aaakRunes
+	// caps the text the AAAK encoder summarises for one item.
+	lineRunes = 200
+	aaakRunes = 1000
+)
+
+// WakeRequest asks for a wake-up.
+type WakeRequest struct {
+	// Wing narrows L1 to one wing and adds its identity file; "" is the
+	// whole palace.
+	Wing string `json:"wing,omitempty"`
+	// Format is text (the default, also ""), aaak or json.
+	Format string `json:"format,omitempty"`
+	// Budget is the most tokens Text may count; 0 means DefaultBudget.
+	Budget int `json:"budget,omitempty"`
+	// Now decides which facts are current; zero means time.Now(). It is
+	// never printed.
+	Now time.Time `json:"-"`
+}
+
+// WakeResult is the opening context of a session. Text is what to hand an
+// agent; the other fields are the same selection as data.
+type WakeResult struct {
+	Wing   string `json:"wing"`
+	Format string `json:"format"`
+	Budget int    `json:"budget"`
+	// Tokens is aaak.CountTokens(Text), never more than Budget. It is an
+	// estimate: the pieces of a cl100k-style pre-tokenizer (SPEC.md,
+	// "Token counting"); real BPE tokenizers count rare words as more.
+	Tokens   int          `json:"tokens"`
+	Identity WakeIdentity `json:"identity"`
+	Drawers  []WakeDrawer `json:"drawers"`
+	Facts    []WakeFact   `json:"facts"`
+	Diary    []WakeDiary  `json:"diary"`
+	// Omitted counts the L1 candidates the budget left out.
+	Omitted int `json:"omitted"`
+	// Text is the rendering in Format (for json, the text rendering). It is
+	// empty when the palace holds nothing to show or nothing fits.
+	Text string `json:"text"`
+}
+
+// WakeIdentity is L0: who the agent is, from the identity files.
+type WakeIdentity struct {
+	Files     []string `json:"files"` // the files read, global first
+	Text      string   `json:"text"`  // as shown, maybe cut
+	Truncated bool     `json:"truncated"`
+}
+
+// WakeDrawer is a drawer of the essential story.
+type WakeDrawer struct {
+	ID         string     `json:"id"`
+	Wing       string     `json:"wing"`
+	Room       string     `json:"room"`
+	Kind       string     `json:"kind"`
+	Importance float64    `json:"importance"`
+	Time       *time.Time `json:"time,omitempty"`
+	Citation   string     `json:"citation"`
+	Line       string     `json:"line"` // what the text format shows
+}
+
+// WakeFact is a current knowledge-graph fact.
+type WakeFact struct {
+	kg.Triple
+	Line string `json:"line"`
+}
+
+// WakeDiary is a recent diary entry.
+type WakeDiary struct {
+	ID    string    `json:"id"`
+	Agent string    `json:"agent"`
+	Topic string    `json:"topic"`
+	At    time.Time `json:"at"`
+	Line  string    `json:"line"`
+}
+
+type wakeRequest struct {
+	wing, format string
+	budget       int
+	now          time.Time
+}
+
+// Validate checks the request without touching the palace.
+func (r WakeRequest) Validate() error {
+	_, err := r.parse()
+	return err
+}
+
+func (r WakeRequest) parse() (wakeRequest, error) {
+	var n wakeRequest
+	var err error
+	if n.wing, err = checkName("wing", r.Wing, true); err != nil {
+		return n, err
+	}
+	switch n.format = strings.ToLower(strings.TrimSpace(r.Format)); n.format {
+	case "":
+		n.format = FormatText
+	case FormatText, FormatAAAK, FormatJSON:
+	default:
+		return n, invalid("format", "%s: want text, aaak or json", quote(r.Format))
+	}
+	switch {
+	case r.Budget == 0:
+		n.budget = DefaultBudget
+	case r.Budget < 0 || r.Budget > MaxBudget:
+		return n, invalid("budget", "%d: want 1 to %d tokens", r.Budget, MaxBudget)
+	default:
+		n.budget = r.Budget
+	}
+	n.now = r.Now
+	if n.now.IsZero() {
+		n.now = time.Now()
+	}
+	n.now = n.now.UTC().Truncate(time.Second)
+	return n, nil
+}
+
+// WakeUp builds the opening context: L0, the identity files
+// ($PALACE_HOME/identity.md, then $PALACE_HOME/identity/<wing>.md when a
+// wing is given), and L1, the essential story: the wing's drawers by
+// importance then recency, its current knowledge-graph facts (read from its
+// drawers or naming the wing), and its latest diary entries. Everything is
+// fitted into the token budget, counted with aaak.CountTokens on the
+// rendered text: the identity first (cut at a word if it alone is too
+// long), then L1 items taken in turn from each section, an item that does
+// not fit being skipped for the next. The same palace gives the same
+// output: every order has a tie-break, and no clock time is shown.
+//
+// WakeUp only reads: names the palace's AAAK entity map lacks get codes for
+// this document only ('palace compress' is what extends the map).
+func WakeUp(ctx context.Context, p *palace.Palace, r WakeRequest) (WakeResult, error) {
+	req, err := r.parse()
+	if err != nil {
+		return WakeResult{}, err
+	}
+	w := &waker{req: req}
+	if err := w.gather(ctx, p); err != nil {
+		return WakeResult{}, err
+	}
+	if req.format == FormatAAAK {
+		em, err := compress.Entities(ctx, p)
+		if err != nil {
+			return WakeResult{}, fmt.Errorf("wake-up: %w", err)
+		}
+		w.render = func(s selection) (string, error) { return w.renderAAAK(s, em, tagger{p.Seg}) }
+	} else {
+		w.render = w.renderText
+	}
+	return w.result(w.fit())
+}
+
+// item is one L1 candidate.
+type item struct {
+	line string    // text format
+	enc  aaak.Item // AAAK format (Text only; the header is shared)
+	date string    // YYYY-MM-DD, for the AAAK header
+}
+
+const (
+	secDrawers = iota
+	secFacts
+	secDiary
+	nSections
+)
+
+var sectionTitles = [nSections]string{"", "## Facts", "## Diary"}
+
+type waker struct {
+	req          wakeRequest
+	identity     string
+	files        []string
+	items        [nSections][]item
+	drawers      []store.Drawer
+	facts        []kg.Triple
+	diary        []DiaryLine
+	render       func(selection) (string, error)
+	omittedCount int
+}
+
+// selection is what the budget let in: the identity's first idLen bytes
+// (cut, when shorter than the identity) and the chosen items per section,
+// in candidate order.
+type selection struct {
+	idLen int
+	cut   bool
+	picks [nSections][]int
+}
+
+func (w *waker) gather(ctx context.Context, p *palace.Palace) error {
+	if err := w.readIdentity(p.Store.Home()); err != nil {
+		return err
+	}
+	ds, err := p.Store.TopDrawers(ctx, w.req.wing, wakeDrawers)
+	if err != nil {
+		return fmt.Errorf("wake-up: %w", err)
+	}
+	w.drawers = ds
+	for _, d := range ds {
+		where := d.Room
+		if w.req.wing == "" {
+			where = d.Wing + "/" + d.Room
+		}
+		w.items[secDrawers] = append(w.items[secDrawers], item{
+			line: "- [" + where + "] " + preview(d.Content, lineRunes),
+			enc:  aaak.Item{Text: preview(d.Content, aaakRunes), Importance: d.Importance},
+			date: day(when(d)),
+		})
+	}
+	entity := ""
+	if w.req.wing != "" {
+		entity = kg.NormalizeName(w.req.wing)
+	}
+	ts, err := p.Store.KGCurrent(ctx, w.req.wing, entity, w.req.now, wakeFacts)
+	if err != nil {
+		return fmt.Errorf("wake-up: %w", err)
+	}
+	w.facts = ts
+	for _, t := range ts {
+		s := t.Subject + " " + t.Predicate + " " + t.Object
+		if t.ValidFrom != nil || t.ValidTo != nil {
+			s += " (" + kg.FormatInterval(t.ValidFrom, t.ValidTo) + ")"
+		}
+		d := ""
+		if t.ValidFrom != nil {
+			d = day(*t.ValidFrom)
+		}
+		w.items[secFacts] = append(w.items[secFacts], item{line: "- " + s, enc: aaak.Item{Text: s + "."}, date: d})
+	}
+	es, err := p.Store.ListDiary(ctx, store.DiaryFilter{Wing: w.req.wing}, wakeDiary)
+	if err != nil {
+		return fmt.Errorf("wake-up: %w", err)
+	}
+	for _, d := range es {
+		l := diaryLine(d)
+		w.diary = append(w.diary, l)
+		w.items[secDiary] = append(w.items[secDiary], item{
+			line: "- " + day(l.At) + " " + l.Agent + "/" + l.Topic + ": " + preview(l.Text, lineRunes),
+			enc:  aaak.Item{Text: preview(l.Text, aaakRunes)},
+			date: day(l.At),
+		})
+	}
+	return nil
+}
+
+// readIdentity reads L0. A missing file is no identity; an unreadable,
+// oversized or non-UTF-8 one is an error naming the file, since wake-up
+// would otherwise silently start a session without it.
+func (w *waker) readIdentity(home string) error {
+	paths := []string{filepath.Join(home, IdentityFile)}
+	if w.req.wing != "" {
+		paths = append(paths, filepath.Join(home, IdentityDir, w.req.wing+".md"))
+	}
+	var parts []string
+	for _, path := range paths {
+		b, err := readSmall(path, maxIdentityBytes)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("wake-up: identity: %w", err)
+		}
+		if !utf8.Valid(b) {
+			return fmt.Errorf("wake-up: identity %s is not valid UTF-8", path)
+		}
+		w.files = append(w.files, path)
+		if s := strings.TrimSpace(strings.ReplaceAll(string(b), "\r\n", "\n")); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	w.identity = strings.Join(parts, "\n\n")
+	return nil
+}
+
+// readSmall reads a regular file of at most max bytes.
+func readSmall(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is over %d KiB; keep the identity short, it is read at every session start", path, max>>10)
+	}
+	return b, nil
+}
+
+// fits reports whether s renders within the budget. A selection that
+// cannot be rendered does not fit.
+func (w *waker) fits(s selection) bool {
+	t, err := w.render(s)
+	return err == nil && aaak.CountTokens(t) <= w.req.budget
+}
+
+// fit chooses what goes in (see WakeUp).
+func (w *waker) fit() selection {
+	var s selection
+	if w.identity != "" {
+		s.idLen = len(w.identity)
+		if !w.fits(s) {
+			s = w.cutIdentity()
+		}
+	}
+	for round := 0; ; round++ {
+		more := false
+		for sec := range nSections {
+			if round >= len(w.items[sec]) {
+				continue
+			}
+			more = true
+			try := s
+			try.picks[sec] = append(append([]int(nil), s.picks[sec]...), round)
+			if w.fits(try) {
+				s = try
+			} else {
+				w.omittedCount++
+			}
+		}
+		if !more {
+			return s
+		}
+	}
+}
+
+// cutIdentity finds the longest identity prefix, ended at a word, that fits
+// the budget alone. Token counts grow with the prefix, so a binary search
+// over the word ends finds it; the last check guards the rare step where
+// cutting adds a token.
+func (w *waker) cutIdentity() selection {
+	var ends []int
+	inWord := false
+	for i, r := range w.identity {
+		sp := unicode.IsSpace(r)
+		if inWord && sp {
+			ends = append(ends, i)
+		}
+		inWord = !sp
+	}
+	lo, hi := 0, len(ends) // ends[:lo] fit; ends[hi:] do not
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if w.fits(selection{idLen: ends[mid-1], cut: true}) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	for ; lo > 0; lo-- {
+		s := selection{idLen: ends[lo-1], cut: true}
+		if w.fits(s) {
+			return s
+		}
+	}
+	return selection{}
+}
+
+func (s selection) identity(full string) string {
+	id := full[:s.idLen]
+	if s.cut {
+		id = strings.TrimRightFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) }) + " …"
+	}
+	return id
+}
+
+// renderText renders the text format: titled sections, one line per item.
+func (w *waker) renderText(s selection) (string, error) {
+	var b strings.Builder
+	if s.idLen > 0 {
+		b.WriteString("## L0 identity\n")
+		b.WriteString(s.identity(w.identity))
+		b.WriteString("\n")
+	}
+	for sec := range nSections {
+		if len(s.picks[sec]) == 0 {
+			continue
+		}
+		title := sectionTitles[sec]
+		if sec == secDrawers {
+			title = "## L1 essential story"
+			if w.req.wing != "" {
+				title += " of " + w.req.wing
+			}
+		}
+		b.WriteString(title + "\n")
+		for _, i := range s.picks[sec] {
+			b.WriteString(w.items[sec][i].line + "\n")
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// renderAAAK renders one AAAK document: the identity (a zettel per
+// paragraph), the drawers, the facts and the diary entries, in that order,
+// under a header naming the wing, the room "wake-up", the newest date shown
+// and the source "palace".
+func (w *waker) renderAAAK(s selection, em *aaak.EntityMap, tg aaak.Tagger) (string, error) {
+	var items []aaak.Item
+	newest := ""
+	if s.idLen > 0 {
+		// A zettel quotes one sentence: a paragraph each keeps more of the
+		// identity than one zettel for all of it.
+		for _, para := range strings.Split(s.identity(w.identity), "\n\n") {
+			if para = strings.TrimSpace(para); para != "" {
+				items = append(items, aaak.Item{Text: para, Importance: 5})
+			}
+		}
+	}
+	for sec := range nSections {
+		for _, i := range s.picks[sec] {
+			it := w.items[sec][i]
+			items = append(items, it.enc)
+			newest = max(newest, it.date)
+		}
+	}
+	if len(items) == 0 {
+		return "", nil
+	}
+	for i := range items {
+		items[i].Wing, items[i].Room, items[i].Date, items[i].Source = w.req.wing, "wake-up", newest, "palace"
+	}
+	// A clone per attempt: the encoder adds the names it meets, and names of
+	// items the budget then refuses must not shift later codes.
+	doc, err := aaak.Encode(items, aaak.EncodeOptions{Entities: em.Clone(), Tagger: tg})
+	if err != nil {
+		return "", fmt.Errorf("wake-up: %w", err)
+	}
+	return aaak.Print(doc), nil
+}
+
+func (w *waker) result(s selection) (WakeResult, error) {
+	out := WakeResult{
+		Wing: w.req.wing, Format: w.req.format, Budget: w.req.budget,
+		Identity: WakeIdentity{Files: w.files, Truncated: s.cut},
+		Drawers:  []WakeDrawer{}, Facts: []WakeFact{}, Diary: []WakeDiary{},
+		Omitted: w.omittedCount,
+	}
+	if out.Identity.Files == nil {
+		out.Identity.Files = []string{}
+	}
+	if s.idLen > 0 {
+		out.Identity.Text = s.identity(w.identity)
+	}
+	// Picks are in candidate order: a section's items are tried in order.
+	for _, i := range s.picks[secDrawers] {
+		d := w.drawers[i]
+		wd := WakeDrawer{ID: d.ID, Wing: d.Wing, Room: d.Room, Kind: d.Kind, Importance: d.Importance,
+			Citation: search.Citation(d), Line: w.items[secDrawers][i].line}
+		if t := when(d); !t.IsZero() {
+			wd.Time = &t
+		}
+		out.Drawers = append(out.Drawers, wd)
+	}
+	for _, i := range s.picks[secFacts] {
+		out.Facts = append(out.Facts, WakeFact{Triple: w.facts[i], Line: w.items[secFacts][i].line})
+	}
+	for _, i := range s.picks[secDiary] {
+		l := w.diary[i]
+		out.Diary = append(out.Diary, WakeDiary{ID: l.ID, Agent: l.Agent, Topic: l.Topic, At: l.At, Line: w.items[secDiary][i].line})
+	}
+	var err error
+	if out.Text, err = w.render(s); err != nil {
+		return WakeResult{}, err
+	}
+	out.Tokens = aaak.CountTokens(out.Text)
+	return out, nil
+}
+
+// when is when a drawer's content happened, else when it was stored.
+func when(d store.Drawer) time.Time {
+	if !d.OccurredAt.IsZero() {
+		return d.OccurredAt.UTC()
+	}
+	return d.CreatedAt.UTC()
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// tagger lends the palace's Chinese segmenter to the AAAK encoder.
+type tagger struct{ seg *cjk.Segmenter }
+
+// Tag returns nil when the segmenter cannot load; the encoder then uses its
+// fallback for Chinese, which still writes a valid document.
+func (t tagger) Tag(text string) []aaak.TaggedWord {
+	ws, err := t.seg.Tag(text)
+	if err != nil {
+		return nil
+	}
+	out := make([]aaak.TaggedWord, len(ws))
+	for i, x := range ws {
+		out[i] = aaak.TaggedWord{Word: x.Word, POS: x.POS}
+	}
+	return out
+}
