@@ -74,7 +74,7 @@ func Run(ctx context.Context, p *palace.Palace, req Request) ([]Document, error)
 	sort.Slice(keys, func(i, j int) bool {
 		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
 	})
-	opts := aaak.EncodeOptions{Entities: em, Tagger: tagger{p.Seg}}
+	opts := aaak.EncodeOptions{Entities: em, Tagger: Tagger(p.Seg)}
 	var out []Document
 	for _, k := range keys {
 		rep, err := aaak.VerifyItems(groups[k], opts)
@@ -119,7 +119,9 @@ func saveEntities(ctx context.Context, st *store.Store, em *aaak.EntityMap) erro
 	return st.SetMeta(ctx, entitiesKey, string(b))
 }
 
-// tagger lends the palace's Chinese segmenter to the AAAK encoder.
+// Tagger lends the palace's Chinese segmenter to the AAAK encoder.
+func Tagger(seg *cjk.Segmenter) aaak.Tagger { return tagger{seg} }
+
 type tagger struct{ seg *cjk.Segmenter }
 
 // Tag returns nil when the segmenter cannot load; the encoder then uses its

@@ -14,7 +14,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/palace-dev/palace/aaak"
-	"github.com/palace-dev/palace/core/cjk"
 	"github.com/palace-dev/palace/core/compress"
 	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
@@ -188,7 +187,7 @@ func WakeUp(ctx context.Context, p *palace.Palace, r WakeRequest) (WakeResult, e
 		if err != nil {
 			return WakeResult{}, fmt.Errorf("wake-up: %w", err)
 		}
-		w.render = func(s selection) (string, error) { return w.renderAAAK(s, em, tagger{p.Seg}) }
+		w.render = func(s selection) (string, error) { return w.renderAAAK(s, em, compress.Tagger(p.Seg)) }
 	} else {
 		w.render = w.renderText
 	}
@@ -534,21 +533,4 @@ func day(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format("2006-01-02")
-}
-
-// tagger lends the palace's Chinese segmenter to the AAAK encoder.
-type tagger struct{ seg *cjk.Segmenter }
-
-// Tag returns nil when the segmenter cannot load; the encoder then uses its
-// fallback for Chinese, which still writes a valid document.
-func (t tagger) Tag(text string) []aaak.TaggedWord {
-	ws, err := t.seg.Tag(text)
-	if err != nil {
-		return nil
-	}
-	out := make([]aaak.TaggedWord, len(ws))
-	for i, x := range ws {
-		out[i] = aaak.TaggedWord{Word: x.Word, POS: x.POS}
-	}
-	return out
 }
