@@ -1,8 +1,6 @@
 package kg
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -12,6 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/palace-dev/palace/core/dates"
+	"github.com/palace-dev/palace/core/input"
 )
 
 // Limits on input. A name is a short label, not a document: refusing
@@ -21,25 +20,14 @@ const (
 	MaxNameBytes = 1024 // subject, predicate, object, source drawer id
 )
 
-// ErrInvalid is matched (errors.Is) by every error about bad input, so a
-// front can tell "you asked wrongly" from "it failed".
-var ErrInvalid = errors.New("invalid input")
+// ErrInvalid is matched (errors.Is) by every error about bad input.
+var ErrInvalid = input.ErrInvalid
 
-// InputError is bad input in one field. Nothing is written when one is
+// InputError is bad input in one field; nothing is written when one is
 // returned.
-type InputError struct {
-	Field string
-	Msg   string
-}
+type InputError = input.Error
 
-func (e *InputError) Error() string { return e.Field + " " + e.Msg }
-
-// Is makes errors.Is(err, ErrInvalid) true.
-func (e *InputError) Is(target error) bool { return target == ErrInvalid }
-
-func invalid(field, format string, a ...any) error {
-	return &InputError{Field: field, Msg: fmt.Sprintf(format, a...)}
-}
+func invalid(field, format string, a ...any) error { return input.Invalid(field, format, a...) }
 
 // NormalizeName is the matching key of an entity name, and its id: Unicode
 // NFC, lowercase, apostrophes removed, runs of whitespace turned into one
@@ -88,16 +76,7 @@ func checkText(field, s string, optional bool) error {
 	return nil
 }
 
-// quote shows a user value in an error message, shortened so a long value
-// never floods the terminal.
-func quote(s string) string {
-	const max = 40
-	if utf8.RuneCountInString(s) > max {
-		r := []rune(s)
-		return fmt.Sprintf("%q...", string(r[:max]))
-	}
-	return fmt.Sprintf("%q", s)
-}
+func quote(s string) string { return input.Quote(s) }
 
 // ParseTime reads a date or datetime (see package dates). A date-only value
 // is that day's start (00:00 UTC), or, with endOfDay, the next day's start:

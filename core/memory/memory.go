@@ -9,13 +9,14 @@
 package memory
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/palace-dev/palace/core/input"
 )
 
 // Limits on input. A note is a memory, not a file: anything above MaxText
@@ -28,36 +29,16 @@ const (
 	MaxSourceBytes = 1024    // a note's source (a path, a URL, a title)
 )
 
-// ErrInvalid is matched (errors.Is) by every error about bad input, so a
-// front can tell "you asked wrongly" (exit 2, JSON-RPC invalid params) from
-// "it failed".
-var ErrInvalid = errors.New("invalid input")
+// ErrInvalid is matched (errors.Is) by every error about bad input.
+var ErrInvalid = input.ErrInvalid
 
-// InputError is bad input in one field. Nothing is written when one is
+// InputError is bad input in one field; nothing is written when one is
 // returned.
-type InputError struct {
-	Field string
-	Msg   string
-}
+type InputError = input.Error
 
-func (e *InputError) Error() string { return e.Field + " " + e.Msg }
+func invalid(field, format string, a ...any) error { return input.Invalid(field, format, a...) }
 
-// Is makes errors.Is(err, ErrInvalid) true.
-func (e *InputError) Is(target error) bool { return target == ErrInvalid }
-
-func invalid(field, format string, a ...any) error {
-	return &InputError{Field: field, Msg: fmt.Sprintf(format, a...)}
-}
-
-// quote shows a user value in an error message, shortened so a long value
-// never floods the terminal.
-func quote(s string) string {
-	const max = 40
-	if utf8.RuneCountInString(s) > max {
-		return fmt.Sprintf("%q...", string([]rune(s)[:max]))
-	}
-	return fmt.Sprintf("%q", s)
-}
+func quote(s string) string { return input.Quote(s) }
 
 // checkText validates a note's or diary entry's text and returns it with
 // surrounding white space removed (it carries no meaning, and keeping it
