@@ -100,6 +100,12 @@ type Neighbour struct {
 	Similarity                        float64
 }
 
+// asExact marks a neighbour as the same content.
+func asExact(nb Neighbour) Neighbour {
+	nb.Similarity = 1
+	return nb
+}
+
 func neighbour(d store.Drawer, sim float64) Neighbour {
 	return Neighbour{ID: d.ID, Wing: d.Wing, Room: d.Room, Citation: search.Citation(d), Content: d.Content, Similarity: sim}
 }
@@ -185,10 +191,17 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		}
 		res.NearChecks = append(res.NearChecks, f.Name())
 		for _, nb := range ns {
-			if !seen[nb.ID] {
-				seen[nb.ID] = true
-				near = append(near, match(nb, "near", f.Name()))
+			if seen[nb.ID] {
+				continue
 			}
+			seen[nb.ID] = true
+			// The same text can land between the exact check and this one
+			// (another writer): it is still an exact duplicate.
+			if store.ContentHash(nb.Content) == hash {
+				res.Duplicates = append(res.Duplicates, match(asExact(nb), "exact", "hash"))
+				continue
+			}
+			near = append(near, match(nb, "near", f.Name()))
 		}
 	}
 	// Most similar first across finders; ties by id, so reports repeat.
