@@ -64,7 +64,7 @@ const (
 var ErrClosed = errors.New("embed: embedder is closed")
 
 // NoModelHint is the advice that ends every "no model" notice.
-const NoModelHint = "run `palace model use DIR` or set PALACE_MODEL_DIR"
+const NoModelHint = "run `palace model pull`, `palace model use DIR`, or set PALACE_MODEL_DIR"
 
 // Choice says which backend Open picked and why, for one-line notices and
 // `palace status`.
