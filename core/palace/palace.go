@@ -45,6 +45,10 @@ type Options struct {
 	ModelDir string
 	// Embed replaces the whole embedding configuration when set (tests).
 	Embed *embed.Config
+	// Actor names the front for the audit log: cli (the default), mcp,
+	// lsp or hook. Client is the client's name when it gave one; a server
+	// may set it later with SetClient.
+	Actor, Client string
 }
 
 // Open opens the palace at home, creating it if needed. The embedding model
@@ -72,6 +76,9 @@ func Open(home string, opts ...Options) (*Palace, error) {
 			return nil, err
 		}
 		cfg.ModelDir = dir
+	}
+	if o.Actor != "" {
+		st.SetActor(o.Actor, o.Client)
 	}
 	return &Palace{Store: st, Seg: cjk.New(filepath.Join(st.Home(), "cache")), cfg: cfg}, nil
 }
