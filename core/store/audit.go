@@ -27,7 +27,15 @@ type auditRec struct {
 // SetActor names who writes through this store (cli, mcp, lsp, hook) and,
 // when known, the client's name, for the audit log.
 func (s *Store) SetActor(actor, client string) {
+	s.who.Lock()
+	defer s.who.Unlock()
 	s.actor, s.client = actor, client
+}
+
+func (s *Store) writer() (actor, client string) {
+	s.who.Lock()
+	defer s.who.Unlock()
+	return s.actor, s.client
 }
 
 // AuditLog is the palace's write log.
@@ -44,7 +52,8 @@ func (s *Store) audited(ctx context.Context, op string, fn func(*sql.Tx, *auditR
 		return fmt.Errorf("begin write: %w", err)
 	}
 	var rec auditRec
-	entry := audit.Entry{Time: time.Now().UTC(), Actor: s.actor, Client: s.client, Op: op}
+	actor, client := s.writer()
+	entry := audit.Entry{Time: time.Now().UTC(), Actor: actor, Client: client, Op: op}
 	if err := fn(tx, &rec); err != nil {
 		tx.Rollback()
 		if rec.Skip {
@@ -90,7 +99,7 @@ func (s *Store) audited(ctx context.Context, op string, fn func(*sql.Tx, *auditR
 		return fmt.Errorf("%w; nothing was written", err)
 	}
 	if err := tx.Commit(); err != nil {
-		fix := audit.Entry{Time: time.Now().UTC(), Actor: s.actor, Client: s.client, Op: op,
+		fix := audit.Entry{Time: time.Now().UTC(), Actor: actor, Client: client, Op: op,
 			Status: audit.Failed, Corrects: next, Error: "commit failed: " + err.Error()}
 		return errors.Join(fmt.Errorf("commit: %w", err), s.audit.Append(fix))
 	}

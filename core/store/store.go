@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 
 	// Registers the "sqlite3" driver; FTS5 is enabled by the sqlite_fts5 build tag.
 	_ "github.com/mattn/go-sqlite3"
@@ -34,7 +35,8 @@ type Store struct {
 	w     *sql.DB // the single writer connection
 	r     *sql.DB // read-only pool
 	audit *audit.Log
-	actor string // who writes, for the audit log
+	who   sync.Mutex // guards actor and client, which a server sets late
+	actor string     // who writes, for the audit log
 	// client is the front's client name when known (an MCP client, an
 	// editor).
 	client string
