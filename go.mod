@@ -13,7 +13,23 @@ require (
 	golang.org/x/text v0.44.0
 )
 
-require github.com/asg017/sqlite-vec-go-bindings v0.1.6 // indirect
+require (
+	github.com/asg017/sqlite-vec-go-bindings v0.1.6 // indirect
+	github.com/google/jsonschema-go v0.4.2 // indirect
+	github.com/mark3labs/mcp-go v1.2.1 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.3.4 // indirect
+	github.com/spf13/cast v1.7.1 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	go.lsp.dev/jsonrpc2 v0.10.0 // indirect
+	go.lsp.dev/pkg v0.0.0-20210717090340-384b27a52fb2 // indirect
+	go.lsp.dev/protocol v0.12.0 // indirect
+	go.lsp.dev/uri v1.0.1 // indirect
+	go.uber.org/atomic v1.9.0 // indirect
+	go.uber.org/multierr v1.8.0 // indirect
+	go.uber.org/zap v1.21.0 // indirect
+)
 
 require (
 	github.com/daulet/tokenizers v1.24.0 // indirect
@@ -53,4 +69,11 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 	k8s.io/klog/v2 v2.130.1 // indirect
+)
+
+// jsonrpc2 v1 changed its Handler and Conn types; go.lsp.dev/protocol v0.12.0
+// (the only tag) does not compile against it. Keep the server on v0.10.0.
+exclude (
+	go.lsp.dev/jsonrpc2 v1.0.0
+	go.lsp.dev/jsonrpc2 v1.0.1
 )

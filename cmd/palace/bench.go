@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"sort"
@@ -9,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/bench"
+	"github.com/palace-dev/palace/core/embed"
 )
 
 func newBenchCmd(g *globals) *cobra.Command {
@@ -59,7 +62,7 @@ mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
 	}
 	m.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	needsSubcommand(c)
-	c.AddCommand(m, newBenchLocomoCmd())
+	c.AddCommand(m, newBenchLocomoCmd(), newBenchEmbedCmd(g), newBenchVectorsCmd())
 	return c
 }
 
@@ -114,4 +117,173 @@ overall and per category. Only the conversations are indexed.`,
 	c.Flags().StringVar(&data, "data", "", "LoCoMo JSON file (a list of conversations with qa)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
+}
+
+func newBenchEmbedCmd(g *globals) *cobra.Command {
+	var iters int
+	var skipGo, asJSON bool
+	c := &cobra.Command{
+		Use:   "embed",
+		Short: "Embedding throughput per backend, and Palace's ORT overhead over bare onnxruntime",
+		Long: `Bench embed measures chunks/s of the ort and go embedding backends for texts of
+exactly 16, 64 and 256 tokens, one and 32 texts per call, and the overhead of
+Palace's ORT path (tokenise, pad, run, pool, normalise) over a bare
+onnxruntime_go loop running the same token ids with the same session options.
+
+Without --model-dir it generates a MiniLM-shaped model with random weights
+(about 90 MB, deleted afterwards) with scripts/gen_tiny_model.py, which needs
+a Palace checkout and python3 with python3-onnx and python3-numpy.
+PALACE_MODEL_DIR and 'palace model use' are not consulted. ort is measured
+when the onnxruntime library loads ('palace setup ort'); go always, unless
+--skip-go (about 30-40 s per call at 256 tokens x 32 on MiniLM, so the go
+backend gets at most 3 s of timed calls per cell, at least one). ort and bare
+calls alternate; each cell runs --iters pairs, more to fill 5 s when calls
+are fast, fewer (at least 3) once it passes 20 s.
+
+Times are medians per call. The overhead is the median over call pairs of
+ort/bare - 1, so load from other processes slows both sides alike. "tok ms"
+is the time to tokenise the texts alone, the part of the overhead the bare
+loop skips by design. Progress goes to stderr.`,
+		Example: `  palace setup ort && palace bench embed
+  palace bench embed --model-dir ~/models/all-MiniLM-L6-v2 --skip-go --json`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			dir, generated := g.modelDir, false
+			if dir == "" {
+				python, script, err := bench.FindGenerator(ctx)
+				if err != nil {
+					if errors.Is(err, bench.ErrNoGenerator) {
+						return usageError{fmt.Errorf("bench embed: no model: %w", err)}
+					}
+					return err
+				}
+				tmp, err := os.MkdirTemp("", "palace-bench-minilm-")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(tmp)
+				fmt.Fprintf(c.ErrOrStderr(), "generating a MiniLM-shaped random-weight model in %s (%s)\n", tmp, python)
+				if err := bench.GenerateMiniLM(ctx, python, script, tmp); err != nil {
+					return fmt.Errorf("bench embed: generate a model: %w", err)
+				}
+				dir, generated = tmp, true
+			}
+			r, err := bench.Embed(ctx, bench.EmbedOptions{
+				ModelDir: dir, Config: embed.ConfigFromEnv(g.home), SkipGo: skipGo, Iters: iters, Progress: c.ErrOrStderr(),
+			})
+			if err != nil {
+				return err
+			}
+			r.Generated = generated
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, r)
+			}
+			printEmbedReport(out, r)
+			return nil
+		},
+	}
+	c.Flags().IntVar(&iters, "iters", 10, "timed calls per backend and cell (ort: more for fast cells, to fill 5 s; fewer past 20 s)")
+	c.Flags().BoolVar(&skipGo, "skip-go", false, "do not measure the slow pure-Go backend")
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
+
+func printEmbedReport(out io.Writer, r *bench.EmbedReport) {
+	what := r.ModelDir
+	if r.Generated {
+		what = "MiniLM-shaped, random weights (scripts/gen_tiny_model.py --minilm)"
+	}
+	fmt.Fprintf(out, "bench embed: model %s\n", what)
+	fmt.Fprintf(out, "  id %s, dim %d, up to %d tokens; %d cores, %d ORT threads\n",
+		r.ModelID, r.Dim, r.MaxTokens, r.Cores, r.Threads)
+	fmt.Fprintf(out, "  ort: %s\n  go:  %s\n", r.ORT, r.Go)
+	fmt.Fprintf(out, "%6s %5s  %10s %10s  %10s %10s  %9s %8s  %10s %10s\n",
+		"tokens", "batch", "ort ms", "chunks/s", "bare ms", "chunks/s", "overhead", "tok ms", "go ms", "chunks/s")
+	cell := func(t *bench.Throughput) string {
+		if t == nil {
+			return fmt.Sprintf("%10s %10s", "-", "-")
+		}
+		return fmt.Sprintf("%10.2f %10.1f", t.MsPerCall, t.ChunksPerSec)
+	}
+	for _, c := range r.Cells {
+		if c.Skipped != "" {
+			fmt.Fprintf(out, "%6d %5d  skipped: %s\n", c.Tokens, c.Batch, c.Skipped)
+			continue
+		}
+		over, tok := "-", "-"
+		if c.OverheadPct != nil {
+			over = fmt.Sprintf("%+.1f %%", *c.OverheadPct)
+			tok = fmt.Sprintf("%.2f", c.TokenizeMs)
+		}
+		fmt.Fprintf(out, "%6d %5d  %s  %s  %9s %8s  %s\n", c.Tokens, c.Batch, cell(c.ORT), cell(c.Bare), over, tok, cell(c.Go))
+	}
+	fmt.Fprintf(out, "ms: median per call; overhead: median over interleaved call pairs of ort/bare - 1;\n"+
+		"tok ms: tokenising alone, which the bare loop skips (%.0f s)\n", r.Seconds)
+}
+
+func newBenchVectorsCmd() *cobra.Command {
+	o := bench.VectorsOptions{}
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "vectors",
+		Short: "KNN, BM25 and hybrid search latency on synthetic palaces of 10k and 100k drawers",
+		Long: `Bench vectors builds a temporary palace of synthetic drawers (random text from
+a fixed pseudo-word vocabulary, random unit vectors; no model needed; fixed
+seed) spread over --wings wings, growing it through each --n size. At each
+size it times, per query, over the whole palace and inside one wing:
+
+  knn     the 50 nearest vectors (store.SearchVector)
+  bm25    search in lexical mode with limit 50 (routing, FTS5, snippets)
+  hybrid  both back to back: hybrid search without the query embedding and
+          without the rank fusion of the two lists (microseconds)
+
+It prints build time and p50/p95 in milliseconds, each query timed once after
+one untimed pass.`,
+		Example: `  palace bench vectors
+  palace bench vectors --n 10000 --dim 768 --json`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			o.Progress = c.ErrOrStderr()
+			r, err := bench.Vectors(c.Context(), o)
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, r)
+			}
+			printVectorsReport(out, r)
+			return nil
+		},
+	}
+	c.Flags().IntSliceVar(&o.Sizes, "n", bench.DefaultVectorSizes, "palace sizes in drawers, comma-separated")
+	c.Flags().IntVar(&o.Dim, "dim", bench.DefaultVectorDim, "vector dimension")
+	c.Flags().IntVar(&o.Wings, "wings", bench.DefaultVectorWings, "wings the drawers are spread over")
+	c.Flags().IntVar(&o.Queries, "queries", bench.DefaultVectorQueries, "timed queries per size and scope")
+	c.Flags().Uint64Var(&o.Seed, "seed", bench.DefaultVectorSeed, "random seed for drawers, vectors and queries")
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
+
+func printVectorsReport(out io.Writer, r *bench.VectorsReport) {
+	fmt.Fprintf(out, "bench vectors: dim %d, %d wings, %d queries, %d hits per side, %d cores, seed %d\n",
+		r.Dim, r.Wings, r.Queries, r.Depth, r.Cores, r.Seed)
+	fmt.Fprintf(out, "  %s\n", r.Workload)
+	for _, s := range r.Sizes {
+		fmt.Fprintf(out, "  %d drawers: insert %.1f s, vectors %.1f s (grown from the previous size), %.0f MB on disk\n",
+			s.Drawers, s.InsertSeconds, s.VectorSeconds, float64(s.DBBytes)/1e6)
+	}
+	fmt.Fprintf(out, "%8s  %-8s  %17s  %17s  %17s\n", "drawers", "scope", "knn p50/p95 ms", "bm25 p50/p95 ms", "hybrid p50/p95 ms")
+	pair := func(l bench.Latency) string { return fmt.Sprintf("%8.2f %8.2f", l.P50, l.P95) }
+	for _, s := range r.Sizes {
+		for _, sc := range []struct {
+			name string
+			l    bench.SearchLatency
+		}{{"all", s.All}, {"one wing", s.Wing}} {
+			fmt.Fprintf(out, "%8d  %-8s  %s  %s  %s\n", s.Drawers, sc.name, pair(sc.l.KNN), pair(sc.l.BM25), pair(sc.l.Hybrid))
+		}
+	}
+	fmt.Fprintf(out, "(%.0f s; hybrid excludes the query embedding)\n", r.Seconds)
 }

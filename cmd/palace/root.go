@@ -88,6 +88,7 @@ rooms, and finds them again with full-text search.`,
 		newRememberCmd(g),
 		newDiaryCmd(g),
 		newWakeUpCmd(g),
+		newServeCmd(g),
 	)
 	return root
 }

@@ -1,0 +1,500 @@
+package relevant
+
+import (
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Position is a place in a document: a 0-based line and a byte offset into
+// that line. Fronts convert their own units (LSP counts UTF-16 code units)
+// before calling, so the core needs no knowledge of any editor protocol.
+type Position struct {
+	Line int `json:"line"`
+	Col  int `json:"col"`
+}
+
+// Clues are what a place in a document says about what the reader is
+// looking for, strongest first. They become the query, and each kind
+// weighs differently when hits are ranked.
+type Clues struct {
+	// Identifier is the word under the cursor (empty for a keyword or white
+	// space).
+	Identifier string `json:"identifier,omitempty"`
+	// Selection holds the most distinctive identifiers of a selection.
+	Selection []string `json:"selection,omitempty"`
+	// Enclosing names the function, then the type or section, that contain
+	// the place.
+	Enclosing []string `json:"enclosing,omitempty"`
+	// Nearby are distinctive identifiers from the lines around.
+	Nearby []string `json:"nearby,omitempty"`
+	// Path are words of the document's path below its folder.
+	Path []string `json:"path,omitempty"`
+}
+
+// Weights of each clue kind when hits are ranked: the word the reader points
+// at matters most, the path least (it mostly says where the reader already
+// is).
+const (
+	weightIdentifier = 4.0
+	weightEnclosing  = 2.0
+	weightNearby     = 1.0
+	weightPath       = 0.5
+)
+
+// Bounds on how much of a document is read, so a huge file costs no more
+// than a normal one.
+const (
+	maxEnclosingScan = 2000 // lines scanned upwards for definitions
+	nearbyLines      = 6    // lines either side read for nearby identifiers
+	frequencyLines   = 400  // lines either side counted to judge distinctiveness
+	maxNearby        = 4
+	maxSelection     = 3
+	maxPathWords     = 3
+	minNearbyLen     = 3
+)
+
+// terms lists the clues as (term, weight) pairs, without repeats; the first
+// occurrence of a word (case-insensitively) keeps its stronger weight.
+func (c Clues) terms() []weighted {
+	var out []weighted
+	seen := map[string]bool{}
+	add := func(role string, w float64, ts ...string) {
+		for _, t := range ts {
+			k := strings.ToLower(t)
+			if t == "" || seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, weighted{term: t, role: role, weight: w, tokens: tokens(t)})
+		}
+	}
+	add("at cursor", weightIdentifier, c.Identifier)
+	add("selected", weightIdentifier, c.Selection...)
+	add("enclosing", weightEnclosing, c.Enclosing...)
+	add("", weightNearby, c.Nearby...)
+	add("path", weightPath, c.Path...)
+	return out
+}
+
+type weighted struct {
+	term   string
+	role   string // shown in a hit's why; "" for nearby words
+	weight float64
+	tokens []string // as the full-text index splits and folds the term
+}
+
+// Extract reads the clues at [start, end) of text (a cursor when start ==
+// end). path and root give the path words: path's folders below root and
+// its file name without extension.
+func Extract(text string, start, end Position, path, root string) Clues {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	start, end = clamp(lines, start), clamp(lines, end)
+	if end.Line < start.Line || (end.Line == start.Line && end.Col < start.Col) {
+		start, end = end, start
+	}
+	var c Clues
+	if start == end {
+		c.Identifier = identifierAt(lines[start.Line], start.Col)
+		if isKeyword(c.Identifier) {
+			c.Identifier = ""
+		}
+	} else {
+		c.Selection = selectionWords(lines, start, end)
+	}
+	exclude := map[string]bool{strings.ToLower(c.Identifier): true}
+	for _, s := range c.Selection {
+		exclude[strings.ToLower(s)] = true
+	}
+	c.Enclosing = enclosing(lines, start.Line, isMarkdown(path), exclude)
+	for _, e := range c.Enclosing {
+		exclude[strings.ToLower(e)] = true
+	}
+	c.Nearby = nearby(lines, start.Line, end.Line, exclude)
+	for _, n := range c.Nearby {
+		exclude[strings.ToLower(n)] = true
+	}
+	c.Path = pathWords(path, root, exclude)
+	return c
+}
+
+// clamp moves p inside the document, as LSP asks of positions past a line's
+// end or the last line, and onto a rune boundary.
+func clamp(lines []string, p Position) Position {
+	p.Line = max(0, min(p.Line, len(lines)-1))
+	l := lines[p.Line]
+	p.Col = max(0, min(p.Col, len(l)))
+	for p.Col > 0 && p.Col < len(l) && !utf8.RuneStart(l[p.Col]) {
+		p.Col--
+	}
+	return p
+}
+
+func isIdentRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$'
+}
+
+// identifierAt is the identifier the cursor at col touches: the one it is
+// inside, else the one just before it (the cursor sits after a word just
+// typed), else the one just after.
+func identifierAt(line string, col int) string {
+	at := func(i int) (rune, bool) {
+		if i < 0 || i >= len(line) {
+			return 0, false
+		}
+		r, _ := utf8.DecodeRuneInString(line[i:])
+		return r, isIdentRune(r)
+	}
+	pos := -1
+	if _, ok := at(col); ok {
+		pos = col
+	} else if col > 0 {
+		_, size := utf8.DecodeLastRuneInString(line[:col])
+		if _, ok := at(col - size); ok {
+			pos = col - size
+		}
+	}
+	if pos < 0 {
+		return ""
+	}
+	s := pos
+	for s > 0 {
+		r, size := utf8.DecodeLastRuneInString(line[:s])
+		if !isIdentRune(r) {
+			break
+		}
+		s -= size
+	}
+	e := pos
+	for e < len(line) {
+		r, size := utf8.DecodeRuneInString(line[e:])
+		if !isIdentRune(r) {
+			break
+		}
+		e += size
+	}
+	return trimIdent(line[s:e])
+}
+
+// trimIdent drops leading '$' and digits-only words, which say nothing.
+func trimIdent(w string) string {
+	w = strings.TrimLeft(w, "$")
+	if w == "" || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+		return ""
+	}
+	return w
+}
+
+var identRe = regexp.MustCompile(`[\p{L}\p{N}_$]+`)
+
+// idents lists the identifiers of a line.
+func idents(line string) []string {
+	var out []string
+	for _, w := range identRe.FindAllString(line, -1) {
+		if w = trimIdent(w); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// selectionWords picks the most distinctive identifiers of a selection.
+func selectionWords(lines []string, start, end Position) []string {
+	var sel []string
+	for i := start.Line; i <= end.Line; i++ {
+		l := lines[i]
+		from, to := 0, len(l)
+		if i == start.Line {
+			from = start.Col
+		}
+		if i == end.Line {
+			to = end.Col
+		}
+		if from < to {
+			sel = append(sel, l[from:to])
+		}
+	}
+	counts := countIdents(sel)
+	freq := countIdents(window(lines, start.Line, end.Line, frequencyLines))
+	return distinctive(counts, freq, nil, maxSelection, 2)
+}
+
+func window(lines []string, from, to, pad int) []string {
+	return lines[max(0, from-pad):min(len(lines), to+pad+1)]
+}
+
+func countIdents(lines []string) map[string]int {
+	m := map[string]int{}
+	for _, l := range lines {
+		for _, w := range idents(l) {
+			m[w]++
+		}
+	}
+	return m
+}
+
+// distinctive ranks the words of counts by how much more often they occur
+// here than in freq (the wider surroundings), longer words first on ties,
+// and keeps n that are not keywords, common names or excluded.
+func distinctive(counts, freq map[string]int, exclude map[string]bool, n, minLen int) []string {
+	type cand struct {
+		w     string
+		score float64
+	}
+	var cs []cand
+	for w, c := range counts {
+		lw := strings.ToLower(w)
+		if utf8.RuneCountInString(w) < minLen || isKeyword(w) || common[lw] || exclude[lw] {
+			continue
+		}
+		cs = append(cs, cand{w, float64(c) / float64(1+freq[w])})
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].score != cs[j].score {
+			return cs[i].score > cs[j].score
+		}
+		if len(cs[i].w) != len(cs[j].w) {
+			return len(cs[i].w) > len(cs[j].w)
+		}
+		return cs[i].w < cs[j].w
+	})
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if len(out) == n {
+			break
+		}
+		if lw := strings.ToLower(c.w); !seen[lw] {
+			seen[lw] = true
+			out = append(out, c.w)
+		}
+	}
+	return out
+}
+
+// nearby picks distinctive identifiers from the lines around [from, to].
+func nearby(lines []string, from, to int, exclude map[string]bool) []string {
+	counts := countIdents(window(lines, from, to, nearbyLines))
+	freq := countIdents(window(lines, from, to, frequencyLines))
+	return distinctive(counts, freq, exclude, maxNearby, minNearbyLen)
+}
+
+// Definition heuristics, for any language: a definition keyword followed by
+// a name (func, def, class, fn, struct, ...), a C-like signature line
+// (name followed by parameters, not ending in ';'), a method line ending in
+// '{', a JavaScript function bound to a name, or a Markdown heading.
+var (
+	modifiers  = `(?:(?:export|public|private|protected|internal|static|async|abstract|final|override|virtual|inline|extern|unsafe|default|open|sealed|partial|declare|pub(?:\([^)]*\))?)\s+)*`
+	keywordDef = regexp.MustCompile(`^\s*` + modifiers +
+		`(func|function|def|fn|class|struct|interface|type|impl|trait|enum|union|module|mod|object|record|namespace|sub|proc|procedure|fun|defn|defun|defmacro|protocol|extension|actor|contract|service|message)\b\*?\s*` +
+		`(\([^)]*\)\s*)?(?:<[^>]*>\s*)?([\p{L}_$][\p{L}\p{N}_$]*)`)
+	receiverType = regexp.MustCompile(`^\(\s*(?:[\p{L}_][\p{L}\p{N}_]*\s+)?\*?([\p{L}_][\p{L}\p{N}_]*)`)
+	cSignature   = regexp.MustCompile(`^\s*(?:[\p{L}_][\p{L}\p{N}_:<>,\[\]]*[\s*&]+)+([\p{L}_][\p{L}\p{N}_:]*)\s*\([^;]*$`)
+	methodLine   = regexp.MustCompile(`^\s*(?:(?:async|static|get|set|public|private|protected|override)\s+)*([\p{L}_$][\p{L}\p{N}_$]*)\s*\([^;]*\)\s*(?::\s*[^{]+)?\{\s*$`)
+	boundFunc    = regexp.MustCompile(`^\s*(?:export\s+)?(?:const|let|var)\s+([\p{L}_$][\p{L}\p{N}_$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[\p{L}_$][\p{L}\p{N}_$]*\s*=>)`)
+	mdHeading    = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
+)
+
+// typeKeywords introduce types rather than functions.
+var typeKeywords = map[string]bool{
+	"class": true, "struct": true, "interface": true, "type": true, "impl": true, "trait": true,
+	"enum": true, "union": true, "module": true, "mod": true, "object": true, "record": true,
+	"namespace": true, "protocol": true, "extension": true, "actor": true, "contract": true,
+	"service": true, "message": true,
+}
+
+// controlWords look like calls in a signature pattern but are statements.
+var controlWords = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
+	"sizeof": true, "elif": true, "else": true, "foreach": true, "until": true, "with": true,
+	"match": true, "when": true, "unless": true, "new": true, "typeof": true, "await": true,
+}
+
+// definition names what line defines, and whether it is a type.
+func definition(line string) (name, recv string, isType, ok bool) {
+	if m := keywordDef.FindStringSubmatch(line); m != nil {
+		if m[2] != "" && m[1] == "func" { // a Go method: func (r *T) Name
+			if r := receiverType.FindStringSubmatch(m[2]); r != nil {
+				recv = r[1]
+			}
+		}
+		return m[3], recv, typeKeywords[m[1]], true
+	}
+	for _, re := range []*regexp.Regexp{boundFunc, methodLine, cSignature} {
+		if m := re.FindStringSubmatch(line); m != nil && !controlWords[strings.ToLower(m[1])] && !isKeyword(m[1]) {
+			return m[1], "", false, true
+		}
+	}
+	return "", "", false, false
+}
+
+func indent(line string) int {
+	n := 0
+	for _, r := range line {
+		switch r {
+		case ' ':
+			n++
+		case '\t':
+			n += 4
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// enclosing finds the function and the type (or Markdown sections) around
+// line by indentation: walking up, each line less indented than the last
+// one kept opens a block; definitions among those blocks enclose the line.
+func enclosing(lines []string, line int, markdown bool, exclude map[string]bool) []string {
+	if markdown {
+		return headings(lines, line)
+	}
+	var fn, typ string
+	keep := func(name, recv string, isType bool) {
+		if name == "" || exclude[strings.ToLower(name)] {
+			return
+		}
+		switch {
+		case isType && typ == "":
+			typ = name
+		case !isType && fn == "":
+			fn = name
+			if recv != "" && typ == "" && !exclude[strings.ToLower(recv)] {
+				typ = recv
+			}
+		}
+	}
+	// The line itself may be a definition (the cursor on "func" of
+	// "func Foo"): its name encloses the cursor.
+	if name, recv, isType, ok := definition(lines[line]); ok {
+		keep(name, recv, isType)
+	}
+	threshold := -1
+	for i := line; i >= 0 && i >= line-maxEnclosingScan; i-- {
+		if strings.TrimSpace(lines[i]) != "" {
+			threshold = indent(lines[i])
+			break
+		}
+	}
+	if threshold < 0 {
+		for i := line + 1; i < len(lines) && i <= line+nearbyLines; i++ {
+			if strings.TrimSpace(lines[i]) != "" {
+				threshold = indent(lines[i])
+				break
+			}
+		}
+	}
+	for i := line - 1; i >= 0 && i >= line-maxEnclosingScan && threshold > 0 && typ == ""; i-- {
+		l := lines[i]
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ind := indent(l)
+		if ind >= threshold {
+			continue
+		}
+		if t := strings.TrimSpace(l); t == "{" || t == "(" {
+			// A brace on its own line (Allman style) opens the block of the
+			// line above it, which sits at the same indentation.
+			threshold = ind + 1
+			continue
+		}
+		threshold = ind
+		if name, recv, isType, ok := definition(l); ok {
+			keep(name, recv, isType)
+		}
+	}
+	var out []string
+	for _, n := range []string{fn, typ} {
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// isMarkdown says whether a document's sections are Markdown headings; in
+// code a line starting with '#' is a comment or a directive.
+func isMarkdown(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md", ".markdown", ".mdx", ".mkd":
+		return true
+	}
+	return false
+}
+
+// headings returns the Markdown section titles around line (innermost
+// first, at most two).
+func headings(lines []string, line int) []string {
+	var out []string
+	level := 7
+	inFence := false
+	// Fenced code is not headings: count fences from the top down to line.
+	fenced := make([]bool, line+1)
+	for i := 0; i <= line; i++ {
+		if strings.HasPrefix(strings.TrimSpace(lines[i]), "```") {
+			inFence = !inFence
+		}
+		fenced[i] = inFence
+	}
+	for i := line; i >= 0 && len(out) < 2; i-- {
+		if fenced[i] {
+			continue
+		}
+		m := mdHeading.FindStringSubmatch(lines[i])
+		if m == nil || len(m[1]) >= level {
+			continue
+		}
+		level = len(m[1])
+		out = append(out, m[2])
+	}
+	return out
+}
+
+// genericPathWords say where code lives, not what it is about.
+var genericPathWords = map[string]bool{
+	"src": true, "lib": true, "pkg": true, "internal": true, "cmd": true, "main": true, "index": true,
+	"app": true, "test": true, "tests": true, "spec": true, "util": true, "utils": true, "common": true,
+	"init": true, "mod": true, "source": true, "sources": true, "include": true,
+}
+
+// pathWords are the words of path below root: folder names and the file's
+// name without its extension, the file's own words first.
+func pathWords(path, root string, exclude map[string]bool) []string {
+	if path == "" {
+		return nil
+	}
+	rel := filepath.Base(path)
+	if root != "" {
+		if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
+			rel = r
+		}
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	last := parts[len(parts)-1]
+	if i := strings.IndexByte(last, '.'); i > 0 {
+		last = last[:i]
+	}
+	parts[len(parts)-1] = last
+	var out []string
+	seen := map[string]bool{}
+	for i := len(parts) - 1; i >= 0 && len(out) < maxPathWords; i-- {
+		for _, w := range strings.FieldsFunc(parts[i], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			lw := strings.ToLower(w)
+			if len(out) == maxPathWords || utf8.RuneCountInString(w) < minNearbyLen || genericPathWords[lw] ||
+				exclude[lw] || seen[lw] || isKeyword(lw) || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+				continue
+			}
+			seen[lw] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -1,0 +1,75 @@
+package relevant
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/palace-dev/palace/core/embed"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/query"
+	"github.com/palace-dev/palace/core/search"
+)
+
+// Explain gives each hit of a search the same matched and why fields as
+// Find's hits, so a front can show both alike: the query's terms the drawer
+// holds, how the index matched it, and the route when one filtered it.
+func Explain(res search.Result) []Hit {
+	q, _ := query.Parse(res.Query, nil) // without a segmenter Parse cannot fail
+	var terms []weighted
+	for _, t := range q.Terms {
+		terms = append(terms, weighted{term: t.Text, tokens: tokens(t.Text)})
+	}
+	out := make([]Hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		ts := newTokenSet(h.Content)
+		x := Hit{Hit: h, Matched: []string{}}
+		for _, t := range terms {
+			if ts.has(t.term, t.tokens) {
+				x.Matched = append(x.Matched, t.term)
+			}
+		}
+		var why []string
+		switch {
+		case len(x.Matched) > 0:
+			why = append(why, "mentions "+strings.Join(x.Matched[:min(len(x.Matched), 4)], ", "))
+			if h.Match == "all" && len(terms) > 1 {
+				why = append(why, "every term")
+			}
+		case h.Match == "vector" || (h.Scores != nil && h.Scores.BM25 == nil && h.Scores.Vector != nil):
+			why = append(why, fmt.Sprintf("close in meaning (vector similarity %.2f)", *h.Scores.Vector))
+		default:
+			why = append(why, "matches a stemmed form of the query")
+		}
+		if h.Scores != nil && h.Scores.BM25 != nil && h.Scores.Vector != nil {
+			why = append(why, "found by words and by meaning")
+		}
+		if res.Route.Applied {
+			why = append(why, fmt.Sprintf("routed to %s/%s", res.Route.Wing, res.Route.Room))
+		}
+		x.Why = strings.Join(why, "; ")
+		out = append(out, x)
+	}
+	return out
+}
+
+// vectorsReady returns the embedder when the palace holds vectors of its
+// model, else nil and a notice saying why search stays lexical. It mirrors
+// core/search, whose own check is not exported.
+func vectorsReady(ctx context.Context, p *palace.Palace) (embed.Embedder, string, error) {
+	emb, choice, err := p.Embedder()
+	if err != nil || emb == nil {
+		return nil, "lexical only: " + choice.Reason, nil
+	}
+	vi, err := p.Store.VecInfo(ctx)
+	if err != nil {
+		return nil, "", fmt.Errorf("relevant: %w", err)
+	}
+	switch {
+	case vi.Model != "" && vi.Model != emb.ModelID():
+		return nil, fmt.Sprintf("lexical only: the vectors were made with %s, not %s; run `palace reindex`", vi.Model, emb.ModelID()), nil
+	case vi.Vectors == 0:
+		return nil, "lexical only: no drawer has a vector yet; run `palace reindex`", nil
+	}
+	return emb, "", nil
+}

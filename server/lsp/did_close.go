@@ -1,0 +1,25 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+func init() {
+	notifications["textDocument/didClose"] = didClose
+	// The server asks for no edits (textDocumentSync.change is None); a
+	// client that sends them anyway is ignored quietly.
+	notifications["textDocument/didChange"] = func(context.Context, *server, json.RawMessage) error { return nil }
+}
+
+// didClose forgets the document's text; the file on disk stays mined.
+func didClose(_ context.Context, s *server, raw json.RawMessage) error {
+	var ps struct {
+		TextDocument textDocument `json:"textDocument"`
+	}
+	if err := decode(raw, &ps); err != nil {
+		return err
+	}
+	s.docs.closed(ps.TextDocument.URI)
+	return nil
+}

@@ -1,0 +1,28 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+func init() {
+	notifications["textDocument/didOpen"] = didOpen
+}
+
+// didOpen keeps the document's text for palace/relevant and hover.
+func didOpen(_ context.Context, s *server, raw json.RawMessage) error {
+	var ps struct {
+		TextDocument struct {
+			URI  string `json:"uri"`
+			Text string `json:"text"`
+		} `json:"textDocument"`
+	}
+	if err := decode(raw, &ps); err != nil {
+		return err
+	}
+	if ps.TextDocument.URI == "" {
+		return invalidParams("textDocument.uri is required")
+	}
+	s.docs.opened(ps.TextDocument.URI, ps.TextDocument.Text)
+	return nil
+}

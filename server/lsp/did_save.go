@@ -1,0 +1,44 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+func init() {
+	notifications["textDocument/didSave"] = didSave
+}
+
+// didSave queues a mine of the saved file's folder, answered by
+// palace/didIndex {uri, wing, drawers, ms} once the file's drawers are
+// replaced (one transaction: searches see the old drawers or the new, never
+// a mix). An ignored file is answered with skipped: "ignored"; a file
+// outside every workspace folder with skipped: "outside workspace". Saves
+// that arrive while a mine runs are coalesced into the next one.
+func didSave(_ context.Context, s *server, raw json.RawMessage) error {
+	at := time.Now()
+	var ps struct {
+		TextDocument textDocument `json:"textDocument"`
+		Text         *string      `json:"text"`
+	}
+	if err := decode(raw, &ps); err != nil {
+		return err
+	}
+	if err := ps.TextDocument.check("textDocument"); err != nil {
+		return err
+	}
+	u := ps.TextDocument.URI
+	s.docs.saved(u, ps.Text)
+	if !s.cfg.mineOnSave {
+		return nil
+	}
+	path := uriPath(u)
+	f := s.folders.of(path)
+	if f == nil {
+		s.sendNotification("palace/didIndex", didIndex{URI: u, Skipped: "outside workspace", Ms: float64(time.Since(at).Microseconds()) / 1000})
+		return nil
+	}
+	s.idx.enqueue(f, "save", false, save{uri: u, path: path, at: at})
+	return nil
+}

@@ -1,0 +1,133 @@
+package lsp
+
+import (
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/uri"
+
+	"github.com/palace-dev/palace/core/mine"
+)
+
+// folder is a workspace folder: one wing, mined as `palace mine` would.
+type folder struct {
+	uri  string // as the client sent it
+	path string // absolute, cleaned
+	name string
+	// fixedWing is the wing initializationOptions chose; empty means
+	// palace.yaml's wing, else the folder's name, read at every mine so an
+	// edited palace.yaml takes effect.
+	fixedWing string
+}
+
+// wing is the folder's wing, the one `palace mine FOLDER` would use.
+func (f *folder) wing() string {
+	if f.fixedWing != "" {
+		return f.fixedWing
+	}
+	if cfg, err := mine.LoadConfig(f.path); err == nil && cfg != nil && strings.TrimSpace(cfg.Wing) != "" {
+		return strings.TrimSpace(cfg.Wing)
+	}
+	return mine.Slug(filepath.Base(f.path))
+}
+
+// contains reports whether path is inside the folder.
+func (f *folder) contains(path string) bool {
+	return path == f.path || strings.HasPrefix(path, f.path+string(filepath.Separator))
+}
+
+// folders is the set of workspace folders, which the client may change.
+type folders struct {
+	mu   sync.Mutex
+	list []*folder
+}
+
+// add returns the folder for u, adding it if new.
+func (fs *folders) add(u, name string, cfg config) (*folder, bool) {
+	path := uriPath(u)
+	if path == "" {
+		return nil, false
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for _, f := range fs.list {
+		if f.path == path {
+			return f, false
+		}
+	}
+	if name == "" {
+		name = filepath.Base(path)
+	}
+	f := &folder{uri: u, path: path, name: name, fixedWing: cfg.wingFor(u, path, name)}
+	fs.list = append(fs.list, f)
+	// Longest path first, so a nested folder wins over its parent.
+	sort.SliceStable(fs.list, func(i, j int) bool { return len(fs.list[i].path) > len(fs.list[j].path) })
+	return f, true
+}
+
+func (fs *folders) remove(u string) *folder {
+	path := uriPath(u)
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i, f := range fs.list {
+		if f.path == path {
+			fs.list = append(fs.list[:i], fs.list[i+1:]...)
+			return f
+		}
+	}
+	return nil
+}
+
+// of returns the innermost folder holding path, or nil.
+func (fs *folders) of(path string) *folder {
+	if path == "" {
+		return nil
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for _, f := range fs.list {
+		if f.contains(path) {
+			return f
+		}
+	}
+	return nil
+}
+
+func (fs *folders) all() []*folder {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return append([]*folder(nil), fs.list...)
+}
+
+// only returns the single folder when there is exactly one: the default
+// wing for requests that name no document.
+func (fs *folders) only() *folder {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if len(fs.list) == 1 {
+		return fs.list[0]
+	}
+	return nil
+}
+
+// uriPath is the file-system path of a file: URI, or "" for other schemes
+// (untitled:, ...) and unparsable URIs.
+func uriPath(s string) string {
+	if s == "" {
+		return ""
+	}
+	u, err := uri.Parse(s)
+	if err != nil || !u.IsFile() {
+		return ""
+	}
+	p := u.FsPath()
+	if p == "" || !filepath.IsAbs(p) {
+		return ""
+	}
+	return filepath.Clean(p)
+}
+
+// fileURI is the file: URI of an absolute path.
+func fileURI(path string) string { return uri.File(path).String() }

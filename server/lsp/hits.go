@@ -1,0 +1,45 @@
+package lsp
+
+import (
+	"path/filepath"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/palace-dev/palace/core/relevant"
+	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// hit is a drawer as palace/relevant and palace/search return it: the core
+// hit (drawer fields, citation, time, scores, matched clues, why), plus
+// where an editor can open it.
+type hit struct {
+	relevant.Hit
+	// URI and Range locate a drawer mined from a file; notes and diaries
+	// have neither.
+	URI   string          `json:"uri,omitempty"`
+	Range *protocol.Range `json:"range,omitempty"`
+}
+
+// snippetMark wraps matched words in snippets: Markdown bold, which editors
+// render in hovers and lists alike.
+const snippetMark = "**"
+
+func toHits(hs []relevant.Hit) []hit {
+	out := make([]hit, 0, len(hs))
+	for _, h := range hs {
+		h.Snippet = search.Highlight(h.Snippet, snippetMark, snippetMark)
+		x := hit{Hit: h}
+		x.URI, x.Range = locate(h.Kind, h.Source, h.LineStart, h.LineEnd)
+		out = append(out, x)
+	}
+	return out
+}
+
+// locate gives the URI and range of a mined drawer's source.
+func locate(kind, source string, start, end int) (string, *protocol.Range) {
+	if (kind != store.KindFile && kind != store.KindConversation) || !filepath.IsAbs(source) {
+		return "", nil
+	}
+	return fileURI(source), lspRange(start, end)
+}

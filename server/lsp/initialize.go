@@ -1,0 +1,174 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+)
+
+func init() {
+	requests["initialize"] = request{fn: initialize, inline: true, early: true}
+}
+
+// initializeParams is the part of InitializeParams the server reads. It is
+// declared here rather than taken whole from protocol v0.12.0 (LSP 3.16):
+// newer clients send 3.17 capability shapes that the old typed structs may
+// refuse, and a refused initialize would leave the editor without a server.
+type initializeParams struct {
+	ProcessID  *int32 `json:"processId"`
+	ClientInfo *struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"clientInfo"`
+	RootURI               string                     `json:"rootUri"`
+	RootPath              string                     `json:"rootPath"`
+	WorkspaceFolders      []protocol.WorkspaceFolder `json:"workspaceFolders"`
+	InitializationOptions json.RawMessage            `json:"initializationOptions"`
+	Capabilities          struct {
+		Window struct {
+			WorkDoneProgress bool `json:"workDoneProgress"`
+		} `json:"window"`
+		Workspace struct {
+			DidChangeWatchedFiles struct {
+				DynamicRegistration bool `json:"dynamicRegistration"`
+			} `json:"didChangeWatchedFiles"`
+		} `json:"workspace"`
+	} `json:"capabilities"`
+}
+
+// clientInfo is what the server remembers of the client.
+type clientInfo struct {
+	name             string
+	progress         bool // window/workDoneProgress/create is supported
+	watchRegistation bool // didChangeWatchedFiles can be registered dynamically
+	pid              int
+}
+
+// Custom methods, advertised in capabilities.experimental.palace.
+var (
+	customRequests      = []string{"palace/relevant", "palace/search", "palace/drawer", "palace/remember", "palace/forget", "palace/status", "palace/wakeUp"}
+	customNotifications = []string{"palace/didIndex"}
+)
+
+// initialize opens the palace, records the folders and answers with the
+// server's capabilities. It runs on the read loop: nothing else may happen
+// before it is answered.
+func initialize(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
+	s.mu.Lock()
+	again := s.initialized
+	s.mu.Unlock()
+	if again {
+		return nil, invalidParams("initialize: the server is already initialized")
+	}
+	var ps initializeParams
+	if err := decode(raw, &ps); err != nil {
+		return nil, err
+	}
+	cfg, unknown, err := parseInitOptions(ps.InitializationOptions)
+	if err != nil {
+		return nil, err
+	}
+	if len(unknown) > 0 {
+		s.logf("initializationOptions: ignoring unknown keys %v", unknown)
+	}
+	home := s.opts.Home
+	if home == "" {
+		home = cfg.home
+	}
+	if home == "" {
+		if home, err = store.DefaultHome(); err != nil {
+			return nil, err
+		}
+	}
+	s.client = clientInfo{
+		progress:         ps.Capabilities.Window.WorkDoneProgress,
+		watchRegistation: ps.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration,
+	}
+	if ps.ClientInfo != nil {
+		s.client.name = ps.ClientInfo.Name
+	}
+	if ps.ProcessID != nil {
+		s.client.pid = int(*ps.ProcessID)
+	}
+	p, err := retryBusy(ctx, s, "open palace", func() (*palace.Palace, error) {
+		return palace.Open(home, palace.Options{ModelDir: s.opts.ModelDir, Actor: "lsp", Client: s.client.name})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open palace %s: %w", home, err)
+	}
+	s.p, s.cfg = p, cfg
+	s.folders = &folders{}
+	switch {
+	case len(ps.WorkspaceFolders) > 0:
+		for _, f := range ps.WorkspaceFolders {
+			s.folders.add(f.URI, f.Name, cfg)
+		}
+	case ps.RootURI != "":
+		s.folders.add(ps.RootURI, "", cfg)
+	case ps.RootPath != "":
+		s.folders.add(fileURI(ps.RootPath), "", cfg)
+	}
+	s.idx = newIndexer(s)
+	s.mu.Lock()
+	s.initialized = true
+	s.mu.Unlock()
+	s.watchParent()
+	s.logf("palace %s; folders: %s", p.Store.Home(), describeFolders(s.folders.all()))
+	return protocol.InitializeResult{
+		Capabilities: capabilities(cfg),
+		ServerInfo:   &protocol.ServerInfo{Name: "palace", Version: s.opts.Version},
+	}, nil
+}
+
+func capabilities(cfg config) protocol.ServerCapabilities {
+	everything := &protocol.FileOperationRegistrationOptions{Filters: []protocol.FileOperationFilter{
+		{Scheme: "file", Pattern: protocol.FileOperationPattern{Glob: "**/*"}},
+	}}
+	c := protocol.ServerCapabilities{
+		// Open and close only: the palace holds saved files, so edits in
+		// between are not needed; a save carries no text, the file is read.
+		TextDocumentSync: protocol.TextDocumentSyncOptions{
+			OpenClose: true,
+			Change:    protocol.TextDocumentSyncKindNone,
+			Save:      &protocol.SaveOptions{IncludeText: false},
+		},
+		Workspace: &protocol.ServerCapabilitiesWorkspace{
+			WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{Supported: true, ChangeNotifications: true},
+			FileOperations: &protocol.ServerCapabilitiesWorkspaceFileOperations{
+				DidDelete: everything,
+				DidRename: everything,
+			},
+		},
+		Experimental: map[string]any{
+			"palace": map[string]any{
+				"requests":      customRequests,
+				"notifications": customNotifications,
+				"hover":         cfg.hover,
+				"mineOnSave":    cfg.mineOnSave,
+			},
+		},
+	}
+	if cfg.hover {
+		c.HoverProvider = true
+	}
+	return c
+}
+
+func describeFolders(fs []*folder) string {
+	if len(fs) == 0 {
+		return "none"
+	}
+	out := ""
+	for i, f := range fs {
+		if i > 0 {
+			out += ", "
+		}
+		out += f.path + " (wing " + f.wing() + ")"
+	}
+	return out
+}

@@ -1,0 +1,62 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/palace-dev/palace/core/store"
+)
+
+func init() {
+	requests["palace/status"] = request{fn: palaceStatus}
+}
+
+// statusResult is `palace status` plus the server's own state.
+type statusResult struct {
+	store.Status
+	Vectors store.VecInfo `json:"vectors"`
+	Server  serverStatus  `json:"server"`
+}
+
+type serverStatus struct {
+	Version    string         `json:"version"`
+	Client     string         `json:"client,omitempty"`
+	MineOnSave bool           `json:"mine_on_save"`
+	Hover      bool           `json:"hover"`
+	Mines      int            `json:"mines"` // finished mines this session
+	Folders    []folderStatus `json:"folders"`
+	Embedding  *vectorNote    `json:"embedding,omitempty"` // the last background fill
+}
+
+type folderStatus struct {
+	URI  string `json:"uri"`
+	Path string `json:"path"`
+	Wing string `json:"wing"`
+	folderState
+}
+
+// palaceStatus reports the palace (drawers per wing and room, sources, size)
+// and the session: folders with their wings and mining state.
+func palaceStatus(ctx context.Context, s *server, _ json.RawMessage) (any, error) {
+	st, err := s.p.Store.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	vi, err := s.p.Store.VecInfo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	states, mines, vec := s.idx.status()
+	res := statusResult{Status: st, Vectors: vi, Server: serverStatus{
+		Version: s.opts.Version, Client: s.client.name, MineOnSave: s.cfg.mineOnSave, Hover: s.cfg.hover,
+		Mines: mines, Folders: []folderStatus{}, Embedding: vec,
+	}}
+	for _, f := range s.folders.all() {
+		fs := folderStatus{URI: f.uri, Path: f.path, Wing: f.wing(), folderState: folderState{State: "idle"}}
+		if st, ok := states[f.path]; ok {
+			fs.folderState = st
+		}
+		res.Server.Folders = append(res.Server.Folders, fs)
+	}
+	return res, nil
+}
