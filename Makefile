@@ -33,10 +33,13 @@ vet:
 	@go vet ./...
 
 # Every test: Go unit and integration tests (they build and run the real
-# binary), then short fuzz runs of each fuzz target.
-test: setup vet
+# binary), the editor-protocol suite driven by a real Node LSP client, then
+# short fuzz runs of each fuzz target.
+test: build vet
 	@echo "==> go test ./..."
 	@go test -count=1 -timeout 30m ./...
+	@echo "==> LSP integration suite (node --test, vscode-languageserver-protocol)"
+	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/lsp/test/run.sh
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=10s
 
 FUZZTIME ?= 10s
