@@ -40,6 +40,8 @@ test: build vet
 	@go test -count=1 -timeout 30m ./...
 	@echo "==> LSP integration suite (node --test, vscode-languageserver-protocol)"
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/lsp/test/run.sh
+	@echo "==> MCP integration suite (MCP SDK client, inspector CLI, conformance)"
+	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/mcp/test/run.sh
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=10s
 
 FUZZTIME ?= 10s

@@ -89,6 +89,7 @@ rooms, and finds them again with full-text search.`,
 		newDiaryCmd(g),
 		newWakeUpCmd(g),
 		newServeCmd(g),
+		newHookCmd(g),
 	)
 	return root
 }

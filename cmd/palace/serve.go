@@ -7,31 +7,74 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/server/lsp"
+	mcpserver "github.com/palace-dev/palace/server/mcp"
 )
 
 func newServeCmd(g *globals) *cobra.Command {
-	var lspMode bool
+	var (
+		lspMode, mcpMode, remote, instructions bool
+		wing, addr                             string
+		allow                                  []string
+	)
 	c := &cobra.Command{
-		Use:   "serve --lsp",
-		Short: "Run a server on stdio: --lsp for editors",
-		Long: `Serve runs Palace as a server that speaks only protocol on stdout (logs go to
-stderr). --lsp is the Language Server Protocol front for editors: it mines
-each workspace folder into its wing, re-mines files on save and when they
-change on disk, and answers palace/relevant, palace/search, palace/drawer,
+		Use:   "serve --mcp | --lsp",
+		Short: "Run a server: --mcp for coding agents, --lsp for editors",
+		Long: `Serve runs Palace as a server that writes only protocol to stdout (logs go
+to stderr).
+
+--mcp is the Model Context Protocol server for coding agents, on stdio, or on
+streamable HTTP with --http ADDR (loopback only unless --allow-remote; a bearer
+token is generated into $PALACE_HOME/mcp-token). The wing is --wing, else the
+client's MCP roots (palace.yaml, else the folder name), never the working
+directory. --instructions prints the memory protocol the server gives agents.
+
+--lsp is the Language Server Protocol server for editors: it mines each
+workspace folder into its wing, re-mines files on save and when they change on
+disk, and answers palace/relevant, palace/search, palace/drawer,
 palace/remember, palace/forget, palace/status and palace/wakeUp.`,
+		Example: `  claude mcp add palace -- palace serve --mcp
+  palace serve --mcp --http 127.0.0.1:8765
+  palace serve --lsp`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			if !lspMode {
-				return usageError{fmt.Errorf("serve: choose a protocol: --lsp")}
+			switch {
+			case mcpMode && lspMode, !mcpMode && !lspMode:
+				return usageError{fmt.Errorf("serve: choose one protocol: --mcp or --lsp")}
+			case lspMode:
+				err := lsp.Serve(c.Context(), os.Stdin, os.Stdout, lsp.Options{Home: g.home, ModelDir: g.modelDir, Version: version})
+				if errors.Is(err, lsp.ErrNoShutdown) {
+					return exitError{code: 1, err: err}
+				}
+				return err
+			case instructions:
+				fmt.Fprint(c.OutOrStdout(), mcpserver.Instructions())
+				return nil
 			}
-			err := lsp.Serve(c.Context(), os.Stdin, os.Stdout, lsp.Options{Home: g.home, ModelDir: g.modelDir, Version: version})
-			if errors.Is(err, lsp.ErrNoShutdown) {
-				return exitError{code: 1, err: err}
+			home := g.home
+			if home == "" {
+				var err error
+				if home, err = store.DefaultHome(); err != nil {
+					return err
+				}
 			}
-			return err
+			p, err := palace.Open(home, palace.Options{ModelDir: g.modelDir, Actor: "mcp"})
+			if err != nil {
+				return err
+			}
+			defer p.Close()
+			return mcpserver.Serve(c.Context(), p, mcpserver.Options{Wing: wing, AllowPaths: allow, HTTP: addr,
+				AllowRemote: remote, Version: version, Log: c.ErrOrStderr()})
 		},
 	}
+	c.Flags().BoolVar(&mcpMode, "mcp", false, "serve the Model Context Protocol (coding agents)")
 	c.Flags().BoolVar(&lspMode, "lsp", false, "serve the Language Server Protocol on stdio (editors)")
+	c.Flags().StringVar(&wing, "wing", "", "MCP: the project wing (default: from the client's roots)")
+	c.Flags().StringVar(&addr, "http", "", "MCP: serve streamable HTTP on ADDR (loopback) instead of stdio")
+	c.Flags().BoolVar(&remote, "allow-remote", false, "MCP: allow a non-loopback --http address (the token is still required)")
+	c.Flags().StringArrayVar(&allow, "allow-path", nil, "MCP: a folder palace_mine may read besides the client's roots (repeatable)")
+	c.Flags().BoolVar(&instructions, "instructions", false, "MCP: print the instructions the server gives agents, then exit")
 	return c
 }

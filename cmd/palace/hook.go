@@ -1,0 +1,324 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/core/hook"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+)
+
+const hookLong = `Hooks let a coding agent hand each session to Palace as it goes: at every
+stop (the end of a turn) and before the agent compacts its context, the agent
+runs 'palace hook run', which mines the session's transcript into the
+project's wing (the nearest palace.yaml's wing above the session's working
+folder, else that folder's name), incrementally.
+
+'palace hook install claude-code' writes the hook into Claude Code's settings
+(~/.claude/settings.json; with --scope project, .claude/settings.local.json in
+the project, the file Claude Code keeps out of version control since the hook
+names this machine's palace binary). 'palace hook install codex' writes Codex's
+hooks.json (~/.codex/hooks.json, or .codex/hooks.json in the project). Both use
+the absolute path of this palace binary: agents do not run hooks with your
+shell's PATH. The change is shown as a diff and written only when you agree
+(or with --yes); other settings and hooks are kept as they are.`
+
+func newHookCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "hook",
+		Short: "Install agent hooks that mine each session into the palace, or run one",
+		Long:  hookLong,
+	}
+	needsSubcommand(c)
+	c.AddCommand(newHookInstallCmd(g, true), newHookInstallCmd(g, false), newHookRunCmd(g))
+	return c
+}
+
+func newHookInstallCmd(g *globals, install bool) *cobra.Command {
+	var (
+		yes        bool
+		scope, dir string
+	)
+	c := &cobra.Command{
+		Use:       "install claude-code|codex",
+		Short:     "Add Palace's Stop and PreCompact hooks to an agent's settings",
+		Args:      args(cobra.ExactArgs(1)),
+		ValidArgs: hook.Agents,
+		Example: `  palace hook install claude-code
+  palace hook install codex --yes
+  palace hook install claude-code --scope project --dir ~/src/shop`,
+	}
+	if !install {
+		c.Use = "uninstall claude-code|codex"
+		c.Short = "Remove Palace's hooks from an agent's settings"
+		c.Example = `  palace hook uninstall claude-code --yes`
+	}
+	c.RunE = func(c *cobra.Command, a []string) error {
+		o, err := installOptions(g, a[0], scope, dir)
+		if err != nil {
+			return err
+		}
+		plan := hook.PlanUninstall
+		if install {
+			plan = hook.PlanInstall
+		}
+		p, err := plan(o)
+		if err != nil {
+			if errors.Is(err, hook.ErrInvalid) {
+				return usageError{err}
+			}
+			return err
+		}
+		out := c.OutOrStdout()
+		if !p.Changed {
+			if install {
+				fmt.Fprintf(out, "Palace's hooks are already in %s; nothing to do\n", p.Path)
+			} else {
+				fmt.Fprintf(out, "no Palace hook in %s; nothing to do\n", p.Path)
+			}
+			return nil
+		}
+		verb := "create"
+		if p.Old != nil {
+			verb = "change"
+		}
+		fmt.Fprintf(out, "palace will %s %s:\n%s", verb, p.Path, p.Diff())
+		for _, n := range p.Notes {
+			fmt.Fprintln(out, "note:", n)
+		}
+		if !yes {
+			fmt.Fprintf(out, "Write %s? [y/N] ", p.Path)
+			answer, _ := bufio.NewReader(c.InOrStdin()).ReadString('\n')
+			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+				return fmt.Errorf("nothing written to %s (answer y, or pass --yes)", p.Path)
+			}
+		}
+		if err := p.Apply(); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "wrote %s\n", p.Path)
+		return nil
+	}
+	c.Flags().BoolVarP(&yes, "yes", "y", false, "write without asking")
+	c.Flags().StringVar(&scope, "scope", hook.ScopeUser, "user (the agent's settings in your home folder) or project")
+	c.Flags().StringVar(&dir, "dir", "", "the project folder for --scope project (default: the current folder)")
+	return c
+}
+
+// installOptions gathers what an installation needs: this binary's absolute
+// path, the palace home to pass along when --home was given, and the
+// folders the agent's settings live in.
+func installOptions(g *globals, agent, scope, dir string) (hook.InstallOptions, error) {
+	bin, err := os.Executable()
+	if err != nil {
+		return hook.InstallOptions{}, fmt.Errorf("find the palace binary: %w", err)
+	}
+	if bin, err = filepath.Abs(bin); err != nil {
+		return hook.InstallOptions{}, fmt.Errorf("find the palace binary: %w", err)
+	}
+	home := ""
+	if g.home != "" {
+		if home, err = filepath.Abs(g.home); err != nil {
+			return hook.InstallOptions{}, fmt.Errorf("--home: %w", err)
+		}
+	}
+	userHome, _ := os.UserHomeDir() // checked by the plan when it is needed
+	if dir == "" {
+		if dir, err = os.Getwd(); err != nil {
+			return hook.InstallOptions{}, fmt.Errorf("current folder: %w", err)
+		}
+	}
+	switch scope {
+	case hook.ScopeUser, hook.ScopeProject:
+	default:
+		return hook.InstallOptions{}, usageError{fmt.Errorf("--scope %q: want user or project", scope)}
+	}
+	switch agent {
+	case hook.AgentClaudeCode, hook.AgentCodex:
+	default:
+		return hook.InstallOptions{}, usageError{fmt.Errorf("agent %q: want claude-code or codex", agent)}
+	}
+	return hook.InstallOptions{Agent: agent, Scope: scope, Binary: bin, Home: home, UserHome: userHome, ProjectDir: dir}, nil
+}
+
+// hookGrace is how long a run past its deadline may take to stop cleanly
+// (the mine notices the cancelled context between files) before the
+// command returns anyway.
+const hookGrace = 500 * time.Millisecond
+
+func newHookRunCmd(g *globals) *cobra.Command {
+	var (
+		o       hook.RunOptions
+		timeout time.Duration
+		roots   []string
+	)
+	c := &cobra.Command{
+		Use:   "run --agent claude-code|codex --event stop|precompact",
+		Short: "Mine the session an agent hook reports on stdin (what installed hooks run)",
+		Long: `Run is what the installed hooks execute. It reads the agent's hook JSON
+(session_id, transcript_path, cwd) from standard input, checks that the
+transcript is a .jsonl file inside the agent's own transcript folder (or a
+--transcripts-root), and mines it into the project's wing, incrementally,
+followed by as much embedding as the deadline allows.
+
+It never blocks the agent: it returns within --timeout (plus half a second)
+whatever happens, always exits 0, and writes nothing to standard output.
+Failures go to one line on standard error and to $PALACE_HOME/logs/hook.log,
+where every run is recorded.`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			o.Roots = nil
+			if len(roots) > 0 {
+				o.Roots = append(hook.TranscriptRoots(o.Agent, userHomeDir(), nil), roots...)
+			}
+			o.UserHome = userHomeDir()
+			runHook(c.Context(), g, o, timeout, c.InOrStdin(), c.ErrOrStderr())
+			return nil // the agent must never see a failure as its own
+		},
+	}
+	c.Flags().StringVar(&o.Agent, "agent", "", "the agent that runs the hook: claude-code or codex")
+	c.Flags().StringVar(&o.Event, "event", "", "the hook event: stop or precompact")
+	c.Flags().DurationVar(&timeout, "timeout", hook.DefaultTimeout, "the most time the run may take")
+	c.Flags().StringArrayVar(&roots, "transcripts-root", nil, "also accept transcripts under this folder (repeatable)")
+	return c
+}
+
+func userHomeDir() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// hookLogEntry is one line of $PALACE_HOME/logs/hook.log.
+type hookLogEntry struct {
+	Time   time.Time    `json:"time"`
+	MS     int64        `json:"ms"`
+	Status string       `json:"status"` // ok, refused, failed or timeout
+	Error  string       `json:"error,omitempty"`
+	Result *hook.Result `json:"result,omitempty"`
+}
+
+// runHook does the work of `palace hook run` under a hard deadline: the
+// work runs on its own goroutine, and when the deadline (plus a short
+// grace) passes the command returns whatever the work is doing; a write in
+// flight is then rolled back by SQLite when the process exits, and the next
+// hook mines the transcript again.
+func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time.Duration, stdin io.Reader, stderr io.Writer) {
+	start := time.Now()
+	if timeout <= 0 {
+		timeout = hook.DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(parent, timeout)
+	defer cancel()
+	home := g.home
+	if home == "" {
+		home, _ = store.DefaultHome()
+	}
+	type outcome struct {
+		res hook.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		in, err := hook.ReadInput(stdin)
+		if err != nil {
+			done <- outcome{err: err}
+			return
+		}
+		res := hook.Result{Agent: o.Agent, Event: o.Event, Session: in.SessionID}
+		// Refuse bad input before the palace is even opened.
+		if _, _, err := hook.Check(in, o); err != nil {
+			done <- outcome{res: res, err: err}
+			return
+		}
+		p, err := palace.Open(home, palace.Options{ModelDir: g.modelDir, Actor: "hook", Client: o.Agent})
+		if err != nil {
+			done <- outcome{res: res, err: err}
+			return
+		}
+		res, err = hook.Run(ctx, p, in, o)
+		if cerr := p.Close(); err == nil && cerr != nil {
+			err = cerr
+		}
+		done <- outcome{res: res, err: err}
+	}()
+	var out outcome
+	status := "ok"
+	select {
+	case out = <-done:
+	case <-ctx.Done():
+		select {
+		case out = <-done:
+		case <-time.After(hookGrace):
+			status, out.err = "timeout", fmt.Errorf("stopped at the %s deadline so the agent is not kept waiting; the next hook mines the session again", timeout)
+		}
+	}
+	if out.err != nil && status == "ok" {
+		status = "failed"
+		if errors.Is(out.err, hook.ErrInvalid) {
+			status = "refused"
+		}
+	}
+	entry := hookLogEntry{Time: start.UTC(), MS: time.Since(start).Milliseconds(), Status: status}
+	if out.res.Agent != "" || out.res.Transcript != "" {
+		r := out.res
+		entry.Result = &r
+	}
+	if out.err != nil {
+		entry.Error = out.err.Error()
+		fmt.Fprintf(stderr, "palace hook: %s (see %s)\n", hookOneLine(out.err.Error()), filepath.Join(home, "logs", "hook.log"))
+	}
+	if err := appendHookLog(home, entry); err != nil {
+		fmt.Fprintf(stderr, "palace hook: log: %v\n", err)
+	}
+}
+
+// hookOneLine keeps a message on one short line for the agent's log view.
+func hookOneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}
+
+// hookLogMax is the size at which hook.log is rotated to hook.log.1, so a
+// hook that runs at every turn cannot fill the disk.
+const hookLogMax = 1 << 20
+
+func appendHookLog(home string, e hookLogEntry) error {
+	if home == "" {
+		return errors.New("no palace home")
+	}
+	dir := filepath.Join(home, "logs")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "hook.log")
+	if fi, err := os.Stat(path); err == nil && fi.Size() > hookLogMax {
+		_ = os.Rename(path, path+".1")
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

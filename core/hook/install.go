@@ -1,0 +1,444 @@
+// Package hook connects coding agents to Palace through their lifecycle
+// hooks: it installs and removes the hook configuration of Claude Code and
+// Codex (pointing at the absolute path of the palace binary, since agents
+// do not run hooks with the user's shell PATH; MemPalace #1644), and runs a
+// hook: it reads the agent's JSON from standard input and mines the
+// session's transcript into the project's wing, within a deadline.
+//
+// Nothing here ever passes input through a shell: the agent runs the
+// installed command line, and everything the agent sends arrives as JSON
+// on stdin (MemPalace #110 interpolated $SESSION_ID into a shell string).
+package hook
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/palace-dev/palace/core/input"
+)
+
+// Agents.
+const (
+	AgentClaudeCode = "claude-code"
+	AgentCodex      = "codex"
+)
+
+// Events, as `palace hook run --event` names them.
+const (
+	EventStop       = "stop"
+	EventPreCompact = "precompact"
+)
+
+// Scopes of an installation.
+const (
+	ScopeUser    = "user"
+	ScopeProject = "project"
+)
+
+// ErrInvalid is matched (errors.Is) by every error about bad input: an
+// unknown agent or scope, a forged session id, a transcript outside the
+// agent's folder.
+var ErrInvalid = input.ErrInvalid
+
+// Agents lists the agents Palace installs hooks for.
+var Agents = []string{AgentClaudeCode, AgentCodex}
+
+// agentEvents maps Palace's events to the agent's hook event names. Both
+// agents name them alike: Codex's hooks engine copied Claude Code's.
+var agentEvents = []struct{ event, key string }{
+	{EventStop, "Stop"},
+	{EventPreCompact, "PreCompact"},
+}
+
+// Env looks up an environment variable; tests pass a map's lookup.
+type Env func(string) string
+
+// InstallOptions say which agent's configuration to change and how.
+type InstallOptions struct {
+	Agent string // AgentClaudeCode or AgentCodex
+	Scope string // ScopeUser (default) or ScopeProject
+	// Binary is the absolute path of the palace executable the hooks run.
+	Binary string
+	// Home, when set, is passed to the hook as --home: the agent's
+	// environment may not carry PALACE_HOME.
+	Home string
+	// UserHome is the user's home folder; ProjectDir the project for
+	// ScopeProject. Env reads CLAUDE_CONFIG_DIR and CODEX_HOME.
+	UserHome   string
+	ProjectDir string
+	Env        Env
+}
+
+func (o InstallOptions) getenv(k string) string {
+	if o.Env == nil {
+		return os.Getenv(k)
+	}
+	return o.Env(k)
+}
+
+// SettingsPath is the file an installation edits:
+//
+//	claude-code user:    $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
+//	claude-code project: PROJECT/.claude/settings.local.json
+//	codex user:          $CODEX_HOME/hooks.json, else ~/.codex/hooks.json
+//	codex project:       PROJECT/.codex/hooks.json
+//
+// Claude Code's project scope uses settings.local.json, the file Claude
+// Code keeps out of version control: the hook holds this machine's absolute
+// path to palace, which is wrong on a teammate's machine.
+func (o InstallOptions) SettingsPath() (string, error) {
+	if err := o.check(); err != nil {
+		return "", err
+	}
+	if o.Scope == ScopeProject {
+		dir, err := filepath.Abs(o.ProjectDir)
+		if err != nil {
+			return "", fmt.Errorf("project folder: %w", err)
+		}
+		if o.Agent == AgentClaudeCode {
+			return filepath.Join(dir, ".claude", "settings.local.json"), nil
+		}
+		return filepath.Join(dir, ".codex", "hooks.json"), nil
+	}
+	if o.Agent == AgentClaudeCode {
+		if d := o.getenv("CLAUDE_CONFIG_DIR"); d != "" {
+			return filepath.Join(d, "settings.json"), nil
+		}
+		return filepath.Join(o.UserHome, ".claude", "settings.json"), nil
+	}
+	if d := o.getenv("CODEX_HOME"); d != "" {
+		return filepath.Join(d, "hooks.json"), nil
+	}
+	return filepath.Join(o.UserHome, ".codex", "hooks.json"), nil
+}
+
+func (o *InstallOptions) check() error {
+	switch o.Agent {
+	case AgentClaudeCode, AgentCodex:
+	default:
+		return input.Invalid("agent", "%s: want %s", input.Quote(o.Agent), strings.Join(Agents, " or "))
+	}
+	switch o.Scope {
+	case "":
+		o.Scope = ScopeUser
+	case ScopeUser, ScopeProject:
+	default:
+		return input.Invalid("scope", "%s: want user or project", input.Quote(o.Scope))
+	}
+	if o.Scope == ScopeUser && o.UserHome == "" && o.getenv(map[string]string{AgentClaudeCode: "CLAUDE_CONFIG_DIR", AgentCodex: "CODEX_HOME"}[o.Agent]) == "" {
+		return errors.New("no home folder to find the agent's settings in")
+	}
+	if o.Scope == ScopeProject && o.ProjectDir == "" {
+		return errors.New("no project folder for --scope project")
+	}
+	if !filepath.IsAbs(o.Binary) {
+		return fmt.Errorf("palace binary %q is not an absolute path", o.Binary)
+	}
+	return nil
+}
+
+// Command is the command line the agent runs for event: the absolute path
+// of palace, quoted for the POSIX shell the agent hands it to, and fixed
+// arguments. The session's data never appears in it.
+func (o InstallOptions) Command(event string) string {
+	parts := []string{shellQuote(o.Binary)}
+	if o.Home != "" {
+		parts = append(parts, "--home", shellQuote(o.Home))
+	}
+	parts = append(parts, "hook", "run", "--agent", o.Agent, "--event", event)
+	return strings.Join(parts, " ")
+}
+
+// marker is in every command Palace installs for agent; it finds Palace's
+// own entries (whatever binary path they name) to replace or remove.
+func marker(agent string) string { return " hook run --agent " + agent + " --event " }
+
+var safeWord = regexp.MustCompile(`^[A-Za-z0-9_./:@%+,=-]+$`)
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if safeWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// agentTimeout is the hook timeout written for Claude Code, in seconds: a
+// backstop far above `palace hook run`'s own deadline. Codex's hooks.json
+// gets none (its handlers' fields differ between releases; the deadline in
+// palace bounds the run anyway).
+const agentTimeout = 30
+
+// Plan is a change to one settings file, computed before anything is
+// written so the user sees it first.
+type Plan struct {
+	Path    string
+	Old     []byte // nil when the file does not exist
+	New     []byte
+	Changed bool
+	// Notes are things the user should know (Codex's feature flag).
+	Notes []string
+}
+
+// PlanInstall computes the settings file with Palace's Stop and PreCompact
+// hooks for the agent: other settings and other hooks are kept as they
+// are, in their order; an earlier Palace entry (another binary path, say)
+// is replaced.
+func PlanInstall(o InstallOptions) (Plan, error) {
+	return plan(o, true)
+}
+
+// PlanUninstall computes the settings file without Palace's hooks.
+func PlanUninstall(o InstallOptions) (Plan, error) {
+	return plan(o, false)
+}
+
+func plan(o InstallOptions, install bool) (Plan, error) {
+	path, err := o.SettingsPath()
+	if err != nil {
+		return Plan{}, err
+	}
+	p := Plan{Path: path}
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if !install {
+			return p, nil
+		}
+	case err != nil:
+		return Plan{}, fmt.Errorf("read %s: %w", path, err)
+	default:
+		p.Old = old
+	}
+	root, err := decodeObject(old)
+	if err != nil {
+		return Plan{}, fmt.Errorf("%s is not valid JSON (%v); fix it by hand, nothing was changed", path, err)
+	}
+	hooks := newObject()
+	if v, ok := root.get("hooks"); ok {
+		h, isObj := v.(*object)
+		if !isObj {
+			return Plan{}, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand, nothing was changed", path)
+		}
+		hooks = h
+	}
+	for _, ev := range agentEvents {
+		groups := []any{}
+		if v, ok := hooks.get(ev.key); ok {
+			a, isArr := v.([]any)
+			if !isArr {
+				return Plan{}, fmt.Errorf("%s: hooks.%s is not an array; fix it by hand, nothing was changed", path, ev.key)
+			}
+			groups = removeOurs(a, o.Agent)
+		}
+		if install {
+			handler := newObject()
+			handler.set("type", "command")
+			handler.set("command", o.Command(ev.event))
+			if o.Agent == AgentClaudeCode {
+				handler.set("timeout", agentTimeout)
+			}
+			group := newObject()
+			group.set("hooks", []any{handler})
+			groups = append(groups, group)
+		}
+		if len(groups) == 0 {
+			hooks.del(ev.key)
+		} else {
+			hooks.set(ev.key, groups)
+		}
+	}
+	if len(hooks.keys) == 0 {
+		root.del("hooks")
+	} else {
+		root.set("hooks", hooks)
+	}
+	p.New = encode(root)
+	p.Changed = !bytes.Equal(p.Old, p.New)
+	if !install && p.Old != nil && !bytes.Contains(p.Old, []byte(marker(o.Agent))) {
+		p.Changed = false // nothing of Palace's: leave the file byte for byte
+	}
+	if install && o.Agent == AgentCodex {
+		p.Notes = append(p.Notes, codexNotes(o)...)
+	}
+	return p, nil
+}
+
+// removeOurs drops Palace's handlers from matcher groups, and groups left
+// empty by that; everything else stays.
+func removeOurs(groups []any, agent string) []any {
+	out := []any{}
+	for _, g := range groups {
+		obj, ok := g.(*object)
+		if !ok {
+			out = append(out, g)
+			continue
+		}
+		hv, ok := obj.get("hooks")
+		hs, isArr := hv.([]any)
+		if !ok || !isArr {
+			out = append(out, g)
+			continue
+		}
+		kept := []any{}
+		for _, h := range hs {
+			if ho, ok := h.(*object); ok {
+				if c, ok := ho.vals["command"].(string); ok && strings.Contains(c, marker(agent)) {
+					continue
+				}
+			}
+			kept = append(kept, h)
+		}
+		if len(kept) == 0 && len(hs) > 0 {
+			continue
+		}
+		obj.set("hooks", kept)
+		out = append(out, obj)
+	}
+	return out
+}
+
+var featureOff = regexp.MustCompile(`(?m)^\s*(features\.)?(codex_)?hooks\s*=\s*false\b`)
+
+// codexNotes tells the user what Codex needs besides hooks.json. What is
+// known (and what is not): current Codex releases load hooks.json by
+// default; older ones load it only with `[features] hooks = true` (earlier
+// still `codex_hooks = true`) in config.toml, and Codex asks the user to
+// review a new command hook before it runs. Palace does not edit
+// config.toml: it only warns when the feature is switched off there.
+func codexNotes(o InstallOptions) []string {
+	notes := []string{"Codex asks you to review and trust a new command hook the first time; the hook then runs on Stop and PreCompact."}
+	cfgDir := o.getenv("CODEX_HOME")
+	if cfgDir == "" {
+		cfgDir = filepath.Join(o.UserHome, ".codex")
+	}
+	cfg := filepath.Join(cfgDir, "config.toml")
+	b, err := os.ReadFile(cfg)
+	switch {
+	case err == nil && featureOff.Match(b):
+		notes = append(notes, fmt.Sprintf("%s switches Codex hooks off (hooks = false): set it to true, or the hooks never run.", cfg))
+	default:
+		notes = append(notes, fmt.Sprintf("Codex releases that predate hooks by default need `[features]` `hooks = true` in %s.", cfg))
+	}
+	return notes
+}
+
+// Apply writes the planned file atomically (a temporary file renamed into
+// place), keeping an existing file's permissions; new files are 0600, new
+// folders 0700.
+func (p Plan) Apply() error {
+	if !p.Changed {
+		return nil
+	}
+	dir := filepath.Dir(p.Path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("write %s: %w", p.Path, err)
+	}
+	mode := os.FileMode(0o600)
+	if fi, err := os.Stat(p.Path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, ".palace-hook-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p.Path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(p.New); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", p.Path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", p.Path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", p.Path, err)
+	}
+	if err := os.Rename(tmp.Name(), p.Path); err != nil {
+		return fmt.Errorf("write %s: %w", p.Path, err)
+	}
+	return nil
+}
+
+// Diff is the change as lines starting with "-" and "+", with two lines of
+// context around each change and "@@" between distant ones.
+func (p Plan) Diff() string {
+	return diffLines(string(p.Old), string(p.New))
+}
+
+func diffLines(a, b string) string {
+	x, y := splitLines(a), splitLines(b)
+	// Longest common subsequence; settings files are small.
+	n, m := len(x), len(y)
+	lcs := make([][]int, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	type line struct {
+		op   byte
+		text string
+	}
+	var ops []line
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && x[i] == y[j]:
+			ops = append(ops, line{' ', x[i]})
+			i, j = i+1, j+1
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
+			ops = append(ops, line{'-', x[i]}) // removals first, as diff(1) shows them
+			i++
+		default:
+			ops = append(ops, line{'+', y[j]})
+			j++
+		}
+	}
+	const ctx = 2
+	keep := make([]bool, len(ops))
+	for k, o := range ops {
+		if o.op != ' ' {
+			for d := max(0, k-ctx); d <= min(len(ops)-1, k+ctx); d++ {
+				keep[d] = true
+			}
+		}
+	}
+	var out strings.Builder
+	gap := false
+	for k, o := range ops {
+		if !keep[k] {
+			gap = true
+			continue
+		}
+		if gap && out.Len() > 0 {
+			out.WriteString("@@\n")
+		}
+		gap = false
+		out.WriteByte(o.op)
+		out.WriteByte(' ')
+		out.WriteString(o.text)
+		out.WriteByte('\n')
+	}
+	return out.String()
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}

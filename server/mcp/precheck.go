@@ -1,0 +1,70 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// precheck looks at one incoming JSON-RPC message before mcp-go does. A
+// tools/call for one of Palace's tools whose arguments break the tool's
+// schema (an unknown name, a wrong type, a missing required parameter) is
+// answered here with JSON-RPC error -32602 naming the parameter; mcp-go
+// itself can only answer a handler's error with -32603, or turn schema
+// failures into tool results. It returns the response to send, or nil to
+// let the message through untouched.
+func (s *Server) precheck(msg []byte) []byte {
+	msg = bytes.TrimSpace(msg)
+	if len(msg) == 0 || msg[0] != '{' {
+		return nil // not a single request (batches are not MCP since 2025-06-18)
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(msg, &req) != nil || req.Method != string(mcp.MethodToolsCall) ||
+		len(req.ID) == 0 || bytes.Equal(req.ID, []byte("null")) {
+		return nil
+	}
+	var call struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(req.Params, &call) != nil {
+		return nil // malformed params: mcp-go answers those itself
+	}
+	t := s.tools[call.Name]
+	if t == nil {
+		return nil // unknown tool: mcp-go's -32602 "tool not found"
+	}
+	_, err := t.validate(call.Arguments)
+	if err == nil {
+		return nil
+	}
+	var ae *argError
+	data := any(nil)
+	if errors.As(err, &ae) {
+		data = ae
+	}
+	s.log.Info("tool call refused", "tool", t.name, "error", err)
+	b, merr := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+			Data    any    `json:"data,omitempty"`
+		} `json:"error"`
+	}{JSONRPC: mcp.JSONRPC_VERSION, ID: req.ID, Error: struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data,omitempty"`
+	}{Code: mcp.INVALID_PARAMS, Message: "Invalid params: " + err.Error(), Data: data}})
+	if merr != nil {
+		return nil
+	}
+	return append(b, '\n')
+}

@@ -1,0 +1,220 @@
+// Drives the real palace binary with the official MCP TypeScript SDK client
+// over stdio and streamable HTTP.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { mkdirSync, symlinkSync } from "node:fs";
+import Ajv from "ajv";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+
+import { tempDir, writeTree, connect, startHTTP, connectHTTP, call, toolError, cli } from "./lib/palace.mjs";
+
+const TOOLS = [
+  "palace_diary", "palace_forget", "palace_get", "palace_kg", "palace_mine",
+  "palace_remember", "palace_search", "palace_status", "palace_taxonomy", "palace_wake_up",
+];
+
+test("initialize: server info, capabilities and the memory protocol", async (t) => {
+  const { client } = await connect(t, tempDir(t));
+  assert.equal(client.getServerVersion().name, "palace");
+  const caps = client.getServerCapabilities();
+  for (const c of ["tools", "resources", "prompts", "logging", "completions"]) assert.ok(caps[c], `capability ${c}`);
+  const instr = client.getInstructions();
+  assert.match(instr, /Search before answering/);
+  assert.match(instr, /palace_remember/);
+});
+
+test("tools/list: the default set with valid, strict schemas and explicit annotations", async (t) => {
+  const { client } = await connect(t, tempDir(t));
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((x) => x.name).sort(), TOOLS);
+  const ajv = new Ajv({ strict: true, allErrors: true });
+  for (const tool of tools) {
+    // Each schema compiles under ajv's strict mode: no unknown keywords.
+    assert.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name} schema`);
+    assert.equal(tool.inputSchema.type, "object");
+    assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name} refuses unknown parameters`);
+    for (const h of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) {
+      assert.equal(typeof tool.annotations?.[h], "boolean", `${tool.name}.${h} set explicitly`);
+    }
+    assert.equal(tool.annotations.openWorldHint, false);
+    for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {})) {
+      assert.ok(prop.description?.length > 15, `${tool.name}.${name} described`);
+      assert.equal(prop.format, undefined, `${tool.name}.${name} has no (uint) format`);
+      if (prop.type === "integer" && prop.minimum !== undefined) assert.ok(prop.minimum >= 0);
+    }
+  }
+  const ro = Object.fromEntries(tools.map((x) => [x.name, x.annotations.readOnlyHint]));
+  assert.equal(ro.palace_search, true);
+  assert.equal(ro.palace_remember, false);
+  assert.equal(tools.find((x) => x.name === "palace_forget").annotations.destructiveHint, true);
+});
+
+test("remember, search, get, forget: a round trip", async (t) => {
+  const { client } = await connect(t, tempDir(t), { args: ["--wing", "shop"] });
+  const note = "Checkout retries use idempotency keys, so a retried payment never double-charges.";
+  const rem = await call(client, "palace_remember", { content: note, room: "decisions", importance: 5, source: "ADR-12" });
+  assert.equal(rem.added, true);
+  assert.equal(rem.wing, "shop");
+  const dup = await call(client, "palace_remember", { content: note });
+  assert.equal(dup.added, false);
+  assert.equal(dup.duplicates[0].id, rem.id);
+
+  const res = await call(client, "palace_search", { query: "idempotency retried payment" });
+  assert.equal(res.hits[0].id, rem.id);
+  assert.equal(res.hits[0].content, note);
+  assert.equal(res.hits[0].citation, "ADR-12");
+  assert.ok(res.hits[0].time, "hit has a time");
+  assert.ok("route" in res && "mode" in res);
+
+  const got = await call(client, "palace_get", { id: rem.id });
+  assert.equal(got.drawer.content, note);
+  const resource = await client.readResource({ uri: `palace://drawer/${rem.id}` });
+  assert.equal(resource.contents[0].text, note);
+
+  const f = await call(client, "palace_forget", { id: rem.id });
+  assert.equal(f.deleted, true);
+  assert.equal((await call(client, "palace_search", { query: "idempotency retried payment" })).hits.length, 0);
+  assert.equal((await call(client, "palace_forget", { id: rem.id })).already_deleted, true);
+  assert.ok((await call(client, "palace_get", { id: rem.id })).drawer.deleted_at);
+});
+
+test("knowledge graph: a contradiction is reported and nothing is written", async (t) => {
+  const { client } = await connect(t, tempDir(t));
+  const a = await call(client, "palace_kg", { action: "add", subject: "Alice", predicate: "works_at", object: "Acme", valid_from: "2020-01-01" });
+  assert.equal(a.added, true);
+  const b = await call(client, "palace_kg", { action: "add", subject: "alice", predicate: "works at", object: "Globex", valid_from: "2023-06-01" });
+  assert.equal(b.conflict, true);
+  assert.equal(b.added, false);
+  assert.equal(b.conflicts[0].object, "Acme");
+  assert.match(b.reason, /nothing written/);
+  const q = await call(client, "palace_kg", { action: "query", entity: "Alice" });
+  assert.deepEqual(q.facts.map((f) => f.object), ["Acme"]);
+  const s = await call(client, "palace_kg", { action: "add", subject: "Alice", predicate: "works_at", object: "Globex", valid_from: "2023-06-01", supersede: true });
+  assert.equal(s.added, true);
+  assert.equal(s.superseded[0].object, "Acme");
+});
+
+test("wrong arguments are rejected with JSON-RPC -32602, bad values with a tool error", async (t) => {
+  const { client } = await connect(t, tempDir(t), { args: ["--wing", "w"] });
+  const rejects = async (name, args, re) => {
+    await assert.rejects(client.callTool({ name, arguments: args }), (e) => {
+      assert.ok(e instanceof McpError, `McpError, got ${e}`);
+      assert.equal(e.code, -32602);
+      assert.match(e.message, re);
+      return true;
+    });
+  };
+  await rejects("palace_search", { query: "x", wng: "a" }, /unknown parameter "wng"/);
+  await rejects("palace_search", { query: "x", limit: "10" }, /"limit" must be an integer, got a string/);
+  await rejects("palace_search", { query: "x", limit: 2.5 }, /"limit" must be an integer/);
+  await rejects("palace_search", { query: "x", limit: 1000 }, /"limit" is 1000; want 1 to 100/);
+  await rejects("palace_remember", {}, /"content" is required/);
+  await rejects("palace_kg", { action: "stats", subject: "x" }, /does not apply to action "stats"/);
+  await rejects("palace_kg", { action: "add", subject: "a", predicate: "b" }, /"object" is required for action "add"/);
+  await rejects("palace_taxonomy", { action: "set", room: "r", keywords: "a,b" }, /must be an array of strings/);
+  await rejects("palace_nope", {}, /not found/);
+  assert.match(await toolError(client, "palace_remember", { content: "x", wing: "a/b" }), /^invalid input: wing/);
+  assert.match(await toolError(client, "palace_search", { query: "x", since: "last tuesday" }), /^invalid input: since/);
+  assert.match(await toolError(client, "palace_get", { id: "d_nope" }), /^not found:/);
+});
+
+test("the wing comes from the client's roots; mine only inside them", async (t) => {
+  const home = tempDir(t);
+  const proj = writeTree(join(tempDir(t), "Shop App"), {
+    "palace.yaml": "wing: shop\n",
+    "src/checkout.go": "package checkout\n\n// Charge sends an idempotency key with every payment call.\nfunc Charge() {}\n",
+  });
+  const outside = writeTree(tempDir(t), { "secret.txt": "not for the palace\n" });
+  symlinkSync(outside, join(proj, "escape"));
+  const { client, state } = await connect(t, home, { roots: [proj] });
+  const st = await call(client, "palace_status");
+  assert.equal(st.session.wing, "shop");
+  assert.equal(st.session.wing_from, "roots");
+  const rem = await call(client, "palace_remember", { content: "Payments are retried at most three times." });
+  assert.equal(rem.wing, "shop");
+  const progress = [];
+  const mr = await client.callTool({ name: "palace_mine", arguments: { path: "." } }, undefined, { onprogress: (p) => progress.push(p) });
+  assert.ok(!mr.isError, JSON.stringify(mr.content));
+  const m = mr.structuredContent;
+  assert.equal(m.wing, "shop");
+  assert.ok(progress.length >= 1 && progress.at(-1).progress === progress.at(-1).total, `progress ${JSON.stringify(progress)}`);
+  assert.equal(m.files_mined, 2);
+  assert.match(await toolError(client, "palace_mine", { path: outside }), /cannot be mined/);
+  assert.match(await toolError(client, "palace_mine", { path: join(proj, "escape") }), /cannot be mined/);
+  // A new root after roots/list_changed.
+  const other = join(tempDir(t), "Billing");
+  mkdirSync(other);
+  state.roots = [other];
+  await client.sendRootsListChanged();
+  const rem2 = await call(client, "palace_remember", { content: "Invoices are numbered per year." });
+  assert.equal(rem2.wing, "billing");
+  assert.ok(state.rootsAsked >= 2);
+});
+
+test("without --wing or roots, writing tools say how to name the wing", async (t) => {
+  const { client } = await connect(t, tempDir(t));
+  assert.match(await toolError(client, "palace_remember", { content: "x" }), /wing is needed and none is known/);
+  const wake = await call(client, "palace_wake_up", {});
+  assert.equal(wake.wing, "", "reading tools fall back to the whole palace");
+});
+
+// The issue's acceptance test: the same query gives the same hits over MCP
+// (stdio and HTTP) as on the command line, here in hybrid mode with the
+// repository's tiny embedding model.
+test("a search over MCP returns the same hits as the CLI", async (t) => {
+  const home = tempDir(t);
+  const proj = writeTree(join(tempDir(t), "cachesvc"), {
+    "README.md": "# cachesvc\n\nA small cache service with LRU eviction and TTLs.\n",
+    "docs/eviction.md": "Eviction removes the least recently used entries when memory is tight.\n\nEviction events are logged at debug level.\n",
+    "docs/retries.md": "Clients retry with exponential backoff and jitter.\n",
+    "src/cache.go": "package cache\n\n// Evict drops the least recently used entry.\nfunc Evict() {}\n",
+    "src/ttl.go": "package cache\n\n// Expire removes entries whose TTL passed.\nfunc Expire() {}\n",
+  });
+  const mined = await cli(home, ["mine", proj, "--no-progress"]);
+  assert.ok(mined.drawers_added >= 5, "CLI mined the project");
+  const { client } = await connect(t, home);
+  const http = await startHTTP(t, home);
+  const hclient = await connectHTTP(t, http.url, http.token);
+  for (const q of ["least recently used eviction", "retry backoff", "TTL expire entries", "cache"]) {
+    const want = await cli(home, ["search", q]);
+    assert.equal(want.mode, "hybrid", "the tiny model makes the search hybrid");
+    for (const [how, c] of [["stdio", client], ["http", hclient]]) {
+      const got = await call(c, "palace_search", { query: q });
+      assert.equal(got.mode, want.mode, `${how} ${q}: mode`);
+      assert.deepEqual(got.hits.map((h) => [h.id, h.score]), want.hits.map((h) => [h.id, h.score]), `${how} ${q}: hits`);
+      assert.deepEqual(got.route, want.route, `${how} ${q}: route`);
+    }
+  }
+  const lex = await cli(home, ["search", "eviction", "--mode", "lexical", "--limit", "2"]);
+  const glex = await call(client, "palace_search", { query: "eviction", mode: "lexical", limit: 2 });
+  assert.deepEqual(glex.hits.map((h) => h.id), lex.hits.map((h) => h.id));
+});
+
+test("prompts and resources: wake-up and palace://status", async (t) => {
+  const { client } = await connect(t, tempDir(t), { args: ["--wing", "notes"] });
+  await call(client, "palace_remember", { content: "The staging database is rebuilt every Monday at 06:00 UTC.", importance: 5 });
+  const { prompts } = await client.listPrompts();
+  assert.ok(prompts.some((p) => p.name === "wake-up"));
+  const p = await client.getPrompt({ name: "wake-up", arguments: { budget: "300" } });
+  assert.match(p.messages[0].content.text, /staging database is rebuilt/);
+  const { resources } = await client.listResources();
+  assert.ok(resources.some((r) => r.uri === "palace://status"));
+  const st = JSON.parse((await client.readResource({ uri: "palace://status" })).contents[0].text);
+  assert.equal(st.drawers, 1);
+  assert.match(st.aaak_legend, /V1\|wing\|room\|date\|source/);
+  const c = await client.complete({ ref: { type: "ref/prompt", name: "wake-up" }, argument: { name: "wing", value: "no" } });
+  assert.deepEqual(c.completion.values, ["notes"]);
+});
+
+test("streamable HTTP refuses requests without the bearer token", async (t) => {
+  const home = tempDir(t);
+  const { url, token } = await startHTTP(t, home);
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  assert.equal((await fetch(url, { method: "POST", headers, body })).status, 401);
+  assert.equal((await fetch(url, { method: "POST", headers: { ...headers, authorization: "Bearer wrong" }, body })).status, 401);
+  assert.equal((await fetch(url, { method: "POST", headers: { ...headers, authorization: `Bearer ${token}`, origin: "https://evil.example" }, body })).status, 403);
+  const ok = await fetch(url, { method: "POST", headers: { ...headers, authorization: `Bearer ${token}` }, body });
+  assert.equal(ok.status, 200);
+});

@@ -1,0 +1,70 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/palace-dev/palace/core/memory"
+)
+
+const (
+	diaryWrite = "write"
+	diaryRead  = "read"
+)
+
+func toolDiary() *tool {
+	return &tool{
+		name:  "palace_diary",
+		title: "Agent diary",
+		desc: "Your own dated journal, kept across sessions. action write adds an entry: at the end of a task or session, and before context is compacted, " +
+			"note what you did, what is left and what to watch out for. action read returns your latest entries, oldest first, at the start of a session. " +
+			"Entries go to your own wing (diary-<agent>) unless wing names another.",
+		idempotent: false, // each write is a new entry
+		params: []param{
+			{name: "action", kind: kString, required: true, enum: []string{diaryWrite, diaryRead},
+				desc: "write: add an entry (needs text); read: your latest entries, oldest first."},
+			{name: "agent", kind: kString, maxLen: memory.MaxAgentBytes,
+				desc: "Whose diary. Omit it to use your client's name (as it introduced itself to the server); give the same name every session."},
+			{name: "text", kind: kString, maxLen: memory.MaxTextBytes, actions: []string{diaryWrite}, requiredFor: []string{diaryWrite},
+				desc: "The entry, verbatim, in plain prose."},
+			{name: "topic", kind: kString, maxLen: memory.MaxNameBytes, actions: []string{diaryWrite},
+				desc: "The entry's topic, filed as its room (default \"journal\")."},
+			{name: "wing", kind: kString, maxLen: memory.MaxNameBytes,
+				desc: "write: file the entry in this wing instead of your own diary wing. read: only entries filed in this wing (default: wherever they were filed)."},
+			{name: "last", kind: kInteger, min: num(1), max: num(memory.MaxDiaryLast), actions: []string{diaryRead},
+				desc: "How many of the latest entries to return (default 10)."},
+			{name: "since", kind: kString, maxLen: 64, actions: []string{diaryRead},
+				desc: "Only entries written from this time on: YYYY-MM-DD (that day's start, UTC) or RFC 3339."},
+		},
+		run: runDiary,
+	}
+}
+
+type diaryArgs struct {
+	Action string `json:"action"`
+	Agent  string `json:"agent"`
+	Text   string `json:"text"`
+	Topic  string `json:"topic"`
+	Wing   string `json:"wing"`
+	Last   int    `json:"last"`
+	Since  string `json:"since"`
+}
+
+func runDiary(ctx context.Context, s *Server, a args) (any, error) {
+	var in diaryArgs
+	if err := a.decode(&in); err != nil {
+		return nil, err
+	}
+	if in.Agent == "" {
+		if in.Agent = clientName(ctx); in.Agent == "" {
+			return nil, invalidf("agent", "is needed: your client did not give its name, so pass \"agent\" (the same name every session)")
+		}
+	}
+	if in.Action == diaryWrite {
+		res, err := memory.WriteDiary(ctx, s.p, memory.DiaryEntry{Agent: in.Agent, Text: in.Text, Topic: in.Topic, Wing: in.Wing})
+		if err == nil && res.Added {
+			s.changed(statusURI)
+		}
+		return res, err
+	}
+	return memory.ReadDiary(ctx, s.p, memory.DiaryQuery{Agent: in.Agent, Wing: in.Wing, Last: in.Last, Since: in.Since})
+}

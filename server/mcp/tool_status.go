@@ -1,0 +1,97 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+)
+
+func toolStatus() *tool {
+	return &tool{
+		name:  "palace_status",
+		title: "Palace status",
+		desc: "Overview of the palace: drawers per wing and room, the embedding backend and how many drawers still wait for a vector, " +
+			"the wing this session writes to (and where it came from), the memory protocol to follow, and a short legend of the AAAK format. " +
+			"Call it once when you need exact wing or room names; they are the only values to pass as `wing` or `room` elsewhere.",
+		readOnly: true, idempotent: true,
+		run: runStatus,
+	}
+}
+
+// embeddingStatus is the embedding backend and the vector index's state,
+// as `palace status --json` reports it.
+type embeddingStatus struct {
+	Backend  string `json:"backend"`
+	Reason   string `json:"reason"`
+	ModelDir string `json:"model_dir,omitempty"`
+	Model    string `json:"model,omitempty"` // the model the stored vectors came from
+	Vectors  int    `json:"vectors"`
+	Pending  int    `json:"pending"`
+}
+
+// sessionStatus says which wing this session writes to and why.
+type sessionStatus struct {
+	Wing string `json:"wing,omitempty"`
+	// WingFrom is "flag" (--wing), "roots" (the client's roots), or "" when
+	// no wing is known and writing tools need one passed.
+	WingFrom string `json:"wing_from,omitempty"`
+	Roots    []root `json:"roots"`
+	// RootsError says why the client's roots could not be read.
+	RootsError string `json:"roots_error,omitempty"`
+	Client     string `json:"client,omitempty"`
+}
+
+type statusResult struct {
+	store.Status
+	Embedding      embeddingStatus `json:"embedding"`
+	Session        sessionStatus   `json:"session"`
+	MemoryProtocol string          `json:"memory_protocol"`
+	AAAKLegend     string          `json:"aaak_legend"`
+}
+
+func runStatus(ctx context.Context, s *Server, _ args) (any, error) {
+	st, err := s.p.Store.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	emb, err := embeddingOf(ctx, s.p)
+	if err != nil {
+		return nil, err
+	}
+	return statusResult{Status: st, Embedding: emb, Session: s.sessionStatus(ctx),
+		MemoryProtocol: instructions, AAAKLegend: aaakLegend}, nil
+}
+
+// embeddingOf reports the backend (loading the model if one is configured:
+// the first search would load it anyway) and the vector counts.
+func embeddingOf(ctx context.Context, p *palace.Palace) (embeddingStatus, error) {
+	_, choice, _ := p.Embedder()
+	vi, err := p.Store.VecInfo(ctx)
+	if err != nil {
+		return embeddingStatus{}, fmt.Errorf("vector index: %w", err)
+	}
+	return embeddingStatus{Backend: choice.Backend, Reason: choice.Reason, ModelDir: choice.ModelDir,
+		Model: vi.Model, Vectors: vi.Vectors, Pending: vi.Pending}, nil
+}
+
+func (s *Server) sessionStatus(ctx context.Context) sessionStatus {
+	ss := sessionStatus{Roots: []root{}, Client: clientName(ctx)}
+	rs, err := s.roots(ctx)
+	if err != nil {
+		ss.RootsError = err.Error()
+	}
+	if rs != nil {
+		ss.Roots = rs
+	}
+	switch {
+	case s.opts.Wing != "":
+		ss.Wing, ss.WingFrom = s.opts.Wing, "flag"
+	case err == nil:
+		if w, werr := s.wing(ctx, ""); werr == nil {
+			ss.Wing, ss.WingFrom = w, "roots"
+		}
+	}
+	return ss
+}
