@@ -379,23 +379,10 @@ func projectConfig(dir, wing string) (*project, error) {
 	if cfg == nil {
 		return nil, usageError{fmt.Errorf("--dir %s: no %s there (create one with 'palace init %s')", dir, mine.ConfigName, dir)}
 	}
-	if w := configWing(dir, cfg); w != wing {
+	if w := mine.WingOf(dir, cfg); w != wing {
 		return nil, usageError{fmt.Errorf("--dir %s: its %s is for wing %s, not %s", dir, mine.ConfigName, route.Show(w), route.Show(wing))}
 	}
 	return &project{dir: dir, wing: wing, cfg: cfg}, nil
-}
-
-// configWing is the wing 'palace mine DIR' fills from cfg: its wing, else
-// the folder's name.
-func configWing(dir string, cfg *mine.Config) string {
-	if w := strings.TrimSpace(cfg.Wing); w != "" {
-		return w
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	return mine.Slug(filepath.Base(abs))
 }
 
 // baseRooms is the room list an edit starts from: palace.yaml's rooms when
@@ -495,7 +482,7 @@ func yamlWarning(ctx context.Context, st *store.Store, wing string) string {
 		return ""
 	}
 	for d := filepath.Dir(src); ; d = filepath.Dir(d) {
-		if cfg, err := mine.LoadConfig(d); err == nil && cfg != nil && len(cfg.Rooms) > 0 && configWing(d, cfg) == wing {
+		if cfg, err := mine.LoadConfig(d); err == nil && cfg != nil && len(cfg.Rooms) > 0 && mine.WingOf(d, cfg) == wing {
 			return fmt.Sprintf("%s lists the rooms of wing %s and replaces them at the next 'palace mine'; run again with --dir %s to change both",
 				filepath.Join(d, mine.ConfigName), wing, d)
 		}

@@ -157,10 +157,7 @@ func WingFor(cwd string) string {
 	}
 	for d := cwd; ; d = filepath.Dir(d) {
 		if cfg, err := mine.LoadConfig(d); err == nil && cfg != nil {
-			if w := strings.TrimSpace(cfg.Wing); w != "" {
-				return w
-			}
-			return mine.Slug(filepath.Base(d))
+			return mine.WingOf(d, cfg)
 		}
 		if filepath.Dir(d) == d {
 			break

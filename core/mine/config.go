@@ -57,6 +57,21 @@ func LoadConfig(dir string) (*Config, error) {
 	return &c, nil
 }
 
+// WingOf is the wing a project folder mines into when no --wing is given:
+// the wing its palace.yaml names (cfg may be nil), else the folder's name.
+// Every front uses this one rule.
+func WingOf(dir string, cfg *Config) string {
+	if cfg != nil {
+		if w := strings.TrimSpace(cfg.Wing); w != "" {
+			return w
+		}
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return Slug(filepath.Base(dir))
+}
+
 // ProposeConfig suggests a palace.yaml for dir: the directory's name as the
 // wing and one room per top-level folder that is not ignored, keyed by the
 // folder's name.

@@ -142,11 +142,8 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	wing := strings.TrimSpace(o.Wing)
-	if wing == "" && cfg != nil {
-		wing = strings.TrimSpace(cfg.Wing)
-	}
 	if wing == "" {
-		wing = Slug(filepath.Base(root))
+		wing = WingOf(root, cfg)
 	}
 	if cfg != nil && len(cfg.Rooms) > 0 {
 		if err := st.ReplaceTaxonomy(wctx, wing, cfg.Rooms); err != nil {

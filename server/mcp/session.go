@@ -127,12 +127,7 @@ func wingOfDir(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if cfg != nil {
-		if w := strings.TrimSpace(cfg.Wing); w != "" {
-			return w, nil
-		}
-	}
-	return mine.Slug(filepath.Base(dir)), nil
+	return mine.WingOf(dir, cfg), nil
 }
 
 // wing resolves the wing a tool writes to: the argument, else --wing, else
