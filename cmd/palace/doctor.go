@@ -1,32 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/vectors"
 )
-
-// embeddingStatus is what status and doctor say about vectors.
-type embeddingStatus struct {
-	Backend  string `json:"backend"`
-	Reason   string `json:"reason"`
-	ModelDir string `json:"model_dir,omitempty"`
-	ORTLib   string `json:"ort_lib,omitempty"`
-	Model    string `json:"model,omitempty"` // the model the vectors came from
-	Vectors  int    `json:"vectors"`
-	Pending  int    `json:"pending"`
-}
-
-func embeddingOf(ctx context.Context, p *palace.Palace) (embeddingStatus, error) {
-	_, choice, _ := p.Embedder()
-	vi, err := p.Store.VecInfo(ctx)
-	return embeddingStatus{Backend: choice.Backend, Reason: choice.Reason, ModelDir: choice.ModelDir,
-		ORTLib: choice.ORTLib, Model: vi.Model, Vectors: vi.Vectors, Pending: vi.Pending}, err
-}
 
 func newDoctorCmd(g *globals) *cobra.Command {
 	var asJSON bool
@@ -42,11 +23,11 @@ func newDoctorCmd(g *globals) *cobra.Command {
 			defer p.Close()
 			ctx := c.Context()
 			r := struct {
-				Home      string          `json:"home"`
-				Schema    int             `json:"schema_version"`
-				Supported int             `json:"schema_supported"`
-				Integrity string          `json:"integrity"`
-				Embedding embeddingStatus `json:"embedding"`
+				Home      string         `json:"home"`
+				Schema    int            `json:"schema_version"`
+				Supported int            `json:"schema_supported"`
+				Integrity string         `json:"integrity"`
+				Embedding vectors.Status `json:"embedding"`
 			}{Home: p.Store.Home(), Supported: store.SchemaVersion(), Integrity: "ok"}
 			if r.Schema, err = p.Store.SchemaVersionOf(ctx); err != nil {
 				return err
@@ -55,7 +36,7 @@ func newDoctorCmd(g *globals) *cobra.Command {
 			if integrity != nil {
 				r.Integrity = integrity.Error()
 			}
-			if r.Embedding, err = embeddingOf(ctx, p); err != nil {
+			if r.Embedding, err = vectors.StatusOf(ctx, p); err != nil {
 				return err
 			}
 			out := c.OutOrStdout()

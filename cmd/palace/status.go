@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/vectors"
 )
 
 func newStatusCmd(g *globals) *cobra.Command {
@@ -24,7 +25,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			e, err := embeddingOf(c.Context(), p)
+			e, err := vectors.StatusOf(c.Context(), p)
 			if err != nil {
 				return err
 			}
@@ -32,7 +33,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 			if asJSON {
 				return printJSON(out, struct {
 					store.Status
-					Embedding embeddingStatus `json:"embedding"`
+					Embedding vectors.Status `json:"embedding"`
 				}{s, e})
 			}
 			fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", s.Database, s.SchemaVersion, float64(s.DBBytes)/1e6)

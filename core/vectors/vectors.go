@@ -139,3 +139,27 @@ func Nearest(ctx context.Context, p *palace.Palace, text string, f store.Filter,
 	}
 	return out, nil
 }
+
+// Status is what status, doctor and the servers say about vectors: the
+// backend and why, and the vector counts.
+type Status struct {
+	Backend  string `json:"backend"`
+	Reason   string `json:"reason"`
+	ModelDir string `json:"model_dir,omitempty"`
+	ORTLib   string `json:"ort_lib,omitempty"`
+	Model    string `json:"model,omitempty"` // the model the vectors came from
+	Vectors  int    `json:"vectors"`
+	Pending  int    `json:"pending"`
+}
+
+// StatusOf loads the model if one is configured (the first search would
+// anyway) and counts the vectors.
+func StatusOf(ctx context.Context, p *palace.Palace) (Status, error) {
+	_, choice, _ := p.Embedder()
+	vi, err := p.Store.VecInfo(ctx)
+	if err != nil {
+		return Status{}, fmt.Errorf("vector index: %w", err)
+	}
+	return Status{Backend: choice.Backend, Reason: choice.Reason, ModelDir: choice.ModelDir,
+		ORTLib: choice.ORTLib, Model: vi.Model, Vectors: vi.Vectors, Pending: vi.Pending}, nil
+}

@@ -2,10 +2,9 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/vectors"
 )
 
 func toolStatus() *tool {
@@ -18,17 +17,6 @@ func toolStatus() *tool {
 		readOnly: true, idempotent: true,
 		run: runStatus,
 	}
-}
-
-// embeddingStatus is the embedding backend and the vector index's state,
-// as `palace status --json` reports it.
-type embeddingStatus struct {
-	Backend  string `json:"backend"`
-	Reason   string `json:"reason"`
-	ModelDir string `json:"model_dir,omitempty"`
-	Model    string `json:"model,omitempty"` // the model the stored vectors came from
-	Vectors  int    `json:"vectors"`
-	Pending  int    `json:"pending"`
 }
 
 // sessionStatus says which wing this session writes to and why.
@@ -45,10 +33,10 @@ type sessionStatus struct {
 
 type statusResult struct {
 	store.Status
-	Embedding      embeddingStatus `json:"embedding"`
-	Session        sessionStatus   `json:"session"`
-	MemoryProtocol string          `json:"memory_protocol"`
-	AAAKLegend     string          `json:"aaak_legend"`
+	Embedding      vectors.Status `json:"embedding"`
+	Session        sessionStatus  `json:"session"`
+	MemoryProtocol string         `json:"memory_protocol"`
+	AAAKLegend     string         `json:"aaak_legend"`
 }
 
 func runStatus(ctx context.Context, s *Server, _ args) (any, error) {
@@ -56,24 +44,12 @@ func runStatus(ctx context.Context, s *Server, _ args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	emb, err := embeddingOf(ctx, s.p)
+	emb, err := vectors.StatusOf(ctx, s.p)
 	if err != nil {
 		return nil, err
 	}
 	return statusResult{Status: st, Embedding: emb, Session: s.sessionStatus(ctx),
 		MemoryProtocol: instructions, AAAKLegend: aaakLegend}, nil
-}
-
-// embeddingOf reports the backend (loading the model if one is configured:
-// the first search would load it anyway) and the vector counts.
-func embeddingOf(ctx context.Context, p *palace.Palace) (embeddingStatus, error) {
-	_, choice, _ := p.Embedder()
-	vi, err := p.Store.VecInfo(ctx)
-	if err != nil {
-		return embeddingStatus{}, fmt.Errorf("vector index: %w", err)
-	}
-	return embeddingStatus{Backend: choice.Backend, Reason: choice.Reason, ModelDir: choice.ModelDir,
-		Model: vi.Model, Vectors: vi.Vectors, Pending: vi.Pending}, nil
 }
 
 func (s *Server) sessionStatus(ctx context.Context) sessionStatus {
