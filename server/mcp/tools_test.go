@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/memory"
@@ -530,8 +531,16 @@ func TestSubscriptionsCompletionsLogging(t *testing.T) {
 		t.Fatalf("setLevel: %v", err)
 	}
 	c.fails("palace_get", map[string]any{"id": "d_missing"}, "not found")
-	c.call("ping", map[string]any{})
-	if logs := c.notifications("notifications/message"); len(logs) != 1 || !strings.Contains(string(logs[0].Params), "palace_get") {
+	// mcp-go handles messages concurrently, so the log notification may
+	// trail the reply: wait for it, boundedly.
+	var logs []rpcMsg
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		c.call("ping", map[string]any{})
+		if logs = c.notifications("notifications/message"); len(logs) > 0 {
+			break
+		}
+	}
+	if len(logs) != 1 || !strings.Contains(string(logs[0].Params), "palace_get") {
 		t.Errorf("log notifications: %+v", logs)
 	}
 }
