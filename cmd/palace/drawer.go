@@ -1,13 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/search"
-	"github.com/palace-dev/palace/core/store"
 )
 
 func newDrawerCmd(g *globals) *cobra.Command {
@@ -32,7 +30,7 @@ func newDrawerCmd(g *globals) *cobra.Command {
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, drawerJSON(d))
+				return printJSON(out, search.DrawerOf(d))
 			}
 			fmt.Fprintf(out, "id:      %s\nwing:    %s\nroom:    %s\nkind:    %s\nsource:  %s\ncreated: %s\n",
 				d.ID, d.Wing, d.Room, d.Kind, search.Citation(d), d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
@@ -67,18 +65,4 @@ func newDrawerCmd(g *globals) *cobra.Command {
 	needsSubcommand(c)
 	c.AddCommand(show, rm)
 	return c
-}
-
-// drawerJSON is a drawer as the JSON outputs print it.
-func drawerJSON(d store.Drawer) map[string]any {
-	m := map[string]any{
-		"id": d.ID, "wing": d.Wing, "room": d.Room, "kind": d.Kind, "source": d.Source,
-		"line_start": d.LineStart, "line_end": d.LineEnd, "content": d.Content,
-		"content_hash": d.ContentHash, "created_at": d.CreatedAt, "importance": d.Importance,
-		"metadata": json.RawMessage(d.Metadata), "citation": search.Citation(d),
-	}
-	if d.DeletedAt != nil {
-		m["deleted_at"] = *d.DeletedAt
-	}
-	return m
 }

@@ -2,9 +2,7 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
-	"time"
 
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
@@ -36,50 +34,10 @@ type getArgs struct {
 	Neighbours int    `json:"neighbours"`
 }
 
-// drawerOut is a drawer as the MCP tools return it: `palace drawer show
-// --json` plus the time the content happened.
-type drawerOut struct {
-	ID          string          `json:"id"`
-	Wing        string          `json:"wing"`
-	Room        string          `json:"room"`
-	Kind        string          `json:"kind"`
-	Source      string          `json:"source"`
-	LineStart   int             `json:"line_start"`
-	LineEnd     int             `json:"line_end"`
-	Citation    string          `json:"citation"`
-	Content     string          `json:"content"`
-	ContentHash string          `json:"content_hash"`
-	CreatedAt   time.Time       `json:"created_at"`
-	Time        *time.Time      `json:"time,omitempty"`
-	TimeEnd     *time.Time      `json:"time_end,omitempty"`
-	Importance  float64         `json:"importance"`
-	Metadata    json.RawMessage `json:"metadata"`
-	DeletedAt   *time.Time      `json:"deleted_at,omitempty"`
-}
-
-func newDrawerOut(d store.Drawer) drawerOut {
-	meta := json.RawMessage(d.Metadata)
-	if !json.Valid(meta) {
-		meta = json.RawMessage("{}")
-	}
-	return drawerOut{ID: d.ID, Wing: d.Wing, Room: d.Room, Kind: d.Kind, Source: d.Source,
-		LineStart: d.LineStart, LineEnd: d.LineEnd, Citation: search.Citation(d), Content: d.Content,
-		ContentHash: d.ContentHash, CreatedAt: d.CreatedAt, Time: optTime(d.OccurredAt), TimeEnd: optTime(d.OccurredEnd),
-		Importance: d.Importance, Metadata: meta, DeletedAt: d.DeletedAt}
-}
-
-func optTime(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
 type getResult struct {
-	Drawer drawerOut   `json:"drawer"`
-	Before []drawerOut `json:"before,omitempty"`
-	After  []drawerOut `json:"after,omitempty"`
+	Drawer search.Drawer   `json:"drawer"`
+	Before []search.Drawer `json:"before,omitempty"`
+	After  []search.Drawer `json:"after,omitempty"`
 }
 
 func runGet(ctx context.Context, s *Server, a args) (any, error) {
@@ -91,17 +49,17 @@ func runGet(ctx context.Context, s *Server, a args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := getResult{Drawer: newDrawerOut(d)}
+	res := getResult{Drawer: search.DrawerOf(d)}
 	if in.Neighbours > 0 {
 		before, after, err := neighbours(ctx, s.p.Store, d, in.Neighbours)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range before {
-			res.Before = append(res.Before, newDrawerOut(n))
+			res.Before = append(res.Before, search.DrawerOf(n))
 		}
 		for _, n := range after {
-			res.After = append(res.After, newDrawerOut(n))
+			res.After = append(res.After, search.DrawerOf(n))
 		}
 	}
 	return res, nil
