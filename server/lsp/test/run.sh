@@ -2,8 +2,7 @@
 # Runs the LSP integration suite: installs its npm packages (pinned by
 # package-lock.json) when missing, then `node --test`. The server command is
 # PALACE_LSP_CMD (a JSON array), else "$PALACE_BIN serve --lsp"; with
-# neither set, the interim server main (server/lsp/internal/lspmain) is
-# built and used.
+# neither set, ./cmd/palace is built and used.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"
@@ -16,10 +15,10 @@ fi
 if [ -z "${PALACE_LSP_CMD:-}" ] && [ -z "${PALACE_BIN:-}" ]; then
 	tmpbin="$(mktemp -d)"
 	trap 'rm -rf "$tmpbin"' EXIT
-	bin="$tmpbin/palace-lsp"
-	echo "==> go build -o $bin ./server/lsp/internal/lspmain"
-	(cd "$repo" && GOFLAGS="${GOFLAGS:--buildvcs=false -tags=sqlite_fts5}" go build -o "$bin" ./server/lsp/internal/lspmain)
-	export PALACE_LSP_CMD="[\"$bin\"]"
+	bin="$tmpbin/palace"
+	echo "==> go build -o $bin ./cmd/palace"
+	(cd "$repo" && GOFLAGS="${GOFLAGS:--buildvcs=false -tags=sqlite_fts5}" go build -o "$bin" ./cmd/palace)
+	export PALACE_BIN="$bin"
 fi
 echo "==> node --test (server: ${PALACE_LSP_CMD:-$PALACE_BIN serve --lsp})"
 node --test --test-concurrency=2 "$here"/*.test.mjs

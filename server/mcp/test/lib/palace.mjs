@@ -16,9 +16,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, "..", "..", "..", "..");
 export const testDir = resolve(here, "..");
 
-// PALACE_BIN runs `serve --mcp` (the real palace, or the stand-in
-// server/mcp/internal/testserver until the CLI wires it); PALACE_CLI runs
-// the other commands (mine, search) and defaults to PALACE_BIN.
+// PALACE_BIN runs `serve --mcp`; PALACE_CLI runs the other commands (mine,
+// search) and defaults to PALACE_BIN.
 export const BIN = process.env.PALACE_BIN;
 export const CLI = process.env.PALACE_CLI || BIN;
 if (!BIN) throw new Error("set PALACE_BIN to the palace binary (run.sh does)");
