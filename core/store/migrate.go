@@ -126,6 +126,57 @@ CREATE INDEX drawers_occurred ON drawers (occurred_at);
 ALTER TABLE drawers ADD COLUMN vec_model TEXT;
 CREATE INDEX drawers_vec_pending ON drawers (seq) WHERE vec_model IS NULL AND deleted_at IS NULL;
 `,
+	// v4: a scope column in the FTS index, so a search inside a wing (and
+	// kind) is narrowed by FTS5 itself instead of after it has scored every
+	// match in the palace. scope is one token per drawer, 'w' || hex(wing) ||
+	// 'k' || kind: hex keeps any wing name a single unicode61 token, and 'k'
+	// (not a hex digit) ends the wing, so "w<hex>k"* selects a wing of any
+	// kind. Searches give scope weight 0 in bm25 and match words in body only
+	// (see SearchFTS). The update trigger now also fires on wing and kind,
+	// since scope depends on them, and is one trigger so the old row always
+	// leaves the index before the new one enters it.
+	`
+DROP TRIGGER drawers_ai;
+DROP TRIGGER drawers_ad;
+DROP TRIGGER drawers_au_old;
+DROP TRIGGER drawers_au_new;
+DROP TABLE drawers_fts;
+DROP VIEW drawers_search;
+
+CREATE VIEW drawers_search AS
+	SELECT seq, coalesce(index_text, content) AS body, 'w' || hex(wing) || 'k' || kind AS scope
+	FROM drawers WHERE deleted_at IS NULL;
+
+CREATE VIRTUAL TABLE drawers_fts USING fts5 (
+	body,
+	scope,
+	content = 'drawers_search',
+	content_rowid = 'seq',
+	tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+CREATE TRIGGER drawers_ai AFTER INSERT ON drawers WHEN new.deleted_at IS NULL BEGIN
+	INSERT INTO drawers_fts (rowid, body, scope)
+	VALUES (new.seq, coalesce(new.index_text, new.content), 'w' || hex(new.wing) || 'k' || new.kind);
+END;
+CREATE TRIGGER drawers_ad AFTER DELETE ON drawers WHEN old.deleted_at IS NULL BEGIN
+	INSERT INTO drawers_fts (drawers_fts, rowid, body, scope)
+	VALUES ('delete', old.seq, coalesce(old.index_text, old.content), 'w' || hex(old.wing) || 'k' || old.kind);
+END;
+-- One update trigger, not v1's pair: SQLite promises no order among
+-- triggers, and the old row must leave the index before the new one enters
+-- it (both happen when a live drawer changes wing, kind or text).
+CREATE TRIGGER drawers_au AFTER UPDATE OF content, index_text, deleted_at, wing, kind ON drawers BEGIN
+	INSERT INTO drawers_fts (drawers_fts, rowid, body, scope)
+	SELECT 'delete', old.seq, coalesce(old.index_text, old.content), 'w' || hex(old.wing) || 'k' || old.kind
+	WHERE old.deleted_at IS NULL;
+	INSERT INTO drawers_fts (rowid, body, scope)
+	SELECT new.seq, coalesce(new.index_text, new.content), 'w' || hex(new.wing) || 'k' || new.kind
+	WHERE new.deleted_at IS NULL;
+END;
+
+INSERT INTO drawers_fts (drawers_fts) VALUES ('rebuild');
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -36,14 +37,20 @@ const (
 // SearchFTS runs an FTS5 MATCH expression (built by package query, never raw
 // user text) with filters and returns hits best first. Ids in exclude are
 // skipped, so a caller can run a broader query after a narrower one.
+//
+// The expression is matched against drawer text only; a wing (and kind)
+// filter is also applied inside FTS5 through the scope column, so BM25 scores
+// only the drawers in scope. Scope has weight 0 in bm25, so matching it adds
+// nothing to a score; its one token per drawer does count in BM25's document
+// lengths (each drawer and the average grow by one), a small, even shift.
 func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int, exclude map[string]bool) ([]Hit, error) {
 	where, fargs := filterSQL(f)
-	args := append([]any{match}, fargs...)
-	q := `SELECT ` + drawerColumns("d.") + `, -bm25(drawers_fts) AS score,
+	args := append([]any{ftsMatch(match, f)}, fargs...)
+	q := `SELECT ` + drawerColumns("d.") + `, -bm25(drawers_fts, 1.0, 0.0) AS score,
 		snippet(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `', '…', 24)
 		FROM drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid
 		WHERE drawers_fts MATCH ? AND ` + strings.Join(where, " AND ") + `
-		ORDER BY bm25(drawers_fts) LIMIT ?`
+		ORDER BY bm25(drawers_fts, 1.0, 0.0) LIMIT ?`
 	args = append(args, limit+len(exclude))
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -80,3 +87,22 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 type scanFunc func(dest ...any) error
 
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// ftsMatch confines match to the body column and, when f names a wing, to
+// that wing's drawers (of f.Kind, when that is a kind) through the scope
+// token the v4 migration indexes: 'w' || hex(wing) || 'k' || kind. filterSQL
+// still checks wing and kind on the drawers row, so scope only narrows.
+func ftsMatch(match string, f Filter) string {
+	m := "{body} : (" + match + ")"
+	if f.Wing == "" {
+		return m
+	}
+	scope := `"w` + strings.ToUpper(hex.EncodeToString([]byte(f.Wing))) + "k"
+	switch f.Kind {
+	case KindFile, KindConversation, KindNote, KindDiary:
+		scope += f.Kind + `"`
+	default:
+		scope += `"*` // any kind: every token of the wing starts so
+	}
+	return m + " AND {scope} : " + scope
+}
