@@ -42,6 +42,8 @@ test: build vet
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/lsp/test/run.sh
 	@echo "==> MCP integration suite (MCP SDK client, inspector CLI, conformance)"
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/mcp/test/run.sh
+	@echo "==> Neovim plugin suite (headless Neovim from Debian)"
+	@PALACE_BIN=$(CURDIR)/$(BIN) bash editors/nvim/test/run.sh
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=10s
 
 FUZZTIME ?= 10s

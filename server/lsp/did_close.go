@@ -7,9 +7,6 @@ import (
 
 func init() {
 	notifications["textDocument/didClose"] = didClose
-	// The server asks for no edits (textDocumentSync.change is None); a
-	// client that sends them anyway is ignored quietly.
-	notifications["textDocument/didChange"] = func(context.Context, *server, json.RawMessage) error { return nil }
 }
 
 // didClose forgets the document's text; the file on disk stays mined.

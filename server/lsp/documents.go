@@ -8,19 +8,16 @@ import (
 	"github.com/palace-dev/palace/core/relevant"
 )
 
-// documents holds the text of open documents. The server asks for open and
-// close only (no edits) and saves without text, so an open document's text
-// is what was opened or last saved; after a save it is read again from disk
-// when next needed.
+// documents holds the text of open documents, kept current by full-document
+// didChange notifications; saves come without text.
 type documents struct {
 	mu   sync.Mutex
 	open map[string]*document // by URI as the client sent it
 }
 
 type document struct {
-	path  string
-	text  string
-	stale bool // saved since read: read the file again
+	path string
+	text string
 }
 
 func newDocuments() *documents { return &documents{open: map[string]*document{}} }
@@ -28,6 +25,17 @@ func newDocuments() *documents { return &documents{open: map[string]*document{}}
 func (d *documents) opened(u, text string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.open[u] = &document{path: uriPath(u), text: text}
+}
+
+// changed replaces an open document's text with the editor's current text.
+func (d *documents) changed(u, text string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if doc, ok := d.open[u]; ok {
+		doc.text = text
+		return
+	}
 	d.open[u] = &document{path: uriPath(u), text: text}
 }
 
@@ -46,10 +54,10 @@ func (d *documents) saved(u string, text *string) {
 		return
 	}
 	if text != nil {
-		doc.text, doc.stale = *text, false
-		return
+		doc.text = *text
 	}
-	doc.stale = true
+	// Without text, the document already holds the editor's text (full
+	// sync), which is what was saved.
 }
 
 // text returns a document's text and path: the open document's, else the
@@ -57,36 +65,19 @@ func (d *documents) saved(u string, text *string) {
 func (d *documents) text(u string) (text, path string, err error) {
 	d.mu.Lock()
 	doc, ok := d.open[u]
-	var stale bool
 	if ok {
-		text, path, stale = doc.text, doc.path, doc.stale
+		text, path = doc.text, doc.path
 	}
 	d.mu.Unlock()
-	if ok && !stale {
+	if ok {
 		return text, path, nil
 	}
-	if path == "" {
-		path = uriPath(u)
-	}
-	if path == "" {
-		if ok {
-			return text, "", nil // an unsaved buffer: its text as opened
-		}
+	if path = uriPath(u); path == "" {
 		return "", "", invalidParams("textDocument.uri: %s is not open and is not a file: URI", u)
 	}
 	b, err := readLimited(path)
 	if err != nil {
-		if ok {
-			return text, path, nil
-		}
 		return "", "", invalidParams("textDocument.uri: %s is not open and cannot be read: %v", u, err)
-	}
-	if ok {
-		d.mu.Lock()
-		if cur := d.open[u]; cur == doc {
-			doc.text, doc.stale = string(b), false
-		}
-		d.mu.Unlock()
 	}
 	return string(b), path, nil
 }

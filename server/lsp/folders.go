@@ -27,10 +27,8 @@ func (f *folder) wing() string {
 	if f.fixedWing != "" {
 		return f.fixedWing
 	}
-	if cfg, err := mine.LoadConfig(f.path); err == nil && cfg != nil && strings.TrimSpace(cfg.Wing) != "" {
-		return strings.TrimSpace(cfg.Wing)
-	}
-	return mine.Slug(filepath.Base(f.path))
+	cfg, _ := mine.LoadConfig(f.path) // a broken palace.yaml is reported by the mine itself
+	return mine.WingOf(f.path, cfg)
 }
 
 // contains reports whether path is inside the folder.

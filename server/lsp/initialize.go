@@ -130,11 +130,11 @@ func capabilities(cfg config) protocol.ServerCapabilities {
 		{Scheme: "file", Pattern: protocol.FileOperationPattern{Glob: "**/*"}},
 	}}
 	c := protocol.ServerCapabilities{
-		// Open and close only: the palace holds saved files, so edits in
-		// between are not needed; a save carries no text, the file is read.
+		// Full sync keeps the editor's current text for palace/relevant
+		// and hover; a save carries no text (the palace mines the file).
 		TextDocumentSync: protocol.TextDocumentSyncOptions{
 			OpenClose: true,
-			Change:    protocol.TextDocumentSyncKindNone,
+			Change:    protocol.TextDocumentSyncKindFull,
 			Save:      &protocol.SaveOptions{IncludeText: false},
 		},
 		Workspace: &protocol.ServerCapabilitiesWorkspace{

@@ -37,8 +37,8 @@ func TestInitializeAdvertisesCapabilities(t *testing.T) {
 	res := c.initialize(nil, t.TempDir())
 	caps := res["capabilities"].(map[string]any)
 	sync := caps["textDocumentSync"].(map[string]any)
-	if sync["openClose"] != true || sync["change"] != nil {
-		t.Errorf("textDocumentSync = %v, want openClose and no change", sync)
+	if sync["openClose"] != true || sync["change"] != float64(1) {
+		t.Errorf("textDocumentSync = %v, want openClose and full change sync", sync)
 	}
 	if save, ok := sync["save"].(map[string]any); !ok || save["includeText"] == true {
 		t.Errorf("save = %v, want save without text", sync["save"])
@@ -489,5 +489,21 @@ func TestBusyPalaceWaits(t *testing.T) {
 	}
 	if hits := hitsOf(t, c.mustCall("palace/search", map[string]any{"query": "heldlockmarker"})); len(hits) != 1 {
 		t.Errorf("not searchable after the lock went: %v", hits)
+	}
+}
+
+// Relevant reads the editor's current text: an unsaved edit is what the
+// cursor is on.
+func TestRelevantSeesUnsavedEdits(t *testing.T) {
+	c, root := started(t, nil)
+	uri := fileURI(filepath.Join(root, "unsaved.go"))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "go", "version": 1, "text": "package x\n"}})
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
+		"contentChanges": []any{map[string]any{"text": "package x\n\nfunc computeChecksum() {}\n"}}})
+	res := c.mustCall("palace/relevant", map[string]any{"textDocument": map[string]any{"uri": uri},
+		"position": map[string]any{"line": 2, "character": 8}})
+	if q, _ := res["query"].(string); !strings.Contains(q, "computeChecksum") {
+		t.Errorf("relevant query %q does not use the unsaved identifier: %v", q, res["clues"])
 	}
 }

@@ -31,7 +31,7 @@ test('initialize advertises sync, folders and the palace methods', async (t) => 
   const { client, init } = await session(t);
   const caps = init.capabilities;
   assert.equal(caps.textDocumentSync.openClose, true);
-  assert.equal(caps.textDocumentSync.change, undefined, 'no edits are asked for');
+  assert.equal(caps.textDocumentSync.change, 1, 'full-document sync: relevant sees unsaved edits');
   assert.deepEqual(caps.textDocumentSync.save, {}, 'save without text');
   assert.equal(caps.workspace.workspaceFolders.supported, true);
   assert.ok(caps.workspace.fileOperations.didDelete && caps.workspace.fileOperations.didRename);

@@ -1,0 +1,448 @@
+-- Palace for Neovim: runs `palace serve --lsp` as a language client for file
+-- buffers and shows what the palace holds (server/lsp/README.md).
+--
+-- Supports Neovim 0.7.2 (Debian's) and newer. Every API that changed between
+-- versions is chosen by feature test, so 0.11+ sees no deprecated call.
+local panel = require('palace.panel')
+
+local M = {}
+
+local uv = vim.uv or vim.loop -- vim.uv arrived in 0.10, vim.loop is deprecated there
+local has08 = vim.fn.has('nvim-0.8') == 1
+local has011 = vim.fn.has('nvim-0.11') == 1
+
+local defaults = {
+  cmd = { 'palace', 'serve', '--lsp' },
+  filetypes = nil, -- nil: every file buffer
+  root_markers = { '.git', 'palace.yaml' },
+  wing = nil, -- the wing of the workspace folder (server default: palace.yaml's, else the folder's name)
+  mine_on_save = true,
+  init_options = {}, -- more initializationOptions: hover, wings, vectors, relevantMode, ...
+  relevant = { auto = true, limit = 10, width = 60 },
+  search = { limit = 20 },
+  progress = true, -- show $/progress of mines in the command line
+}
+
+M.config = vim.deepcopy(defaults)
+-- M.last_index, last_progress, last_relevant, last_search, last_remember and
+-- last_forget hold the last notifications and answers, for statuslines and
+-- tests: User autocommands carry them as data only from 0.8 on.
+local started = {} -- root -> client id, for 0.7 (vim.lsp.start finds clients itself on 0.8+)
+local progress_titles = {} -- token -> title of a running mine
+
+-- 0.11 made client methods colon calls and deprecated the dot form.
+local function call(client, method, ...)
+  if has011 then
+    return client[method](client, ...)
+  end
+  return client[method](...)
+end
+
+-- User autocommands let statuslines and tests follow the server; `data` only
+-- exists from 0.8 on.
+local function fire(pattern, data)
+  local opts = { pattern = pattern, modeline = false }
+  if has08 then
+    opts.data = data
+  end
+  vim.api.nvim_exec_autocmds('User', opts)
+end
+
+function M.clients()
+  local all = vim.lsp.get_clients and vim.lsp.get_clients({ name = 'palace' }) or vim.lsp.get_active_clients()
+  return vim.tbl_filter(function(c)
+    return c.name == 'palace'
+  end, all)
+end
+
+-- The client attached to bufnr, else any Palace client.
+function M.client(bufnr)
+  local clients = M.clients()
+  for _, c in ipairs(clients) do
+    if vim.lsp.buf_is_attached(bufnr or 0, c.id) then
+      return c
+    end
+  end
+  return clients[1]
+end
+
+-- The working directory as a root, unless it is the home directory or /:
+-- a server there would mine every file the user has.
+local function cwd_root()
+  local cwd = vim.fn.getcwd()
+  if cwd == '/' or cwd == vim.fn.expand('~') then
+    return nil
+  end
+  return cwd
+end
+
+-- The workspace root of a buffer: the nearest folder holding a root marker,
+-- else the working directory. Walked by hand because vim.fs is 0.8+.
+function M.root(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr or 0)
+  local dir = name ~= '' and vim.fn.fnamemodify(name, ':p:h') or nil
+  while dir do
+    for _, marker in ipairs(M.config.root_markers) do
+      if uv.fs_stat(dir .. '/' .. marker) then
+        return dir
+      end
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    dir = parent ~= dir and parent or nil
+  end
+  return cwd_root()
+end
+
+local function on_progress(result)
+  local v = type(result) == 'table' and result.value
+  if type(v) ~= 'table' then
+    return
+  end
+  M.last_progress = result
+  local title = progress_titles[result.token] or v.title or 'Palace'
+  if M.config.progress then
+    if v.kind == 'begin' then
+      progress_titles[result.token] = v.title
+      vim.api.nvim_echo({ { title .. (v.message and (' (' .. v.message .. ')') or '') } }, false, {})
+    elseif v.kind == 'report' then
+      vim.api.nvim_echo({ { string.format('%s: %s (%d%%)', title, v.message or '', v.percentage or 0) } }, false, {})
+    elseif v.kind == 'end' then
+      -- The end goes through vim.notify so it stays in :messages (or in a notifier plugin).
+      vim.notify(title .. ': ' .. (v.message or 'done'), vim.log.levels.INFO)
+    end
+  end
+  if v.kind == 'end' then
+    progress_titles[result.token] = nil
+  end
+  fire('PalaceProgress', result)
+end
+
+local handlers = {
+  ['$/progress'] = function(err, result, ctx, config)
+    -- Keep the built-in handler: it feeds LspProgress / statusline plugins.
+    local default = vim.lsp.handlers['$/progress']
+    if default then
+      default(err, result, ctx, config)
+    end
+    on_progress(result)
+  end,
+  ['palace/didIndex'] = function(_, result)
+    M.last_index = result
+    fire('PalaceDidIndex', result)
+    -- The file on screen may hold new drawers: show them.
+    if panel.mode == 'relevant' and panel.is_open() then
+      M.refresh_relevant(true)
+    end
+  end,
+}
+
+local function client_config(root)
+  local init = vim.tbl_extend('force', { mineOnSave = M.config.mine_on_save, wing = M.config.wing }, M.config.init_options or {})
+  return {
+    name = 'palace',
+    cmd = M.config.cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ':t') } },
+    init_options = init,
+    handlers = handlers,
+  }
+end
+
+-- One client per root. Not vim.lsp.start's default test: on 0.10 it compares
+-- root_dir with the workspace folders' names, and ours is the folder's base
+-- name (the server titles its progress with it), so every buffer would start
+-- a server.
+local function same_root(client, config)
+  return client.name == config.name and client.config.root_dir == config.root_dir
+end
+
+local function covers(bufnr)
+  if not vim.api.nvim_buf_is_valid(bufnr) or vim.bo[bufnr].buftype ~= '' then
+    return false
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  -- Unnamed buffers and URL-like ones (palace://, fugitive://) are no files.
+  if name == '' or name:match('^%a[%w+.-]*://') then
+    return false
+  end
+  local fts = M.config.filetypes
+  return fts == nil or vim.tbl_contains(fts, vim.bo[bufnr].filetype)
+end
+
+-- Starts (or reuses) the client of the buffer's root and attaches it.
+function M.attach(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not covers(bufnr) then
+    return
+  end
+  for _, c in ipairs(M.clients()) do
+    if vim.lsp.buf_is_attached(bufnr, c.id) then
+      return c.id
+    end
+  end
+  local root = M.root(bufnr)
+  if not root then
+    return
+  end
+  if vim.lsp.start then
+    return vim.lsp.start(client_config(root), { bufnr = bufnr, reuse_client = same_root })
+  end
+  local id = started[root]
+  if not (id and vim.lsp.get_client_by_id(id)) then
+    id = vim.lsp.start_client(client_config(root))
+    started[root] = id
+  end
+  if id then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+  return id
+end
+
+-- A client for commands run where no file is attached: the working directory's.
+local function start_detached()
+  local root = cwd_root()
+  if not root then
+    return nil
+  end
+  local id
+  if has011 then
+    id = vim.lsp.start(client_config(root), { attach = false, reuse_client = same_root })
+  else
+    id = started[root]
+    if not (id and vim.lsp.get_client_by_id(id)) then
+      id = vim.lsp.start_client(client_config(root)) -- not deprecated before 0.11
+      started[root] = id
+    end
+  end
+  return id and vim.lsp.get_client_by_id(id)
+end
+
+-- Sends a palace/* request for bufnr's client; cb gets the result. Errors are
+-- reported once, here.
+function M.request(method, params, cb, bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  if not M._setup then
+    M.setup()
+  end
+  local client = M.client(bufnr) or start_detached()
+  if not client then
+    vim.notify('Palace: no server: open a file of a workspace (a folder with .git or palace.yaml), or :cd into one',
+      vim.log.levels.WARN)
+    return
+  end
+  call(client, 'request', method, params, function(err, result)
+    if err then
+      vim.notify(string.format('Palace: %s failed: %s', method, err.message or vim.inspect(err)), vim.log.levels.WARN)
+    elseif cb then
+      cb(result)
+    end
+  end, bufnr)
+end
+
+-- The window whose cursor the panel follows: the current one, unless that
+-- is the panel itself.
+local function code_window()
+  local win = vim.api.nvim_get_current_win()
+  if win == panel.win and panel.src_win and vim.api.nvim_win_is_valid(panel.src_win) then
+    return panel.src_win
+  end
+  return win
+end
+
+local relevant_seq, relevant_key = 0, nil
+
+-- Asks palace/relevant at the cursor and shows the hits in the panel. Unless
+-- forced, nothing is asked when the cursor has not moved since the last ask.
+function M.refresh_relevant(force)
+  local win = code_window()
+  local buf = vim.api.nvim_win_get_buf(win)
+  local client = M.client(buf)
+  if buf == panel.buf or not client or not vim.lsp.buf_is_attached(buf, client.id) then
+    return
+  end
+  local params = vim.lsp.util.make_position_params(win, client.offset_encoding)
+  local key = table.concat({ buf, params.position.line, params.position.character, vim.api.nvim_buf_get_changedtick(buf) }, ':')
+  if key == relevant_key and not force then
+    return
+  end
+  relevant_key = key
+  params.limit = M.config.relevant.limit
+  params.visibleRange = {
+    start = { line = vim.fn.line('w0', win) - 1, character = 0 },
+    ['end'] = { line = vim.fn.line('w$', win), character = 0 },
+  }
+  relevant_seq = relevant_seq + 1
+  local seq = relevant_seq
+  panel.src_win = win
+  M.request('palace/relevant', params, function(res)
+    if seq ~= relevant_seq or panel.mode ~= 'relevant' then
+      return -- an answer overtaken by a newer question
+    end
+    local what = res.clues and res.clues.identifier
+    if not what or what == '' then
+      what = res.query or ''
+    end
+    panel.render('Relevant: ' .. what, res.hits or {}, res.notice)
+    M.last_relevant = res
+    fire('PalaceRelevant', res)
+  end, buf)
+end
+
+function M.toggle_relevant()
+  if panel.is_open() and panel.mode == 'relevant' then
+    panel.close()
+    return
+  end
+  panel.mode = 'relevant'
+  panel.open(M.config.relevant.width)
+  M.refresh_relevant(true)
+end
+
+function M.search(query)
+  if not query or vim.trim(query) == '' then
+    vim.notify('Palace: :PalaceSearch needs a query', vim.log.levels.WARN)
+    return
+  end
+  M.request('palace/search', { query = query, limit = M.config.search.limit }, function(res)
+    local items = {}
+    for _, h in ipairs(res.hits or {}) do
+      local text = string.format('[%s/%s] %s', h.wing, h.room, panel.one_line(h.snippet or h.content or ''))
+      if h.uri and h.range then
+        table.insert(items, { filename = vim.uri_to_fname(h.uri), lnum = h.range.start.line + 1, end_lnum = h.line_end, text = text })
+      else
+        table.insert(items, { text = h.id .. ' ' .. h.citation .. ' ' .. text, valid = 0 })
+      end
+    end
+    vim.fn.setqflist({}, ' ', { title = 'Palace: ' .. query, items = items })
+    panel.mode = 'search'
+    panel.open(M.config.relevant.width)
+    M.last_search = res
+    panel.render('Search: ' .. query, res.hits or {}, res.notice)
+    fire('PalaceSearch', res)
+  end)
+end
+
+-- Remembers lines line1..line2 of the current buffer. The text is sent from
+-- the buffer (unsaved edits included), with the uri and range so the note
+-- cites path:lines. Without a room the user is asked.
+function M.remember(line1, line2, room)
+  local buf = vim.api.nvim_get_current_buf()
+  local lines = vim.api.nvim_buf_get_lines(buf, line1 - 1, line2, false)
+  local function send(r)
+    local params = { text = table.concat(lines, '\n'), wing = M.config.wing }
+    if vim.bo[buf].buftype == '' and vim.api.nvim_buf_get_name(buf) ~= '' then
+      params.uri = vim.uri_from_bufnr(buf)
+      params.range = { start = { line = line1 - 1, character = 0 }, ['end'] = { line = line2, character = 0 } }
+    end
+    if r ~= '' then
+      params.room = r
+    end
+    M.request('palace/remember', params, function(res)
+      if res.added then
+        vim.notify(string.format('Palace: remembered %s in %s/%s', res.id, res.wing, res.room), vim.log.levels.INFO)
+      else
+        vim.notify('Palace: not remembered: ' .. (res.reason or 'a duplicate'), vim.log.levels.INFO)
+      end
+      M.last_remember = res
+      fire('PalaceRemember', res)
+    end, buf)
+  end
+  if room and room ~= '' then
+    return send(room)
+  end
+  -- The prompt is prefilled, so <Esc> (nil) cancels on every version; 0.7's
+  -- vim.ui.input also answers nil for an empty line.
+  vim.ui.input({ prompt = 'Palace room: ', default = M._last_room or 'notes' }, function(r)
+    if r then
+      M._last_room = r
+      send(vim.trim(r))
+    end
+  end)
+end
+
+function M.forget(id)
+  if not id or id == '' then
+    local h = panel.hit_at_cursor()
+    id = h and h.id
+  end
+  if not id then
+    vim.notify('Palace: :PalaceForget needs a drawer id (or a panel line)', vim.log.levels.WARN)
+    return
+  end
+  M.request('palace/forget', { id = id }, function(res)
+    vim.notify(string.format('Palace: %s %s', res.id, res.deleted and 'forgotten' or ('not forgotten: ' .. (res.reason or '?'))), vim.log.levels.INFO)
+    panel.drop(res.id)
+    M.last_forget = res
+    fire('PalaceForget', res)
+  end)
+end
+
+function M.status()
+  M.request('palace/status', vim.empty_dict(), function(res)
+    panel.scratch('palace://status', panel.status_lines(res))
+  end)
+end
+
+function M.wake_up()
+  M.request('palace/wakeUp', vim.empty_dict(), function(res)
+    local text = (res.text or '') ~= '' and res.text or '(nothing to wake up with yet: the palace is empty or nothing fits the budget)'
+    panel.scratch('palace://wake-up', vim.split(text, '\n', { plain = true }))
+  end)
+end
+
+function M.show_drawer(id, win)
+  M.request('palace/drawer', { id = id }, function(d)
+    local lines = {
+      string.format('%s  %s/%s  %s', d.id, d.wing, d.room, d.kind),
+      d.citation,
+      '',
+    }
+    vim.list_extend(lines, vim.split(d.content or '', '\n', { plain = true }))
+    panel.scratch('palace://drawer/' .. d.id, lines, win)
+  end)
+end
+
+panel.on_open = function(h, win)
+  if h.uri and h.range then
+    vim.api.nvim_set_current_win(win)
+    vim.cmd('edit ' .. vim.fn.fnameescape(vim.uri_to_fname(h.uri)))
+    vim.api.nvim_win_set_cursor(win, { h.range.start.line + 1, 0 })
+  else
+    M.show_drawer(h.id, win)
+  end
+end
+
+function M.setup(opts)
+  opts = opts or {}
+  -- Not tbl_deep_extend: it would merge lists index by index, so
+  -- root_markers = { 'go.mod' } would keep 'palace.yaml'.
+  M.config = vim.tbl_extend('force', vim.deepcopy(defaults), opts)
+  M.config.relevant = vim.tbl_extend('force', defaults.relevant, opts.relevant or {})
+  M.config.search = vim.tbl_extend('force', defaults.search, opts.search or {})
+  M._setup = true
+  local group = vim.api.nvim_create_augroup('palace', { clear = true })
+  -- FileType as well, because with `filetypes` set the type may be known
+  -- only after BufReadPost; attach() ignores buffers already attached.
+  vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'FileType' }, {
+    group = group,
+    callback = function(ev)
+      M.attach(ev.buf)
+    end,
+  })
+  vim.api.nvim_create_autocmd('CursorHold', {
+    group = group,
+    callback = function()
+      if M.config.relevant.auto and panel.mode == 'relevant' and panel.is_open() then
+        M.refresh_relevant(false)
+      end
+    end,
+  })
+  -- Buffers loaded before setup (lazy loading) are covered too.
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      M.attach(b)
+    end
+  end
+end
+
+return M

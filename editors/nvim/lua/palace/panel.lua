@@ -1,0 +1,208 @@
+-- The side panel (relevant drawers or search hits) and the scratch buffers
+-- drawers, status and wake-up are shown in. Plain buffers and windows, so it
+-- works the same from 0.7 on.
+local P = {
+  buf = nil, -- the panel buffer, kept while hidden
+  win = nil,
+  src_win = nil, -- the code window the panel belongs to
+  mode = nil, -- 'relevant' or 'search'
+  title = '',
+  hits = {},
+  line_hit = {}, -- panel line -> index in hits
+  on_open = nil, -- set by init.lua: function(hit, win)
+}
+
+local scratch_bufs = {} -- name -> buffer
+
+function P.one_line(s)
+  return (s:gsub('%s+', ' '):gsub('^ ', ''))
+end
+
+function P.is_open()
+  return P.win ~= nil and vim.api.nvim_win_is_valid(P.win) and vim.api.nvim_win_get_buf(P.win) == P.buf
+end
+
+function P.hit_at_cursor()
+  if not P.is_open() or vim.api.nvim_get_current_win() ~= P.win then
+    return nil
+  end
+  return P.hits[P.line_hit[vim.api.nvim_win_get_cursor(P.win)[1]]]
+end
+
+-- The window to open things in: the code window, else another window, else a new split.
+local function target_window()
+  if P.src_win and P.src_win ~= P.win and vim.api.nvim_win_is_valid(P.src_win) then
+    return P.src_win
+  end
+  for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if w ~= P.win and vim.api.nvim_win_get_config(w).relative == '' then
+      return w
+    end
+  end
+  vim.cmd('topleft vsplit')
+  return vim.api.nvim_get_current_win()
+end
+
+local function buffer()
+  if P.buf and vim.api.nvim_buf_is_valid(P.buf) then
+    return P.buf
+  end
+  P.buf = vim.api.nvim_create_buf(false, true) -- unlisted scratch: nofile, noswapfile
+  vim.api.nvim_buf_set_name(P.buf, 'palace://panel')
+  vim.bo[P.buf].bufhidden = 'hide'
+  vim.bo[P.buf].filetype = 'palace'
+  vim.bo[P.buf].modifiable = false
+  local map = function(lhs, fn)
+    vim.keymap.set('n', lhs, fn, { buffer = P.buf, nowait = true, silent = true })
+  end
+  map('<CR>', function()
+    local h = P.hit_at_cursor()
+    if h and P.on_open then
+      P.on_open(h, target_window())
+    end
+  end)
+  map('q', P.close)
+  vim.api.nvim_buf_call(P.buf, function()
+    vim.cmd([=[
+      syntax match PalaceLocation /^\S.*$/ contains=PalaceWingRoom
+      syntax match PalaceTitle /\%1l.*/
+      syntax match PalaceNotice /\%2l.\+/
+      syntax match PalaceWingRoom /\[[^]]*\]/ contained
+      syntax match PalaceMatch /\*\*[^*]\+\*\*/
+      highlight default link PalaceTitle Title
+      highlight default link PalaceNotice Comment
+      highlight default link PalaceLocation Directory
+      highlight default link PalaceWingRoom Comment
+      highlight default link PalaceMatch Search
+    ]=])
+  end)
+  return P.buf
+end
+
+-- Opens the panel at the right, leaving the cursor in the code window (its
+-- CursorHold is what refreshes the panel).
+function P.open(width)
+  local cur = vim.api.nvim_get_current_win()
+  if P.is_open() then
+    return
+  end
+  if cur ~= P.win then
+    P.src_win = cur
+  end
+  vim.cmd('botright vertical ' .. (width or 60) .. 'split')
+  P.win = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(P.win, buffer())
+  for k, v in pairs({ number = false, relativenumber = false, signcolumn = 'no', wrap = true, linebreak = true,
+    winfixwidth = true, cursorline = true, list = false, spell = false, foldenable = false }) do
+    vim.wo[P.win][k] = v
+  end
+  vim.api.nvim_set_current_win(cur)
+end
+
+function P.close()
+  if not P.is_open() then
+    return
+  end
+  if #vim.api.nvim_tabpage_list_wins(0) == 1 then
+    vim.cmd('enew') -- the last window cannot be closed
+  else
+    vim.api.nvim_win_close(P.win, true)
+  end
+  P.win = nil
+end
+
+local function where(h)
+  if h.uri and h.range then
+    return string.format('%s:%d-%d', vim.fn.fnamemodify(vim.uri_to_fname(h.uri), ':~:.'), h.line_start, h.line_end)
+  end
+  return h.id .. '  ' .. (h.citation or h.source or '')
+end
+
+-- notice: the server's remark on the answer (e.g. lexical only), if any.
+function P.render(title, hits, notice)
+  P.title, P.hits, P.notice, P.line_hit = title, hits, notice, {}
+  local lines = { string.format('%s  (%d)', title, #hits) }
+  if notice and notice ~= '' then
+    table.insert(lines, notice)
+  end
+  table.insert(lines, '')
+  for i, h in ipairs(hits) do
+    table.insert(lines, string.format('%s  [%s/%s]', where(h), h.wing or '', h.room or ''))
+    P.line_hit[#lines] = i
+    if h.why and h.why ~= '' then
+      table.insert(lines, '  ' .. h.why)
+      P.line_hit[#lines] = i
+    end
+    table.insert(lines, '  ' .. P.one_line(h.snippet or h.content or ''))
+    P.line_hit[#lines] = i
+    table.insert(lines, '')
+  end
+  if #hits == 0 then
+    table.insert(lines, 'Nothing found.')
+  end
+  local buf = buffer()
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+end
+
+-- Leaves a forgotten drawer out of what the panel shows.
+function P.drop(id)
+  local kept = vim.tbl_filter(function(h)
+    return h.id ~= id
+  end, P.hits)
+  if #kept ~= #P.hits then
+    P.render(P.title, kept, P.notice)
+  end
+end
+
+-- Shows lines in a read-only scratch buffer named name: in win, else in a
+-- new split. Drawer buffers are wiped when hidden so they do not pile up.
+function P.scratch(name, lines, win)
+  local buf = scratch_bufs[name]
+  if not (buf and vim.api.nvim_buf_is_valid(buf)) then
+    buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(buf, name)
+    vim.bo[buf].bufhidden = 'wipe'
+    scratch_bufs[name] = buf
+  end
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].modified = false
+  if win and vim.api.nvim_win_is_valid(win) then
+    vim.api.nvim_win_set_buf(win, buf)
+    vim.api.nvim_set_current_win(win)
+  elseif vim.fn.bufwinid(buf) == -1 then
+    vim.cmd('botright sbuffer ' .. buf)
+  end
+  return buf
+end
+
+-- palace/status as text. Every field is optional: an older or newer server
+-- may answer with fewer or more.
+function P.status_lines(st)
+  local sv, vec = st.server or {}, st.vectors or {}
+  local emb = sv.embedding or {}
+  local lines = {
+    string.format('Palace %s  (%d KB, schema %s)', st.database or st.home or '?', math.floor((st.db_bytes or 0) / 1024), tostring(st.schema_version or '?')),
+    string.format('drawers %s (%s deleted), sources %s, vectors %s (%s pending)', tostring(st.drawers or '?'),
+      tostring(st.deleted_drawers or 0), tostring(st.sources or '?'), tostring(vec.vectors or 0), tostring(vec.pending or 0)),
+    string.format('server %s, client %s, mine on save: %s, embedding: %s%s', tostring(sv.version or '?'), tostring(sv.client or '?'),
+      tostring(sv.mine_on_save), tostring(emb.backend or '?'), emb.reason and (' (' .. emb.reason .. ')') or ''),
+    '',
+    'Folders',
+  }
+  for _, f in ipairs(sv.folders or {}) do
+    local last = f.last and string.format(', last mine (%s): %s files in %.3fs', tostring(f.last.why), tostring(f.last.files_mined), f.last.seconds or 0) or ''
+    table.insert(lines, string.format('  %s -> wing %s, %s, %s mines%s', f.path or f.uri or '?', tostring(f.wing), tostring(f.state), tostring(f.mines or 0), last))
+  end
+  table.insert(lines, '')
+  table.insert(lines, 'Rooms')
+  for _, r in ipairs(st.rooms or {}) do
+    table.insert(lines, string.format('  %-30s %6d', r.wing .. '/' .. r.room, r.drawers or 0))
+  end
+  return lines
+end
+
+return P

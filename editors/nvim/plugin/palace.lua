@@ -1,0 +1,41 @@
+-- Commands only: lua/palace is loaded on first use, so installing the plugin
+-- costs nothing at startup. Buffers are attached once setup() has run (a
+-- command runs it with the defaults when the user config did not).
+if vim.g.loaded_palace then
+  return
+end
+vim.g.loaded_palace = 1
+
+local function palace()
+  local p = require('palace')
+  if not p._setup then
+    p.setup()
+  end
+  return p
+end
+
+local command = vim.api.nvim_create_user_command
+
+command('PalaceRelevant', function()
+  palace().toggle_relevant()
+end, { desc = 'Palace: toggle the panel of drawers relevant to the cursor' })
+
+command('PalaceSearch', function(o)
+  palace().search(o.args)
+end, { nargs = '+', desc = 'Palace: search, results in the panel and the quickfix list' })
+
+command('PalaceRemember', function(o)
+  palace().remember(o.line1, o.line2, o.args)
+end, { range = true, nargs = '?', desc = 'Palace: remember the lines of the range, in room [arg] (asked when missing)' })
+
+command('PalaceForget', function(o)
+  palace().forget(o.args)
+end, { nargs = '?', desc = 'Palace: forget a drawer by id (default: the panel line under the cursor)' })
+
+command('PalaceStatus', function()
+  palace().status()
+end, { desc = 'Palace: show the status of the palace and the server' })
+
+command('PalaceWakeUp', function()
+  palace().wake_up()
+end, { desc = 'Palace: show the wake-up context in a scratch buffer' })

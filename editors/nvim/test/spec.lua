@@ -1,0 +1,387 @@
+-- End-to-end test of the plugin: headless Neovim driving the real
+-- `palace serve --lsp` on a fixture workspace. Run by test/run.sh, which sets
+-- PALACE_TEST_BIN (the binary) and PALACE_TEST_TMP (an empty temp folder).
+-- Prints one line per check and closes with "N passed, N failed".
+local bin = assert(os.getenv('PALACE_TEST_BIN'), 'PALACE_TEST_BIN is not set')
+local tmp = assert(os.getenv('PALACE_TEST_TMP'), 'PALACE_TEST_TMP is not set')
+local ws, home = tmp .. '/ws', tmp .. '/home'
+local plugin = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h:h')
+local passed, failed = 0, 0
+
+local function out(s)
+  io.stdout:write(s .. '\n') -- print() is awkward in headless mode
+  io.stdout:flush()
+end
+
+local function check(name, ok, detail)
+  if ok then
+    passed = passed + 1
+    out('ok   ' .. name)
+  else
+    failed = failed + 1
+    out('FAIL ' .. name .. (detail and (': ' .. tostring(detail)) or ''))
+  end
+  return ok
+end
+
+-- Headless Neovim runs the event loop (LSP traffic) only while waiting.
+local function wait(ms, cond)
+  return vim.wait(ms, cond, 20)
+end
+
+local function write(rel, text)
+  local path = ws .. '/' .. rel
+  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
+  local f = assert(io.open(path, 'w'))
+  f:write(text)
+  f:close()
+  return path
+end
+
+-- The fixture of server/lsp/test/fixture.mjs: the cursor on computeChecksum
+-- inside verifyUpload should bring docs/decisions.md first.
+local function fixture()
+  vim.fn.mkdir(ws .. '/.git', 'p') -- the root marker
+  write('src/upload.go', [[
+package upload
+
+import "errors"
+
+// verifyUpload checks a finished upload against the checksum the client sent.
+func verifyUpload(data []byte, want uint32) error {
+	got := computeChecksum(data)
+	if got != want {
+		return errors.New("upload corrupted")
+	}
+	return nil
+}
+]])
+  write('src/checksum.go', [[
+package upload
+
+import "hash/crc32"
+
+var table = crc32.MakeTable(crc32.Castagnoli)
+
+// computeChecksum returns the CRC-32C of b.
+func computeChecksum(b []byte) uint32 {
+	return crc32.Checksum(b, table)
+}
+]])
+  write('docs/decisions.md', [[
+# Decisions
+
+## Upload integrity
+
+verifyUpload compares the checksum the client sent with computeChecksum, which
+uses CRC-32C rather than SHA-256: every upload is checked on the request path
+and CRC-32C is hardware accelerated. Revisit if uploads cross untrusted networks.
+
+## Logging
+
+Logs go to stderr as JSON lines.
+]])
+  write('.gitignore', 'build/\n*.tmp\n')
+  write('build/out.go', 'package build // generated, ignored\n')
+end
+
+local function panel_text()
+  local p = require('palace.panel')
+  if not (p.buf and vim.api.nvim_buf_is_valid(p.buf)) then
+    return ''
+  end
+  return table.concat(vim.api.nvim_buf_get_lines(p.buf, 0, -1, false), '\n')
+end
+
+-- The first panel line of the i-th hit.
+local function hit_line(i)
+  local first
+  for l, h in pairs(require('palace.panel').line_hit) do
+    if h == i and (not first or l < first) then
+      first = l
+    end
+  end
+  return first
+end
+
+local function count(event)
+  local n = { value = 0 }
+  vim.api.nvim_create_autocmd('User', {
+    pattern = event,
+    callback = function()
+      n.value = n.value + 1
+    end,
+  })
+  return n
+end
+
+local function search(query)
+  local palace = require('palace')
+  palace.last_search = nil
+  vim.cmd('PalaceSearch ' .. query)
+  wait(10000, function()
+    return palace.last_search ~= nil
+  end)
+  return palace.last_search
+end
+
+-- Soft deprecations (0.11+) print nothing, so record every vim.deprecate call.
+local deprecated = {}
+local deprecate = vim.deprecate
+vim.deprecate = function(name, ...)
+  table.insert(deprecated, name)
+  return deprecate(name, ...)
+end
+
+local function main()
+  fixture()
+  local palace = require('palace')
+  local panel = require('palace.panel')
+  palace.setup({ cmd = { bin, '--home', home, 'serve', '--lsp' }, wing = 'proj', relevant = { limit = 5 } })
+
+  local kinds = {}
+  vim.api.nvim_create_autocmd('User', {
+    pattern = 'PalaceProgress',
+    callback = function()
+      table.insert(kinds, palace.last_progress.value.kind)
+    end,
+  })
+  local relevant_n = count('PalaceRelevant')
+
+  -- A command with no file open starts the server for the working directory.
+  vim.cmd('cd ' .. vim.fn.fnameescape(ws))
+  vim.cmd('PalaceStatus')
+  local status = function()
+    local b = vim.fn.bufnr('palace://status')
+    return b ~= -1 and table.concat(vim.fn.getbufline(b, 1, '$'), '\n') or ''
+  end
+  wait(10000, function()
+    return status() ~= ''
+  end)
+  check(':PalaceStatus without a file starts the server for the cwd', status():find('-> wing proj', 1, true) ~= nil, status())
+  check('the status is shown in a scratch buffer', vim.api.nvim_buf_get_name(0) == 'palace://status' and vim.bo.buftype == 'nofile')
+  vim.cmd('only')
+  vim.cmd('cd ' .. vim.fn.fnameescape(tmp)) -- from here the root must come from the marker, not the cwd
+
+  -- The client attaches and the first mine completes.
+  vim.cmd('edit ' .. ws .. '/src/upload.go')
+  local code_win, upload = vim.api.nvim_get_current_win(), vim.api.nvim_get_current_buf()
+  local client
+  wait(10000, function()
+    client = palace.client(upload)
+    return client ~= nil and vim.lsp.buf_is_attached(upload, client.id)
+  end)
+  if not check('client attaches to a file buffer', client and vim.lsp.buf_is_attached(upload, client.id)) then
+    return
+  end
+  check('root found from the .git marker', client.config.root_dir == ws, client.config.root_dir)
+  check('the file reuses the running client', #palace.clients() == 1, #palace.clients())
+  wait(30000, function()
+    return kinds[#kinds] == 'end'
+  end)
+  check('initial mine reports $/progress begin .. end', kinds[1] == 'begin' and kinds[#kinds] == 'end', table.concat(kinds, ','))
+  check('one server, one initial mine', #vim.tbl_filter(function(k)
+    return k == 'begin'
+  end, kinds) == 1, table.concat(kinds, ','))
+  check('mine end is shown in :messages', vim.fn.execute('messages'):find('Palace: mining ws', 1, true) ~= nil)
+
+  -- :PalaceSearch fills the quickfix list and the panel.
+  local res = search('hardware accelerated')
+  local qf = vim.fn.getqflist()
+  local first = qf[1] and vim.api.nvim_buf_get_name(qf[1].bufnr) or ''
+  check(':PalaceSearch answers', res and #res.hits >= 1, res and vim.inspect(res))
+  check(':PalaceSearch fills the quickfix list with docs/decisions.md', first == ws .. '/docs/decisions.md', first)
+  check('the quickfix entry is at the drawer lines', qf[1] and res.hits[1] and qf[1].lnum == res.hits[1].line_start, qf[1] and qf[1].lnum)
+  check('the quickfix list is titled', vim.fn.getqflist({ title = 1 }).title == 'Palace: hardware accelerated')
+  check('the panel shows the hit', panel.is_open() and panel_text():find('docs/decisions.md:', 1, true) ~= nil, panel_text())
+
+  -- :PalaceRelevant at computeChecksum inside verifyUpload.
+  vim.api.nvim_set_current_win(code_win)
+  vim.api.nvim_win_set_cursor(code_win, { 7, 12 })
+  vim.cmd('PalaceRelevant')
+  wait(10000, function()
+    return relevant_n.value >= 1
+  end)
+  local rel = palace.last_relevant
+  local hit = rel and rel.hits[1]
+  check(':PalaceRelevant answers for the cursor', rel and rel.clues.identifier == 'computeChecksum', rel and vim.inspect(rel.clues))
+  check(':PalaceRelevant puts docs/decisions.md first', hit and hit.source == ws .. '/docs/decisions.md', hit and hit.citation)
+  local lines, l = vim.api.nvim_buf_get_lines(panel.buf, 0, -1, false), hit_line(1) or 1
+  check('the panel shows the drawer and why', lines[1]:find('Relevant: computeChecksum', 1, true) and (lines[l] or ''):find('docs/decisions.md:', 1, true)
+    and (lines[l + 1] or ''):find('computeChecksum (at cursor)', 1, true), table.concat(lines, '\n'))
+  check('the cursor stays in the code window', vim.api.nvim_get_current_win() == code_win)
+  if os.getenv('PALACE_TEST_VERBOSE') then
+    out(table.concat(lines, '\n'))
+  end
+
+  -- CursorHold refreshes the panel for the new cursor position.
+  vim.api.nvim_win_set_cursor(code_win, { 9, 20 })
+  vim.cmd('doautocmd CursorHold')
+  wait(10000, function()
+    return relevant_n.value >= 2
+  end)
+  check('CursorHold refreshes the panel', relevant_n.value == 2 and palace.last_relevant.clues.identifier ~= 'computeChecksum',
+    palace.last_relevant and palace.last_relevant.clues.identifier)
+  vim.cmd('doautocmd CursorHold')
+  wait(300, function()
+    return relevant_n.value > 2
+  end)
+  check('an unmoved cursor asks nothing', relevant_n.value == 2)
+
+  -- <CR> in the panel opens the source at its lines; q closes the panel.
+  vim.api.nvim_win_set_cursor(code_win, { 7, 12 })
+  vim.cmd('doautocmd CursorHold')
+  wait(10000, function()
+    return relevant_n.value >= 3
+  end)
+  vim.api.nvim_set_current_win(panel.win)
+  vim.api.nvim_win_set_cursor(panel.win, { hit_line(1) or 1, 0 })
+  vim.cmd('execute "normal \\<CR>"')
+  check('<CR> opens the source', vim.api.nvim_buf_get_name(0) == ws .. '/docs/decisions.md', vim.api.nvim_buf_get_name(0))
+  check('<CR> opens it at its lines', vim.api.nvim_win_get_cursor(0)[1] == palace.last_relevant.hits[1].line_start)
+  check('<CR> opens it in the code window', vim.api.nvim_get_current_win() == code_win)
+  vim.api.nvim_set_current_win(panel.win)
+  vim.cmd('normal q')
+  check('q closes the panel', not panel.is_open())
+  vim.cmd('PalaceRelevant')
+  check(':PalaceRelevant opens the panel again', panel.is_open())
+  vim.cmd('PalaceRelevant')
+  check(':PalaceRelevant toggles it closed', not panel.is_open())
+
+  -- A save re-mines the file (palace/didIndex), then its new text is found.
+  vim.cmd('edit ' .. ws .. '/src/checksum.go')
+  local checksum = vim.api.nvim_get_current_buf()
+  wait(5000, function()
+    return vim.lsp.buf_is_attached(checksum, client.id)
+  end)
+  local uri = vim.uri_from_bufnr(checksum)
+  vim.api.nvim_buf_set_lines(checksum, -1, -1, false, { '// quokkaflange: text added by the save.' })
+  palace.last_index = nil
+  vim.cmd('write')
+  wait(10000, function()
+    return palace.last_index ~= nil and palace.last_index.uri == uri
+  end)
+  local idx = palace.last_index
+  check('a save is re-mined (palace/didIndex)', idx and idx.uri == uri and (idx.drawers or 0) >= 1 and idx.wing == 'proj', idx and vim.inspect(idx))
+  res = search('quokkaflange')
+  qf = vim.fn.getqflist()
+  check('the saved text is found', res and #res.hits == 1 and #qf == 1 and vim.api.nvim_buf_get_name(qf[1].bufnr) == ws .. '/src/checksum.go',
+    res and vim.inspect(res.hits))
+
+  -- :PalaceRemember on a visual range, with the room prompt answered.
+  local prompt
+  local input = vim.ui.input
+  vim.ui.input = function(opts, on_confirm)
+    prompt = opts.prompt
+    on_confirm('integrity')
+  end
+  vim.cmd('normal! 7GVj\27')
+  vim.cmd("'<,'>PalaceRemember")
+  vim.ui.input = input
+  wait(10000, function()
+    return palace.last_remember ~= nil
+  end)
+  local rem = palace.last_remember or {}
+  check(':PalaceRemember asks for the room', prompt == 'Palace room: ')
+  check(':PalaceRemember creates a drawer', rem.added == true and rem.id ~= nil, vim.inspect(rem))
+  check('the drawer has the room and the lines', rem.room == 'integrity' and rem.source == ws .. '/src/checksum.go:7-8', rem.room .. ' ' .. tostring(rem.source))
+  res = search('computeChecksum returns')
+  local found
+  for i, h in ipairs(res and res.hits or {}) do
+    if h.id == rem.id then
+      found = i
+    end
+  end
+  check(':PalaceSearch finds the remembered drawer', found ~= nil, res and vim.inspect(res.hits))
+  check('the panel lists it by id', panel_text():find(rem.id, 1, true) ~= nil, panel_text())
+  -- <CR> on a drawer without a file shows it in a scratch buffer.
+  vim.api.nvim_set_current_win(panel.win)
+  vim.api.nvim_win_set_cursor(panel.win, { found and hit_line(found) or 1, 0 })
+  vim.cmd('execute "normal \\<CR>"')
+  local name = 'palace://drawer/' .. tostring(rem.id)
+  wait(5000, function()
+    return vim.api.nvim_buf_get_name(0) == name
+  end)
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  check('<CR> on a note shows the drawer', vim.api.nvim_buf_get_name(0) == name and text:find('computeChecksum returns the CRC-32C', 1, true) ~= nil, text)
+  check('the drawer buffer is a scratch buffer', vim.bo.buftype == 'nofile' and not vim.bo.modifiable)
+
+  -- :PalaceForget, then the drawer is gone.
+  vim.cmd('PalaceForget ' .. rem.id)
+  wait(10000, function()
+    return palace.last_forget ~= nil
+  end)
+  check(':PalaceForget deletes the drawer', palace.last_forget and palace.last_forget.deleted == true, vim.inspect(palace.last_forget))
+  res = search('computeChecksum returns')
+  local gone = true
+  for _, h in ipairs(res and res.hits or {}) do
+    gone = gone and h.id ~= rem.id
+  end
+  check('a forgotten drawer is not found', res and gone)
+
+  -- :PalaceStatus and :PalaceWakeUp show scratch buffers.
+  vim.cmd('PalaceStatus')
+  wait(10000, function()
+    return status():find('last mine (save)', 1, true) ~= nil
+  end)
+  check(':PalaceStatus shows the status', status():find('last mine (save)', 1, true) ~= nil, status())
+  if os.getenv('PALACE_TEST_VERBOSE') then
+    out(status())
+  end
+  vim.cmd('PalaceWakeUp')
+  wait(10000, function()
+    return vim.fn.bufnr('palace://wake-up') ~= -1
+  end)
+  text = table.concat(vim.fn.getbufline(vim.fn.bufnr('palace://wake-up'), 1, '$'), '\n')
+  check(':PalaceWakeUp shows the wake-up text', #text > 0, text)
+  if os.getenv('PALACE_TEST_VERBOSE') then
+    out(text)
+  end
+
+  -- :help palace works (helptags on a copy: the plugin folder stays clean).
+  local doc = tmp .. '/help/doc'
+  vim.fn.mkdir(doc, 'p')
+  vim.fn.writefile(vim.fn.readfile(plugin .. '/doc/palace.txt'), doc .. '/palace.txt')
+  local helped = pcall(function()
+    vim.cmd('helptags ' .. vim.fn.fnameescape(doc))
+    vim.opt.runtimepath:prepend(tmp .. '/help')
+    vim.cmd('help palace')
+    vim.cmd('help :PalaceRemember')
+  end)
+  check(':help palace and the command tags work',
+    helped and vim.bo.buftype == 'help' and vim.fn.getline('.'):find('*:PalaceRemember*', 1, true) ~= nil, vim.fn.getline('.'))
+  vim.cmd('helpclose')
+
+  -- The server ends cleanly when the client stops (a non-zero exit would be
+  -- reported in :messages, "Client N quit with exit code ...").
+  for _, c in ipairs(palace.clients()) do
+    if vim.fn.has('nvim-0.11') == 1 then
+      c:stop()
+    else
+      c.stop()
+    end
+  end
+  check('the server stops when asked', wait(10000, function()
+    return #palace.clients() == 0
+  end))
+  vim.wait(200) -- the exit is reported from a scheduled callback
+
+  -- Nothing went wrong on the way.
+  local messages = vim.fn.execute('messages')
+  local bad = messages:match('E%d+:[^\n]*') or messages:match('[^\n]*[Ee]rror[^\n]*') or messages:match('[^\n]*deprecated[^\n]*')
+    or messages:match('[^\n]*failed[^\n]*') or messages:match('[^\n]*[Ww]arning[^\n]*') or messages:match('[^\n]*quit with[^\n]*')
+  check('no errors in :messages', bad == nil, bad)
+  check('no deprecated API was called', #deprecated == 0, table.concat(deprecated, ', '))
+end
+
+local ok, err = xpcall(main, debug.traceback)
+check('the spec ran to its end', ok, err)
+if os.getenv('PALACE_TEST_VERBOSE') then
+  out('--- :messages\n' .. vim.fn.execute('messages'))
+end
+out(string.format('%d passed, %d failed', passed, failed))
+if failed == 0 then
+  vim.cmd('qall!')
+else
+  vim.cmd('cquit! 1')
+end
