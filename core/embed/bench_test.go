@@ -229,3 +229,36 @@ func benchTexts(tb testing.TB, m *model, tokens, batch int) []string {
 	}
 	return texts
 }
+
+// BenchmarkTokenize measures encodeAll (Palace's BERT normaliser, then
+// the WordPiece tokenizer) on batches of bench texts, the part of Palace's
+// ORT overhead that the bare loop skips.
+//
+//	go test -run '^$' -bench Tokenize -cpuprofile /tmp/tok.prof ./core/embed
+func BenchmarkTokenize(b *testing.B) {
+	dir := tinyDir
+	if d := os.Getenv("PALACE_BENCH_MODEL_DIR"); d != "" {
+		dir = d
+	}
+	m, err := loadModel(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tokens := range []int{16, 64, 256} {
+		for _, batch := range []int{1, 32} {
+			b.Run(fmt.Sprintf("tokens=%d/batch=%d", tokens, batch), func(b *testing.B) {
+				if tokens > m.maxLen {
+					b.Skipf("model %s truncates at %d tokens", dir, m.maxLen)
+				}
+				texts := benchTexts(b, m, tokens, batch)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := m.tok.encodeAll(texts); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*tokens*batch), "ns/token")
+			})
+		}
+	}
+}

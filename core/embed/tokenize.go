@@ -27,6 +27,7 @@ type tokenizer struct {
 	tk     *sugar.Tokenizer
 	maxLen int             // ids per text, special tokens included
 	bert   *bertNormalizer // done in Go instead of by sugarme; nil if none
+	fast   *fastWordPiece  // sugarme's result, faster, for most texts; nil if none
 	path   string
 }
 
@@ -94,6 +95,13 @@ func loadTokenizer(path string, maxPos, stLen int) (*tokenizer, error) {
 		return nil, fmt.Errorf("load tokenizer %s: %w", path, err)
 	} else if len(e.ids) < 2 {
 		return nil, fmt.Errorf("load tokenizer %s: encodes a probe sentence to %d ids", path, len(e.ids))
+	}
+	// The fast path is used only if it agrees with sugarme on the probes.
+	if f := newFastWordPiece(doc, bert); f != nil && len(f.head)+len(f.tail) < maxLen {
+		t.fast = f
+		if err := t.checkFast(); err != nil {
+			t.fast = nil
+		}
 	}
 	return t, nil
 }
@@ -277,6 +285,14 @@ func isCJK(r rune) bool {
 
 // encode tokenises one text with special tokens, truncated to maxLen.
 func (t *tokenizer) encode(text string) (encoding, error) {
+	if e, ok := t.encodeFast(text); ok {
+		return e, nil
+	}
+	return t.encodeSugar(text)
+}
+
+// encodeSugar is encode by sugarme, after Palace's normaliser.
+func (t *tokenizer) encodeSugar(text string) (encoding, error) {
 	var e encoding
 	err := guard(func() error {
 		enc, err := t.tk.EncodeSingle(t.normalize(text), true)
