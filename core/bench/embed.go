@@ -86,9 +86,9 @@ type EmbedCell struct {
 	// percent: the median over the interleaved pairs of calls.
 	OverheadPct *float64 `json:"ort_overhead_pct,omitempty"`
 	// TokenizeMs is the median time to tokenise the cell's texts with the
-	// tokenizer library Palace uses (github.com/sugarme/tokenizer) and the
-	// same tokenizer.json: the part of the overhead the bare loop skips by
-	// design. (Palace also runs its BERT normaliser in Go first.)
+	// general-purpose tokenizer library (github.com/sugarme/tokenizer) and
+	// the same tokenizer.json, for reference: Palace's own WordPiece path
+	// handles plain ASCII far faster and falls back to the library.
 	TokenizeMs float64 `json:"tokenize_ms,omitempty"`
 	// MinCosine is the lowest cosine similarity between Palace's vectors
 	// and the bare run's output mean-pooled: ~1 proves both saw the same ids.
