@@ -1,0 +1,149 @@
+import * as vscode from 'vscode';
+import * as fs from 'fs';
+import * as path from 'path';
+import {
+  LanguageClient, LanguageClientOptions, ServerOptions, CloseAction, ErrorAction,
+  ProgressType, Disposable, State,
+} from 'vscode-languageclient/node';
+
+export const DOCS_URL = 'https://github.com/palace-dev/palace/blob/main/server/lsp/README.md';
+
+/** Finds the palace binary: the setting, else PATH; undefined when neither has it. */
+export function resolveServer(setting: string | undefined, envPath = process.env.PATH || ''): string | undefined {
+  const expand = (p: string) => p.replace(/^~(?=$|\/)/, process.env.HOME || '~');
+  if (setting && setting.trim()) {
+    const p = expand(setting.trim());
+    return fs.existsSync(p) ? p : undefined;
+  }
+  for (const dir of envPath.split(path.delimiter)) {
+    if (!dir) continue;
+    const p = path.join(dir, process.platform === 'win32' ? 'palace.exe' : 'palace');
+    try { fs.accessSync(p, fs.constants.X_OK); return p; } catch { /* next */ }
+  }
+  return undefined;
+}
+
+export interface ProgressValue { kind: 'begin' | 'report' | 'end'; title?: string; message?: string; percentage?: number }
+
+/** A LanguageClient that also tells us about every $/progress value it shows. */
+class ObservedClient extends LanguageClient {
+  progressListener?: (v: ProgressValue) => void;
+  onProgress<P>(type: ProgressType<P>, token: string | number, handler: (params: P) => void): Disposable {
+    return super.onProgress(type, token, (p: P) => {
+      handler(p);
+      try { this.progressListener?.(p as unknown as ProgressValue); } catch { /* ignore */ }
+    });
+  }
+}
+
+export interface PalaceClientEvents {
+  onProgress?(v: ProgressValue): void;
+  onDidIndex?(n: { uri: string; wing?: string; drawers?: number; ms?: number; skipped?: string }): void;
+  onState?(s: 'starting' | 'running' | 'stopped' | 'missing'): void;
+}
+
+/** Owns `palace serve --lsp`: start, restart with back-off, requests. */
+export class PalaceClient {
+  client?: ObservedClient;
+  private backoff = 1000;
+  private startedAt = 0;
+  private subs: vscode.Disposable[] = [];
+
+  constructor(readonly output: vscode.OutputChannel, private events: PalaceClientEvents = {}) {}
+
+  get running(): boolean { return !!this.client && this.client.state === State.Running; }
+
+  initializationOptions(): Record<string, unknown> {
+    const c = vscode.workspace.getConfiguration('palace');
+    const o: Record<string, unknown> = { mineOnSave: c.get<boolean>('mineOnSave', true) };
+    const home = c.get<string>('home', ''); if (home) o.home = home;
+    const wing = c.get<string>('wing', ''); if (wing) o.wing = wing;
+    return o;
+  }
+
+  async start(): Promise<boolean> {
+    const c = vscode.workspace.getConfiguration('palace');
+    const bin = resolveServer(c.get<string>('serverPath', ''));
+    if (!bin) {
+      this.events.onState?.('missing');
+      const msg = c.get<string>('serverPath', '')
+        ? `Palace: the server binary "${c.get('serverPath')}" (palace.serverPath) was not found.`
+        : 'Palace: the `palace` binary is not on PATH. Install it or set palace.serverPath.';
+      this.output.appendLine(msg);
+      void vscode.window.showErrorMessage(msg, 'Open Docs', 'Open Settings').then((pick) => {
+        if (pick === 'Open Docs') void vscode.env.openExternal(vscode.Uri.parse(DOCS_URL));
+        if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'palace.serverPath');
+      });
+      return false;
+    }
+    this.output.appendLine(`Palace: starting ${bin} serve --lsp`);
+    const serverOptions: ServerOptions = {
+      run: { command: bin, args: ['serve', '--lsp'] },
+      debug: { command: bin, args: ['serve', '--lsp'] },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: 'file' }],
+      outputChannel: this.output as vscode.LogOutputChannel,
+      initializationOptions: this.initializationOptions(),
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue }),
+        closed: async () => {
+          this.events.onState?.('stopped');
+          if (Date.now() - this.startedAt > 60_000) this.backoff = 1000;
+          const wait = this.backoff;
+          this.backoff = Math.min(this.backoff * 2, 30_000);
+          this.output.appendLine(`Palace: server exited; restarting in ${wait} ms`);
+          await new Promise((r) => setTimeout(r, wait));
+          this.startedAt = Date.now();
+          return { action: CloseAction.Restart, handled: true };
+        },
+      },
+    };
+    const client = new ObservedClient('palace', 'Palace', serverOptions, clientOptions);
+    client.progressListener = (v) => this.events.onProgress?.(v);
+    this.client = client;
+    this.subs.push(client.onNotification('palace/didIndex', (n) => this.events.onDidIndex?.(n)));
+    this.subs.push(client.onDidChangeState((e) => {
+      if (e.newState === State.Running) this.events.onState?.('running');
+      else if (e.newState === State.Starting) this.events.onState?.('starting');
+    }));
+    this.events.onState?.('starting');
+    this.startedAt = Date.now();
+    try {
+      await client.start();
+    } catch (err) {
+      this.output.appendLine(`Palace: failed to start: ${String(err)}`);
+      this.events.onState?.('stopped');
+      return false;
+    }
+    return true;
+  }
+
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    for (const s of this.subs.splice(0)) s.dispose();
+    if (c) { try { await c.stop(5000); } catch { /* already gone */ } }
+    this.events.onState?.('stopped');
+  }
+
+  async restart(): Promise<boolean> {
+    await this.stop();
+    this.backoff = 1000;
+    return this.start();
+  }
+
+  async request<T = any>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<T> {
+    if (!this.client) throw new Error('Palace server is not running');
+    if (this.client.state !== State.Running) await this.client.start();
+    return token ? this.client.sendRequest<T>(method, params, token as any) : this.client.sendRequest<T>(method, params);
+  }
+
+  relevant(params: object, token?: vscode.CancellationToken) { return this.request('palace/relevant', params, token); }
+  search(params: { query: string; wing?: string; room?: string; limit?: number }) { return this.request('palace/search', params); }
+  drawer(id: string) { return this.request('palace/drawer', { id }); }
+  remember(params: object) { return this.request('palace/remember', params); }
+  forget(id: string) { return this.request('palace/forget', { id }); }
+  status() { return this.request('palace/status', {}); }
+  wakeUp(params: object = {}) { return this.request('palace/wakeUp', params); }
+}

@@ -1,0 +1,314 @@
+import * as vscode from 'vscode';
+import * as cp from 'child_process';
+import { PalaceClient, resolveServer, ProgressValue } from './client';
+import { Hit, hitToItem, drawerText, debounce, statusText, drawerCount, StatusModel, searchHtml, makeNonce } from './models';
+
+const SCHEME = 'palace-drawer';
+
+export interface PalaceApi {
+  client: PalaceClient;
+  relevant: RelevantProvider;
+  status: StatusModel;
+  refreshStatus(): Promise<void>;
+  refreshRelevant(): Promise<void>;
+}
+
+class DrawerItem extends vscode.TreeItem {
+  constructor(readonly hit: Hit) {
+    const m = hitToItem(hit);
+    super(m.label, vscode.TreeItemCollapsibleState.None);
+    this.id = `drawer:${hit.id}`;
+    this.description = m.description;
+    this.tooltip = m.tooltip;
+    this.contextValue = 'drawer';
+    this.iconPath = new vscode.ThemeIcon(m.opensSource ? 'file-code' : 'comment-discussion');
+    this.command = { command: 'palace.openDrawer', title: 'Open', arguments: [hit] };
+  }
+}
+
+export class RelevantProvider implements vscode.TreeDataProvider<DrawerItem | vscode.TreeItem> {
+  private emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  hits: Hit[] = [];
+  message = 'Open a file to see what Palace remembers about it.';
+  private cts?: vscode.CancellationTokenSource;
+
+  constructor(private client: PalaceClient) {}
+
+  getTreeItem(e: DrawerItem | vscode.TreeItem) { return e; }
+  getChildren(): (DrawerItem | vscode.TreeItem)[] {
+    if (!this.hits.length) return [new vscode.TreeItem(this.message)];
+    return this.hits.map((h) => new DrawerItem(h));
+  }
+
+  async update(editor: vscode.TextEditor | undefined): Promise<void> {
+    const cfg = vscode.workspace.getConfiguration('palace');
+    if (!cfg.get<boolean>('relevant.enabled', true) || !editor || editor.document.uri.scheme !== 'file') return;
+    if (!this.client.running) return;
+    this.cts?.cancel();
+    const cts = (this.cts = new vscode.CancellationTokenSource());
+    const sel = editor.selection;
+    const vis = editor.visibleRanges[0];
+    const params: Record<string, unknown> = {
+      textDocument: { uri: editor.document.uri.toString() },
+      limit: cfg.get<number>('relevant.limit', 10),
+    };
+    if (sel && !sel.isEmpty) params.range = { start: sel.start, end: sel.end };
+    else params.position = { line: sel.active.line, character: sel.active.character };
+    if (vis) params.visibleRange = { start: vis.start, end: vis.end };
+    try {
+      const res = await this.client.relevant(params, cts.token);
+      if (cts.token.isCancellationRequested) return;
+      this.hits = res?.hits ?? [];
+      this.message = 'Nothing relevant remembered here yet.';
+    } catch (err) {
+      if (cts.token.isCancellationRequested) return;
+      this.hits = [];
+      this.message = `Palace: ${String((err as Error).message ?? err)}`;
+    }
+    this.emitter.fire();
+  }
+
+  clear(msg: string) { this.hits = []; this.message = msg; this.emitter.fire(); }
+}
+
+class SearchViewProvider implements vscode.WebviewViewProvider {
+  view?: vscode.WebviewView;
+  constructor(private client: PalaceClient, private open: (h: Hit) => Promise<void>) {}
+  private last: Hit[] = [];
+  resolveWebviewView(view: vscode.WebviewView) {
+    this.view = view;
+    view.webview.options = { enableScripts: true, localResourceRoots: [] };
+    const wing = vscode.workspace.getConfiguration('palace').get<string>('wing', '');
+    view.webview.html = searchHtml(makeNonce(), view.webview.cspSource, wing);
+    view.webview.onDidReceiveMessage(async (m) => {
+      if (m?.type === 'search') {
+        try {
+          const res = await this.client.search({ query: String(m.query || ''), wing: m.wing || undefined, room: m.room || undefined, limit: 30 });
+          this.last = res?.hits ?? [];
+          void view.webview.postMessage({ type: 'results', notice: res?.notice, items: this.last.map((h) => ({ ...hitToItem(h), why: h.why })) });
+        } catch (err) {
+          void view.webview.postMessage({ type: 'results', items: [], error: String((err as Error).message ?? err) });
+        }
+      } else if (m?.type === 'open') {
+        const h = this.last.find((x) => x.id === m.id);
+        if (h) await this.open(h);
+      }
+    });
+  }
+}
+
+let palace: PalaceClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<PalaceApi> {
+  const output = vscode.window.createOutputChannel('Palace', { log: true });
+  const bar = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
+  bar.command = 'palace.showStatus';
+  bar.name = 'Palace';
+  const status: StatusModel = { state: 'starting' };
+  const render = () => { bar.text = statusText(status); bar.tooltip = 'Palace memory — click for status'; bar.show(); };
+  render();
+
+  let refreshStatus = async () => { /* set below */ };
+  const client = new PalaceClient(output, {
+    onState: (s) => { status.state = s; render(); if (s === 'running') void refreshStatus(); },
+    onProgress: (v: ProgressValue) => {
+      if (v.kind === 'end') { status.mining = undefined; void refreshStatus(); }
+      else status.mining = { ...(status.mining ?? {}), ...v };
+      render();
+    },
+    onDidIndex: (n) => {
+      output.appendLine(`Palace: indexed ${n.uri} ${n.skipped ? '(skipped: ' + n.skipped + ')' : `(${n.drawers ?? 0} drawers, ${n.ms ?? 0} ms)`}`);
+      void refreshStatus();
+    },
+  });
+  palace = client;
+  refreshStatus = async () => {
+    try { status.drawers = drawerCount(await client.status()); } catch { /* not running */ }
+    render();
+  };
+
+  const relevant = new RelevantProvider(client);
+  const tree = vscode.window.createTreeView('palace.relevant', { treeDataProvider: relevant });
+
+  const drawers = new Map<string, string>();
+  const docEmitter = new vscode.EventEmitter<vscode.Uri>();
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+    onDidChange: docEmitter.event,
+    provideTextDocumentContent: async (uri) => {
+      const id = decodeURIComponent(uri.path.replace(/^\//, '').replace(/\.md$/, ''));
+      if (drawers.has(id)) return drawers.get(id)!;
+      const d = await client.drawer(id);
+      const t = drawerText(d); drawers.set(id, t); return t;
+    },
+  }));
+
+  const openDrawer = async (h: Hit) => {
+    if (h.uri && h.range) {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(h.uri));
+      const r = new vscode.Range(h.range.start.line, h.range.start.character, h.range.end.line, h.range.end.character);
+      await vscode.window.showTextDocument(doc, { selection: r, preview: true });
+      return;
+    }
+    drawers.delete(h.id);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: SCHEME, path: `/${encodeURIComponent(h.id)}.md` }));
+    await vscode.window.showTextDocument(doc, { preview: true });
+  };
+
+  const search = new SearchViewProvider(client, openDrawer);
+  const update = debounce((e?: vscode.TextEditor) => void relevant.update(e), 300);
+
+  const pickWingRoom = async (): Promise<{ wing?: string; room?: string } | undefined> => {
+    const cfgWing = vscode.workspace.getConfiguration('palace').get<string>('wing', '');
+    let wings: string[] = [];
+    try {
+      const st = await client.status();
+      wings = (st?.server?.folders ?? []).map((f: { wing: string }) => f.wing);
+      for (const r of (st?.rooms ?? []) as { wing: string }[]) if (r.wing && !wings.includes(r.wing)) wings.push(r.wing);
+    } catch { /* keep empty */ }
+    if (cfgWing && !wings.includes(cfgWing)) wings.unshift(cfgWing);
+    const wingItems = [{ label: '$(folder) default', description: 'the file\'s workspace wing', value: '' }, ...wings.map((w) => ({ label: w, value: w }))];
+    const w = await vscode.window.showQuickPick(wingItems, { title: 'Remember in wing', placeHolder: 'wing' });
+    if (!w) return undefined;
+    const room = await vscode.window.showInputBox({ title: 'Room (empty: automatic)', placeHolder: 'e.g. decisions' });
+    if (room === undefined) return undefined;
+    return { wing: w.value || undefined, room: room || undefined };
+  };
+
+  const cmds: [string, (...a: any[]) => unknown][] = [
+    ['palace.openDrawer', (h: Hit) => openDrawer(h)],
+    ['palace.refreshRelevant', () => relevant.update(vscode.window.activeTextEditor)],
+    ['palace.search', async (q?: string) => {
+      const query = typeof q === 'string' ? q : await vscode.window.showInputBox({ title: 'Search Palace', placeHolder: 'query' });
+      if (!query) return;
+      const res = await client.search({ query, limit: 30 });
+      const hits: Hit[] = res?.hits ?? [];
+      const pick = await vscode.window.showQuickPick(hits.map((h) => {
+        const m = hitToItem(h); return { label: m.label, description: h.why, detail: m.description, hit: h };
+      }), { title: `Palace: ${hits.length} results for "${query}"`, matchOnDetail: true, matchOnDescription: true });
+      if (pick) await openDrawer(pick.hit);
+      return hits;
+    }],
+    ['palace.rememberSelection', async (opts?: { wing?: string; room?: string }) => {
+      const ed = vscode.window.activeTextEditor;
+      if (!ed || ed.selection.isEmpty) { void vscode.window.showWarningMessage('Palace: select some text to remember.'); return; }
+      const wr = opts ?? (await pickWingRoom());
+      if (!wr) return;
+      const params: Record<string, unknown> = { text: ed.document.getText(ed.selection), ...wr };
+      if (ed.document.uri.scheme === 'file') {
+        params.uri = ed.document.uri.toString();
+        params.range = { start: ed.selection.start, end: ed.selection.end };
+      }
+      let res = await client.remember(params);
+      if (res?.added === false && res?.duplicates?.length) {
+        const dup = res.duplicates[0];
+        const pick = await vscode.window.showWarningMessage(
+          `Palace: near duplicate of ${dup.citation ?? dup.id}.`, 'Remember anyway', 'Open existing');
+        if (pick === 'Remember anyway') res = await client.remember({ ...params, force: true });
+        else { if (pick === 'Open existing') await openDrawer({ id: dup.id }); return res; }
+      }
+      if (res?.added === false) void vscode.window.showWarningMessage(`Palace: not remembered (${res?.reason ?? 'unknown'})`);
+      else void vscode.window.showInformationMessage(`Palace: remembered in ${res?.wing}/${res?.room} (${res?.id})`);
+      void refreshStatus();
+      return res;
+    }],
+    ['palace.mineWorkspace', async () => {
+      const bin = resolveServer(vscode.workspace.getConfiguration('palace').get<string>('serverPath', ''));
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (!bin || !folders.length) { void vscode.window.showWarningMessage('Palace: no server binary or no workspace folder.'); return; }
+      const cfg = vscode.workspace.getConfiguration('palace');
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Palace: mining', cancellable: true }, async (p, tok) => {
+        for (const f of folders) {
+          p.report({ message: f.name });
+          const args = ['mine', f.uri.fsPath];
+          if (cfg.get<string>('home')) args.push('--home', cfg.get<string>('home')!);
+          if (cfg.get<string>('wing')) args.push('--wing', cfg.get<string>('wing')!);
+          await new Promise<void>((resolve) => {
+            const ch = cp.spawn(bin, args);
+            tok.onCancellationRequested(() => ch.kill());
+            ch.stdout.on('data', (d) => output.append(String(d)));
+            ch.stderr.on('data', (d) => output.append(String(d)));
+            ch.on('close', () => resolve());
+            ch.on('error', (e) => { output.appendLine(String(e)); resolve(); });
+          });
+        }
+      });
+      await refreshStatus();
+    }],
+    ['palace.showStatus', async () => {
+      const st = await client.status();
+      output.appendLine(JSON.stringify(st, null, 2));
+      output.show(true);
+      status.drawers = drawerCount(st); render();
+      void vscode.window.showInformationMessage(`Palace: ${status.drawers ?? '?'} drawers`);
+      return st;
+    }],
+    ['palace.wakeUp', async () => {
+      const wing = vscode.workspace.getConfiguration('palace').get<string>('wing', '') || undefined;
+      const res = await client.wakeUp(wing ? { wing } : {});
+      const text = typeof res === 'string' ? res : (res?.text ?? JSON.stringify(res));
+      await vscode.env.clipboard.writeText(text);
+      void vscode.window.showInformationMessage(`Palace: wake-up copied (${text.length} characters).`);
+      return text;
+    }],
+    ['palace.forgetDrawer', async (arg?: DrawerItem | Hit | string) => {
+      let id: string | undefined = typeof arg === "string" ? arg : (arg as DrawerItem)?.hit?.id ?? (arg as Hit)?.id;
+      if (!id) id = await vscode.window.showInputBox({ title: 'Forget drawer', placeHolder: 'drawer id' });
+      if (!id) return;
+      const ok = await vscode.window.showWarningMessage(`Forget drawer ${id}?`, { modal: true }, 'Forget');
+      if (ok !== 'Forget') return;
+      const res = await client.forget(id);
+      void vscode.window.showInformationMessage(res?.deleted ? `Palace: forgot ${id}` : `Palace: not forgotten (${res?.reason ?? 'unknown'})`);
+      void relevant.update(vscode.window.activeTextEditor);
+      void refreshStatus();
+      return res;
+    }],
+    ['palace.restartServer', () => client.restart()],
+  ];
+  for (const [id, fn] of cmds) {
+    context.subscriptions.push(vscode.commands.registerCommand(id, async (...a: unknown[]) => {
+      try { return await fn(...a); } catch (err) {
+        output.appendLine(`Palace: ${id} failed: ${String(err)}`);
+        void vscode.window.showErrorMessage(`Palace: ${String((err as Error).message ?? err)}`);
+      }
+    }));
+  }
+
+  context.subscriptions.push(
+    output, bar, tree, docEmitter,
+    vscode.window.registerWebviewViewProvider('palace.search', search),
+    vscode.window.onDidChangeActiveTextEditor((e) => update(e)),
+    vscode.window.onDidChangeTextEditorSelection((e) => { if (e.textEditor === vscode.window.activeTextEditor) update(e.textEditor); }),
+    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('palace.serverPath') || e.affectsConfiguration('palace.home') || e.affectsConfiguration('palace.wing') || e.affectsConfiguration('palace.mineOnSave')) void client.restart(); }),
+    { dispose: () => update.cancel() },
+  );
+
+  registerMcp(context);
+
+  const started = await client.start();
+  if (started) update(vscode.window.activeTextEditor);
+  return { client, relevant, status, refreshStatus, refreshRelevant: () => relevant.update(vscode.window.activeTextEditor) };
+}
+
+/** Lets agents (Copilot chat) use `palace serve --mcp`, on VS Code versions that have the API. */
+function registerMcp(context: vscode.ExtensionContext) {
+  const lm = (vscode as any).lm;
+  const McpStdio = (vscode as any).McpStdioServerDefinition;
+  if (!lm || typeof lm.registerMcpServerDefinitionProvider !== 'function' || !McpStdio) return;
+  try {
+    context.subscriptions.push(lm.registerMcpServerDefinitionProvider('palace.mcp', {
+      provideMcpServerDefinitions: () => {
+        const cfg = vscode.workspace.getConfiguration('palace');
+        const bin = resolveServer(cfg.get<string>('serverPath', ''));
+        if (!bin) return [];
+        const env: Record<string, string> = {};
+        if (cfg.get<string>('home')) env.PALACE_HOME = cfg.get<string>('home')!;
+        return [new McpStdio('Palace', bin, ['serve', '--mcp'], env)];
+      },
+    }));
+  } catch { /* API shape changed: skip */ }
+}
+
+export async function deactivate(): Promise<void> {
+  await palace?.stop();
+}

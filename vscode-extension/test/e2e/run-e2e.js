@@ -1,0 +1,127 @@
+'use strict';
+// End to end: code-server 4.100.3 with the packaged .vsix, driven by playwright-core + Debian chromium.
+const { spawn, execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const net = require('net');
+const { chromium } = require('playwright-core');
+
+const ROOT = path.resolve(__dirname, '../..');
+const CS = path.join(ROOT, 'test/.cache/code-server/node_modules/.bin/code-server');
+const VSIX = path.join(ROOT, 'out/palace.vsix');
+const BIN = process.env.PALACE_BIN || path.resolve(ROOT, '../bin/palace');
+const ART = path.join(ROOT, 'test/artifacts');
+const CHROME = process.env.CHROMIUM || '/usr/bin/chromium';
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'palace-e2e-'));
+const ws = path.join(tmp, 'fixture');
+fs.cpSync(path.join(ROOT, 'test/fixture/workspace'), ws, { recursive: true });
+fs.mkdirSync(ART, { recursive: true });
+const env = { ...process.env, HOME: tmp, XDG_CONFIG_HOME: path.join(tmp, '.config'), XDG_DATA_HOME: path.join(tmp, '.local/share'), XDG_CACHE_HOME: path.join(tmp, '.cache') };
+const UDD = path.join(tmp, 'udd'); const EXT = path.join(tmp, 'ext');
+fs.mkdirSync(path.join(UDD, 'User'), { recursive: true });
+fs.writeFileSync(path.join(UDD, 'User/settings.json'), JSON.stringify({
+  'palace.serverPath': BIN, 'palace.home': path.join(tmp, 'palace-home'), 'palace.wing': 'fixture',
+  'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false, 'window.restoreWindows': 'none',
+  'workbench.tips.enabled': false, 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'telemetry.telemetryLevel': 'off',
+  'editor.autoClosingBrackets': 'never', 'chat.disableAIFeatures': true,
+}, null, 1));
+
+const results = [];
+const t0 = Date.now();
+const log = (...a) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+async function step(name, fn) {
+  try { await fn(); results.push([name, true]); console.log(`ok - ${name}`); }
+  catch (e) { results.push([name, false]); console.log(`not ok - ${name}\n  ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n  ')}`); throw e; }
+}
+const freePort = () => new Promise((r) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
+
+(async () => {
+  let server, browser, page;
+  try {
+    execFileSync(CS, ['--install-extension', VSIX, '--extensions-dir', EXT, '--user-data-dir', UDD], { env, stdio: 'pipe' });
+    log('vsix installed');
+    const port = await freePort();
+    server = spawn(CS, ['--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--user-data-dir', UDD, '--extensions-dir', EXT,
+      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ws], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let serverLog = '';
+    server.stdout.on('data', (d) => { serverLog += d; }); server.stderr.on('data', (d) => { serverLog += d; });
+    for (let i = 0; i < 100 && !/HTTP server listening/.test(serverLog); i++) await new Promise((r) => setTimeout(r, 200));
+    log('code-server up');
+    browser = await chromium.launch({ executablePath: CHROME, headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${path.join(tmp, 'chrome')}`].filter((a) => !a.startsWith('--user-data-dir')) });
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 850 } });
+    page = await ctx.newPage();
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+    await page.locator('.statusbar-item', { hasText: /Palace: \d+ drawers/ }).first().waitFor({ timeout: 60000 });
+    log('workbench up, extension running');
+    const kb = page.keyboard;
+    const palette = async (cmd) => {
+      await kb.press('F1'); await page.locator('.quick-input-widget input').waitFor();
+      await page.locator('.quick-input-widget input').fill('>' + cmd);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: cmd }).first().waitFor({ timeout: 10000 });
+      await kb.press('Enter');
+    };
+    const openFile = async (name, line, col) => {
+      await kb.press('Control+P'); await page.locator('.quick-input-widget input').fill(name + (line ? `:${line}:${col}` : ''));
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10000 });
+      await kb.press('Enter');
+      await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 10000 });
+    };
+
+    await step('Relevant panel lists checksum.go for the cursor on computeChecksum in upload.go', async () => {
+      await page.locator('.activitybar [aria-label^="Palace"]').first().click();
+      await openFile('upload.go', 9, 8);
+      await page.locator('.monaco-editor textarea').first().focus().catch(() => {});
+      const row = page.locator('.pane', { hasText: 'Relevant' }).locator('.monaco-list-row', { hasText: /checksum\.go:\d+/ }).first();
+      await row.waitFor({ timeout: 20000 });
+      await page.mouse.move(700, 500);
+      await page.locator('#workbench\\.parts\\.sidebar').screenshot({ path: path.join(ART, 'panel.png') });
+      await page.screenshot({ path: path.join(ART, 'workbench.png') });
+    });
+
+    await step('Remember Selection (wing quick pick, room input) stores the selection', async () => {
+      await openFile('NOTES.md', 3, 1);
+      await kb.press('Home'); await kb.press('Shift+End');
+      await palette('Palace: Remember Selection');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'fixture' }).first().waitFor({ timeout: 10000 });
+      await page.locator('.quick-input-widget input').fill('fixture'); await kb.press('Enter');
+      await page.locator('.quick-input-widget input').fill('decisions'); await kb.press('Enter');
+      const anyway = page.locator('.notifications-toasts .monaco-button', { hasText: 'Remember anyway' });
+      const done = page.locator('.notifications-toasts', { hasText: 'remembered in fixture/decisions' });
+      await Promise.race([anyway.waitFor({ timeout: 15000 }).then(() => anyway.click()), done.waitFor({ timeout: 15000 })]);
+      await done.waitFor({ timeout: 15000 });
+    });
+
+    await step('a saved edit is found through Search Palace', async () => {
+      await page.locator('.tab', { hasText: 'upload.go' }).first().click();
+      await page.locator('.tab.active', { hasText: 'upload.go' }).waitFor({ timeout: 10000 });
+      await page.locator('.monaco-editor .view-lines').first().click();
+      await kb.press('Control+End'); await kb.press('Enter');
+      await kb.type('// zebrafluxQuota limits tenants to nine uploads per minute.');
+      await kb.press('Control+S');
+      await page.locator('.tab.active:not(.dirty)', { hasText: 'upload.go' }).waitFor({ timeout: 10000 });
+      let found = false;
+      for (let i = 0; i < 10 && !found; i++) {
+        await palette('Palace: Search Palace');
+        await page.locator('.quick-input-widget input').fill('zebrafluxQuota'); await kb.press('Enter');
+        try { await page.locator('.quick-input-list .monaco-list-row', { hasText: 'upload.go' }).first().waitFor({ timeout: 3000 }); found = true; }
+        catch { await kb.press('Escape'); await new Promise((r) => setTimeout(r, 500)); }
+      }
+      if (!found) throw new Error('search did not find the saved text');
+      await page.screenshot({ path: path.join(ART, 'search.png') });
+      await kb.press('Escape');
+    });
+  } catch (e) {
+    if (page) await page.screenshot({ path: path.join(ART, 'failure.png') }).catch(() => {});
+    if (!results.some((r) => !r[1])) { results.push(['e2e setup', false]); console.log(`not ok - e2e setup\n  ${e && e.stack || e}`); }
+  } finally {
+    if (browser) await browser.close().catch(() => {});
+    if (server) { try { process.kill(-server.pid, 'SIGTERM'); } catch {} }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const pass = results.filter((r) => r[1]).length; const fail = results.length - pass;
+  console.log(`# e2e pass ${pass}\n# e2e fail ${fail}\n# e2e took ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  process.exit(fail ? 1 : 0);
+})();
