@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Embedder turns texts into L2-normalised vectors of length Dim. It is safe
@@ -160,4 +161,54 @@ func Open(cfg Config) (Embedder, Choice, error) {
 // oneLine folds a multi-line error (ONNX Runtime's often are) into one line.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// session is what both backends share: the model, the batch bound, and a
+// Close that waits for running Embed calls (Embed holds the read lock).
+type session struct {
+	m        *model
+	dim      int
+	maxBatch int
+	destroy  func() error
+
+	mu     sync.RWMutex
+	closed bool
+}
+
+func (s *session) Dim() int        { return s.dim }
+func (s *session) ModelID() string { return s.m.id }
+
+func (s *session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.destroy()
+}
+
+// embed tokenises texts, groups them into batches by length and calls run
+// for each, checking ctx between batches. run fills out at the batch's
+// indexes.
+func (s *session) embed(ctx context.Context, texts []string, run func(encs []encoding, batch []int, out [][]float32) error) ([][]float32, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	encs, err := s.m.tok.encodeAll(texts)
+	if err != nil {
+		return nil, fmt.Errorf("embed: %w", err)
+	}
+	out := make([][]float32, len(texts))
+	for _, batch := range planBatches(encs, s.maxBatch) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := run(encs, batch, out); err != nil {
+			return nil, fmt.Errorf("embed with %s: %w", s.m.onnxPath, err)
+		}
+	}
+	return out, nil
 }

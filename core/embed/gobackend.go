@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/knights-analytics/hugot"
 	"github.com/knights-analytics/hugot/options"
@@ -15,14 +14,9 @@ import (
 // goEmbedder runs the model with hugot's pure-Go backend (gomlx simplego):
 // no shared library needed, much slower than ONNX Runtime.
 type goEmbedder struct {
-	m        *model
-	sess     *hugot.Session
-	pipe     *pipelines.FeatureExtractionPipeline
-	dim      int
-	maxBatch int
-
-	mu     sync.RWMutex
-	closed bool
+	session
+	sess *hugot.Session
+	pipe *pipelines.FeatureExtractionPipeline
 }
 
 // Buckets the go backend pads batches and sequences up to. gomlx compiles
@@ -48,7 +42,8 @@ func buckets(std []int, limit int) []int {
 }
 
 func newGoEmbedder(m *model, cfg Config) (*goEmbedder, error) {
-	e := &goEmbedder{m: m, maxBatch: cfg.maxBatch()}
+	e := &goEmbedder{session: session{m: m, maxBatch: cfg.maxBatch()}}
+	e.destroy = func() error { return e.sess.Destroy() }
 	wrap := func(err error) error { return fmt.Errorf("load model %s: %w", m.onnxPath, err) }
 	// hugot finds the .onnx file by walking ModelPath but mis-joins paths in
 	// subfolders (onnx/model.onnx is looked up relative to the working
@@ -129,38 +124,13 @@ func stageFlat(m *model) (string, error) {
 	return dir, nil
 }
 
-func (e *goEmbedder) Dim() int        { return e.dim }
-func (e *goEmbedder) ModelID() string { return e.m.id }
 func (e *goEmbedder) Backend() string { return BackendGo }
 
-func (e *goEmbedder) Close() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return nil
-	}
-	e.closed = true
-	return e.sess.Destroy()
-}
-
 func (e *goEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.closed {
-		return nil, ErrClosed
-	}
-	// Tokenise here first: hugot log.Fatals on a tokenizer error, so a text
-	// must be known to encode before it reaches hugot (which re-encodes it
-	// with the same tokenizer). The lengths also drive the batching.
-	encs, err := e.m.tok.encodeAll(texts)
-	if err != nil {
-		return nil, fmt.Errorf("embed: %w", err)
-	}
-	out := make([][]float32, len(texts))
-	for _, batch := range planBatches(encs, e.maxBatch) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	// The session tokenises first: hugot log.Fatals on a tokenizer error,
+	// so a text must be known to encode before it reaches hugot (which
+	// re-encodes it with the same tokenizer). The lengths drive batching.
+	return e.embed(ctx, texts, func(_ []encoding, batch []int, out [][]float32) error {
 		in := make([]string, len(batch))
 		for k, i := range batch {
 			in[k] = e.m.tok.normalize(texts[i])
@@ -170,15 +140,15 @@ func (e *goEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, er
 			res, err = e.pipe.RunPipeline(in)
 			return err
 		}); err != nil {
-			return nil, fmt.Errorf("embed with %s: %w", e.m.onnxPath, err)
+			return err
 		}
 		if len(res.Embeddings) != len(batch) {
-			return nil, fmt.Errorf("embed with %s: %d vectors for %d texts", e.m.onnxPath, len(res.Embeddings), len(batch))
+			return fmt.Errorf("%d vectors for %d texts", len(res.Embeddings), len(batch))
 		}
 		// hugot mean-pools over the attention mask; we normalise.
 		for k, i := range batch {
 			out[i] = normalize32(res.Embeddings[k])
 		}
-	}
-	return out, nil
+		return nil
+	})
 }

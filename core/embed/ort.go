@@ -66,15 +66,10 @@ func initORT(cfg Config) (ortLib, error) {
 // thread-safe, so one session serves all goroutines; mu only keeps Close
 // from destroying it under a running Embed.
 type ortEmbedder struct {
-	m        *model
-	sess     *ort.DynamicAdvancedSession
-	inputs   []string // the model's inputs, in the order tensors are passed
-	pooled   bool     // the output is already [batch, dim]
-	dim      int
-	maxBatch int
-
-	mu     sync.RWMutex
-	closed bool
+	session
+	sess   *ort.DynamicAdvancedSession
+	inputs []string // the model's inputs, in the order tensors are passed
+	pooled bool     // the output is already [batch, dim]
 }
 
 func newORTEmbedder(m *model, cfg Config) (*ortEmbedder, error) {
@@ -86,7 +81,8 @@ func newORTEmbedder(m *model, cfg Config) (*ortEmbedder, error) {
 	}); err != nil {
 		return nil, wrap(err)
 	}
-	e := &ortEmbedder{m: m, maxBatch: cfg.maxBatch()}
+	e := &ortEmbedder{session: session{m: m, maxBatch: cfg.maxBatch()}}
+	e.destroy = func() error { return e.sess.Destroy() }
 	for _, in := range ins {
 		switch in.Name {
 		case "input_ids", "attention_mask", "token_type_ids":
@@ -180,40 +176,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (e *ortEmbedder) Dim() int        { return e.dim }
-func (e *ortEmbedder) ModelID() string { return e.m.id }
 func (e *ortEmbedder) Backend() string { return BackendORT }
 
-func (e *ortEmbedder) Close() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.closed {
-		return nil
-	}
-	e.closed = true
-	return e.sess.Destroy()
-}
-
 func (e *ortEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.closed {
-		return nil, ErrClosed
-	}
-	encs, err := e.m.tok.encodeAll(texts)
-	if err != nil {
-		return nil, fmt.Errorf("embed: %w", err)
-	}
-	out := make([][]float32, len(texts))
-	for _, batch := range planBatches(encs, e.maxBatch) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if err := e.run(encs, batch, out); err != nil {
-			return nil, fmt.Errorf("embed with %s: %w", e.m.onnxPath, err)
-		}
-	}
-	return out, nil
+	return e.embed(ctx, texts, e.run)
 }
 
 // run embeds the texts batch indexes into out, padded to the longest of them.
