@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/kg"
-	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/palace"
 )
 
 // exitConflict is palace's exit code for "the fact contradicts the graph;
@@ -47,29 +47,6 @@ func newKGCmd(g *globals) *cobra.Command {
 	c.AddCommand(newKGAddCmd(g, false), newKGAddCmd(g, true), newKGInvalidateCmd(g), newKGQueryCmd(g),
 		newKGTimelineCmd(g), newKGStatsCmd(g), newKGFunctionalCmd(g))
 	return c
-}
-
-// withStore opens the palace, runs fn on its store and closes it, so callers
-// can end the process afterwards without skipping the close.
-func withStore[T any](g *globals, fn func(*store.Store) (T, error)) (T, error) {
-	p, err := g.open()
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	v, err := fn(p.Store)
-	if cerr := p.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
-	return v, err
-}
-
-// kgErr turns bad input into a usage error (exit 2); other errors pass.
-func kgErr(err error) error {
-	if errors.Is(err, kg.ErrInvalid) {
-		return usageError{err}
-	}
-	return err
 }
 
 func newKGAddCmd(g *globals, check bool) *cobra.Command {
@@ -115,14 +92,14 @@ Exit codes: 0 no conflict, 1 error, 2 bad usage or input, 3 would conflict.`
 			return usageError{err}
 		}
 		opts := kg.AddOptions{Supersede: supersede}
-		res, err := withStore(g, func(st *store.Store) (kg.AddResult, error) {
+		res, err := withPalace(g, func(p *palace.Palace) (kg.AddResult, error) {
 			if check {
-				return kg.Check(c.Context(), st, f, opts)
+				return kg.Check(c.Context(), p.Store, f, opts)
 			}
-			return kg.Add(c.Context(), st, f, opts)
+			return kg.Add(c.Context(), p.Store, f, opts)
 		})
 		if err != nil && !errors.Is(err, kg.ErrConflict) {
-			return kgErr(err)
+			return inputErr(err)
 		}
 		out := c.OutOrStdout()
 		if asJSON {
@@ -191,11 +168,11 @@ timeline.`,
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withStore(g, func(st *store.Store) (kg.InvalidateResult, error) {
-				return kg.Invalidate(c.Context(), st, req)
+			res, err := withPalace(g, func(p *palace.Palace) (kg.InvalidateResult, error) {
+				return kg.Invalidate(c.Context(), p.Store, req)
 			})
 			if err != nil {
-				return kgErr(err)
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -235,11 +212,11 @@ the object. Facts true now are marked with *.`,
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withStore(g, func(st *store.Store) (kg.QueryResult, error) {
-				return kg.Query(c.Context(), st, req)
+			res, err := withPalace(g, func(p *palace.Palace) (kg.QueryResult, error) {
+				return kg.Query(c.Context(), p.Store, req)
 			})
 			if err != nil {
-				return kgErr(err)
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -297,11 +274,11 @@ first, up to --limit.`,
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withStore(g, func(st *store.Store) (kg.TimelineResult, error) {
-				return kg.Timeline(c.Context(), st, req)
+			res, err := withPalace(g, func(p *palace.Palace) (kg.TimelineResult, error) {
+				return kg.Timeline(c.Context(), p.Store, req)
 			})
 			if err != nil {
-				return kgErr(err)
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -331,8 +308,8 @@ func newKGStatsCmd(g *globals) *cobra.Command {
 		Short: "Count entities and facts (current, expired, future) per predicate",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			res, err := withStore(g, func(st *store.Store) (kg.StatsResult, error) {
-				return kg.Stats(c.Context(), st)
+			res, err := withPalace(g, func(p *palace.Palace) (kg.StatsResult, error) {
+				return kg.Stats(c.Context(), p.Store)
 			})
 			if err != nil {
 				return err
@@ -379,7 +356,7 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 		Short: "Print the functional predicates",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			l, err := withStore(g, func(st *store.Store) ([]string, error) { return kg.Functional(c.Context(), st) })
+			l, err := withPalace(g, func(p *palace.Palace) ([]string, error) { return kg.Functional(c.Context(), p.Store) })
 			if err != nil {
 				return err
 			}
@@ -395,11 +372,11 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 				if err := kg.ValidatePredicate(a[0]); err != nil {
 					return usageError{err}
 				}
-				l, err := withStore(g, func(st *store.Store) ([]string, error) {
-					return kg.SetFunctional(c.Context(), st, a[0], on)
+				l, err := withPalace(g, func(p *palace.Palace) ([]string, error) {
+					return kg.SetFunctional(c.Context(), p.Store, a[0], on)
 				})
 				if err != nil {
-					return kgErr(err)
+					return inputErr(err)
 				}
 				return show(c, l)
 			},

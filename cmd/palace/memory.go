@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,14 +12,6 @@ import (
 	"github.com/palace-dev/palace/core/palace"
 )
 
-// memoryErr turns bad input into a usage error (exit 2); other errors pass.
-func memoryErr(err error) error {
-	if errors.Is(err, memory.ErrInvalid) {
-		return usageError{err}
-	}
-	return err
-}
-
 // textArg is the text of a note or diary entry: the arguments joined by
 // spaces, or standard input when the only argument is "-".
 func textArg(c *cobra.Command, a []string) (string, error) {
@@ -28,20 +19,6 @@ func textArg(c *cobra.Command, a []string) (string, error) {
 		return memory.ReadText(c.InOrStdin())
 	}
 	return strings.Join(a, " "), nil
-}
-
-// withPalace opens the palace, runs fn and closes it.
-func withPalace[T any](g *globals, fn func(*palace.Palace) (T, error)) (T, error) {
-	p, err := g.open()
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	v, err := fn(p)
-	if cerr := p.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
-	return v, err
 }
 
 func newRememberCmd(g *globals) *cobra.Command {
@@ -76,7 +53,7 @@ or input (nothing written).`,
 		RunE: func(c *cobra.Command, a []string) error {
 			var err error
 			if n.Text, err = textArg(c, a); err != nil {
-				return memoryErr(err)
+				return inputErr(err)
 			}
 			if err := n.Validate(); err != nil {
 				return usageError{err}
@@ -85,7 +62,7 @@ or input (nothing written).`,
 				return memory.Remember(c.Context(), p, n, memory.RememberOptions{Force: force})
 			})
 			if err != nil {
-				return memoryErr(err)
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -155,7 +132,7 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 			var err error
 			e.Agent = a[0]
 			if e.Text, err = textArg(c, a[1:]); err != nil {
-				return memoryErr(err)
+				return inputErr(err)
 			}
 			if err := e.Validate(); err != nil {
 				return usageError{err}
@@ -164,7 +141,7 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 				return memory.WriteDiary(c.Context(), p, e)
 			})
 			if err != nil {
-				return memoryErr(err)
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -210,7 +187,7 @@ func newDiaryReadCmd(g *globals) *cobra.Command {
 				return memory.ReadDiary(c.Context(), p, q)
 			})
 			if err != nil {
-				return memoryErr(err)
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -285,7 +262,7 @@ count.`,
 				return memory.WakeUp(c.Context(), p, r)
 			})
 			if err != nil {
-				return memoryErr(err)
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if res.Format == memory.FormatJSON {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -102,6 +104,30 @@ func needsSubcommand(c *cobra.Command) *cobra.Command {
 		return usageError{fmt.Errorf("%s needs a subcommand (see '%s --help')", c.CommandPath(), c.CommandPath())}
 	}
 	return c
+}
+
+// inputErr reports a core feature's refusal of bad input as a usage error
+// (exit 2); other errors pass unchanged.
+func inputErr(err error) error {
+	if errors.Is(err, input.ErrInvalid) {
+		return usageError{err}
+	}
+	return err
+}
+
+// withPalace opens the palace, runs fn and closes it, keeping fn's error
+// first.
+func withPalace[T any](g *globals, fn func(*palace.Palace) (T, error)) (T, error) {
+	p, err := g.open()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	v, err := fn(p)
+	if cerr := p.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	return v, err
 }
 
 // printJSON writes v as indented JSON, the form every --json flag prints.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/route"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -59,14 +59,6 @@ func newTaxonomyCmd(g *globals) *cobra.Command {
 	return c
 }
 
-// routeErr turns a refused taxonomy entry into a usage error (exit 2).
-func routeErr(err error) error {
-	if errors.Is(err, route.ErrInvalid) {
-		return usageError{err}
-	}
-	return err
-}
-
 func newTaxonomyListCmd(g *globals) *cobra.Command {
 	var (
 		wing   string
@@ -77,7 +69,8 @@ func newTaxonomyListCmd(g *globals) *cobra.Command {
 		Short: "List rooms with their display names and keywords",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			rooms, err := withStore(g, func(st *store.Store) ([]store.Room, error) {
+			rooms, err := withPalace(g, func(p *palace.Palace) ([]store.Room, error) {
+				st := p.Store
 				if wing != "" {
 					return st.Taxonomy(c.Context(), wing)
 				}
@@ -164,29 +157,30 @@ Exit codes: 0 done, 1 error, 2 bad usage or input (nothing written).`,
 			// Everything is checked before the palace is opened: bad input
 			// writes nothing, not even a new palace.
 			if err := route.CheckName("wing", wing); err != nil {
-				return routeErr(err)
+				return inputErr(err)
 			}
 			if err := route.CheckName("room", name); err != nil {
-				return routeErr(err)
+				return inputErr(err)
 			}
 			var kw []string
 			setKW, setName := c.Flags().Changed("keywords"), c.Flags().Changed("name")
 			if setKW {
 				var err error
 				if kw, err = route.ParseKeywords(keywords); err != nil {
-					return routeErr(fmt.Errorf("--keywords: %w", err))
+					return inputErr(fmt.Errorf("--keywords: %w", err))
 				}
 			}
 			if setName {
 				if err := route.CheckDisplayName(display); err != nil {
-					return routeErr(fmt.Errorf("--name: %w", err))
+					return inputErr(fmt.Errorf("--name: %w", err))
 				}
 			}
 			proj, err := projectConfig(dir, wing)
 			if err != nil {
 				return err
 			}
-			res, err := withStore(g, func(st *store.Store) (taxonomyChange, error) {
+			res, err := withPalace(g, func(p *palace.Palace) (taxonomyChange, error) {
+				st := p.Store
 				ctx := c.Context()
 				base, err := baseRooms(ctx, st, wing, proj)
 				if err != nil {
@@ -255,14 +249,15 @@ input.`,
 			// checked (from palace.yaml, say) must stay removable.
 			for _, n := range []struct{ what, name string }{{"wing", wing}, {"room", name}} {
 				if n.name == "" || len(n.name) > route.MaxNameBytes {
-					return routeErr(route.CheckName(n.what, n.name))
+					return inputErr(route.CheckName(n.what, n.name))
 				}
 			}
 			proj, err := projectConfig(dir, wing)
 			if err != nil {
 				return err
 			}
-			res, err := withStore(g, func(st *store.Store) (taxonomyChange, error) {
+			res, err := withPalace(g, func(p *palace.Palace) (taxonomyChange, error) {
+				st := p.Store
 				ctx := c.Context()
 				res := taxonomyChange{Action: "removed", Room: store.Room{Wing: wing, Room: name, Keywords: []string{}}}
 				notFound := fmt.Errorf("wing %s has no room %s in the taxonomy (nothing removed)", route.Show(wing), route.Show(name))
@@ -323,7 +318,8 @@ find anything (a search that finds nothing there runs without the route).`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			q := strings.Join(a, " ")
-			r, err := withStore(g, func(st *store.Store) (route.Route, error) {
+			r, err := withPalace(g, func(p *palace.Palace) (route.Route, error) {
+				st := p.Store
 				return route.Propose(c.Context(), st, q, wing)
 			})
 			if err != nil {

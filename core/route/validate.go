@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -27,8 +28,13 @@ var ErrInvalid = errors.New("invalid taxonomy entry")
 // CLI's one-line errors do not repeat "invalid taxonomy entry".
 type invalidError struct{ msg string }
 
-func (e invalidError) Error() string        { return e.msg }
-func (e invalidError) Is(target error) bool { return target == ErrInvalid }
+func (e invalidError) Error() string { return e.msg }
+
+// Is matches ErrInvalid and input.ErrInvalid, so every front reports a
+// refused taxonomy entry as bad input, as it does for any other feature.
+func (e invalidError) Is(target error) bool {
+	return target == ErrInvalid || target == input.ErrInvalid
+}
 
 func invalid(format string, a ...any) error {
 	return invalidError{fmt.Sprintf(format, a...)}

@@ -7,7 +7,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/route"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -19,7 +18,7 @@ import (
 func toolError(err error) *mcp.CallToolResult {
 	prefix := "error: "
 	switch {
-	case errors.Is(err, input.ErrInvalid), errors.Is(err, route.ErrInvalid):
+	case errors.Is(err, input.ErrInvalid):
 		prefix = "invalid input: "
 	case errors.Is(err, store.ErrNotFound):
 		prefix = "not found: "
