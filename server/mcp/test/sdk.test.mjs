@@ -138,7 +138,10 @@ test("the wing comes from the client's roots; mine only inside them", async (t) 
   assert.ok(!mr.isError, JSON.stringify(mr.content));
   const m = mr.structuredContent;
   assert.equal(m.wing, "shop");
-  assert.ok(progress.length >= 1 && progress.at(-1).progress === progress.at(-1).total, `progress ${JSON.stringify(progress)}`);
+  // The server reports up to total, but the SDK drops progress that arrives
+  // after the result (mcp-go sends messages concurrently): require progress,
+  // never past its total.
+  assert.ok(progress.length >= 1 && progress.every((p) => p.progress <= p.total), `progress ${JSON.stringify(progress)}`);
   assert.equal(m.files_mined, 2);
   assert.match(await toolError(client, "palace_mine", { path: outside }), /cannot be mined/);
   assert.match(await toolError(client, "palace_mine", { path: join(proj, "escape") }), /cannot be mined/);
