@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -499,16 +500,16 @@ func TestSubscriptionsCompletionsLogging(t *testing.T) {
 		t.Fatalf("subscribe: %v", err)
 	}
 	c.ok("palace_forget", map[string]any{"id": r.ID}, nil)
-	if _, err := c.call("ping", map[string]any{}); err != nil { // let notifications arrive first
-		t.Fatal(err)
-	}
 	var uris []string
-	for _, n := range c.notifications("notifications/resources/updated") {
+	for _, n := range c.awaitNotifications("notifications/resources/updated", 3) {
 		var p struct{ URI string }
 		json.Unmarshal(n.Params, &p)
 		uris = append(uris, p.URI)
 	}
-	if strings.Join(uris, " ") != statusURI+" "+statusURI+" "+drawerURI(r.ID) {
+	sort.Strings(uris) // mcp-go sends notifications concurrently: order is not promised
+	want := []string{statusURI, statusURI, drawerURI(r.ID)}
+	sort.Strings(want)
+	if strings.Join(uris, " ") != strings.Join(want, " ") {
 		t.Errorf("resource updates: %v", uris)
 	}
 	if _, err := c.call("resources/unsubscribe", map[string]any{"uri": statusURI}); err != nil {
@@ -531,16 +532,22 @@ func TestSubscriptionsCompletionsLogging(t *testing.T) {
 		t.Fatalf("setLevel: %v", err)
 	}
 	c.fails("palace_get", map[string]any{"id": "d_missing"}, "not found")
-	// mcp-go handles messages concurrently, so the log notification may
-	// trail the reply: wait for it, boundedly.
-	var logs []rpcMsg
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		c.call("ping", map[string]any{})
-		if logs = c.notifications("notifications/message"); len(logs) > 0 {
-			break
-		}
-	}
+	logs := c.awaitNotifications("notifications/message", 1)
 	if len(logs) != 1 || !strings.Contains(string(logs[0].Params), "palace_get") {
 		t.Errorf("log notifications: %+v", logs)
 	}
+}
+
+// awaitNotifications waits, boundedly, until n notifications of method have
+// arrived: mcp-go sends notifications concurrently with replies, so they
+// may trail the reply that caused them.
+func (c *client) awaitNotifications(method string, n int) []rpcMsg {
+	var got []rpcMsg
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		c.call("ping", map[string]any{})
+		if got = c.notifications(method); len(got) >= n {
+			break
+		}
+	}
+	return got
 }
