@@ -53,6 +53,11 @@ palace/remember, palace/forget, palace/status and palace/wakeUp.`,
 				fmt.Fprint(c.OutOrStdout(), mcpserver.Instructions())
 				return nil
 			}
+			if addr != "" {
+				if _, err := mcpserver.CheckAddr(addr, remote); err != nil {
+					return usageError{err}
+				}
+			}
 			home := g.home
 			if home == "" {
 				var err error

@@ -20,6 +20,9 @@ const (
 	maxLen          = 64
 )
 
+// lastSecond is the latest instant a stored time can hold.
+var lastSecond = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+
 // ErrFormat says what a date should look like.
 var ErrFormat = errors.New("want YYYY-MM-DD or an RFC 3339 time such as 2026-05-01T09:30:00Z")
 
@@ -38,6 +41,13 @@ func Parse(s string, endOfDay bool) (time.Time, error) {
 	if t, err := time.Parse(DateLayout, s); err == nil {
 		if endOfDay {
 			t = t.AddDate(0, 0, 1)
+			// The bound after 9999-12-31 would be year 10000, which the
+			// fixed-width stored times cannot hold (it sorts before
+			// every other year as text); the day's last second is the
+			// same bound in practice.
+			if t.Year() > 9999 {
+				t = lastSecond
+			}
 		}
 		return t, nil
 	}

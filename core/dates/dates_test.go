@@ -20,6 +20,10 @@ func TestParse(t *testing.T) {
 	if got, _ := Parse("2026-05-01", true); got.Format(DateLayout) != "2026-05-02" {
 		t.Errorf("end of day: %v", got)
 	}
+	// Year 10000 does not fit the stored four-digit form.
+	if got, _ := Parse("9999-12-31", true); got.Format(time.RFC3339) != "9999-12-31T23:59:59Z" {
+		t.Errorf("end of 9999-12-31: %v", got)
+	}
 	for _, bad := range []string{"yesterday", "2026-13-01", "01/05/2026", "\xff"} {
 		if _, err := Parse(bad, false); err == nil {
 			t.Errorf("Parse(%q) accepted", bad)

@@ -64,10 +64,11 @@ func checkText(field, s string) (string, error) {
 }
 
 // checkName validates a wing, room or topic name and returns it trimmed.
-// '/' and '\' are refused because a wing names a file (the per-wing
-// identity, $PALACE_HOME/identity/<wing>.md); '"' because names are quoted
-// in messages and other tools' query syntax. An empty name is allowed only
-// when optional.
+// It refuses what route.CheckName refuses, so a room the taxonomy accepts
+// can be remembered into: '/' because a wing names a file (the per-wing
+// identity, $PALACE_HOME/identity/<wing>.md) and names print as wing/room;
+// '"' because names are quoted in messages and other tools' query syntax.
+// An empty name is allowed only when optional.
 func checkName(field, s string, optional bool) (string, error) {
 	if len(s) > MaxNameBytes {
 		return "", invalid(field, "is %d bytes; the limit is %d", len(s), MaxNameBytes)
@@ -75,8 +76,8 @@ func checkName(field, s string, optional bool) (string, error) {
 	if err := checkLabel(field, s); err != nil {
 		return "", err
 	}
-	if i := strings.IndexAny(s, `/\"`); i >= 0 {
-		return "", invalid(field, "%s contains %q; wing, room and topic names cannot contain '/', '\\' or '\"'", quote(s), s[i])
+	if i := strings.IndexAny(s, `/"`); i >= 0 {
+		return "", invalid(field, "%s contains %q; wing, room and topic names cannot contain '/' or '\"'", quote(s), s[i])
 	}
 	s = strings.TrimSpace(s)
 	if s == "" && !optional {

@@ -47,6 +47,9 @@ func (s *Store) AuditLog() *audit.Log { return s.audit }
 // left by a process that died before its commit are corrected here, on the
 // next write, since their sequence numbers are past the committed one.
 func (s *Store) audited(ctx context.Context, op string, fn func(*sql.Tx, *auditRec) error) error {
+	if err := s.checkWritable(); err != nil {
+		return err
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write: %w", err)

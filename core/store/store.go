@@ -14,10 +14,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	// Registers the "sqlite3" driver; FTS5 is enabled by the sqlite_fts5 build tag.
 	_ "github.com/mattn/go-sqlite3"
@@ -40,6 +42,9 @@ type Store struct {
 	// client is the front's client name when known (an MCP client, an
 	// editor).
 	client string
+	// readOnly is set when this user may not write the palace; w and r
+	// are then the same read-only pool.
+	readOnly bool
 }
 
 // DefaultHome returns $PALACE_HOME, else ~/.palace.
@@ -69,6 +74,9 @@ func Open(home string) (*Store, error) {
 	// Create the file ourselves so its mode is 0600 whatever the umask is.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
+		if _, serr := os.Stat(path); serr == nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
+			return openReadOnly(abs, path)
+		}
 		return nil, fmt.Errorf("open palace database %s: %w", path, err)
 	}
 	f.Close()
@@ -119,6 +127,51 @@ func Open(home string) (*Store, error) {
 	return s, nil
 }
 
+// openReadOnly opens an existing palace this user may not write (a
+// read-only file, folder or mount): searches and reads work, every write
+// fails with ErrReadOnly, and nothing on disk changes. Without a -wal file
+// the database is opened immutable, because SQLite could not create the
+// -shm file it otherwise needs; a -wal file means another process may be
+// writing, so the database is read through it.
+func openReadOnly(abs, path string) (*Store, error) {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Set("_query_only", "1")
+	q.Set("_busy_timeout", "10000")
+	if _, err := os.Stat(path + "-wal"); errors.Is(err, os.ErrNotExist) {
+		q.Set("immutable", "1")
+	}
+	db, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open palace database %s read-only: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	var v int
+	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open palace database %s read-only: %w", path, err)
+	}
+	if v != len(migrations) {
+		db.Close()
+		if v > len(migrations) {
+			return nil, fmt.Errorf("palace database %s: schema version %d is newer than this palace binary understands (%d): upgrade palace", path, v, len(migrations))
+		}
+		return nil, fmt.Errorf("palace database %s is read-only and its schema (v%d) needs an upgrade to v%d, which needs write access", path, v, len(migrations))
+	}
+	return &Store{home: abs, path: path, w: db, r: db, audit: audit.ReadOnly(abs), actor: "cli", readOnly: true}, nil
+}
+
+// ErrReadOnly is a write to a palace opened read-only.
+var ErrReadOnly = errors.New("the palace is read-only for this user (no write permission); nothing was written")
+
+// checkWritable refuses a write before it starts on a read-only palace.
+func (s *Store) checkWritable() error {
+	if s.readOnly {
+		return fmt.Errorf("palace database %s: %w", s.path, ErrReadOnly)
+	}
+	return nil
+}
+
 // escapePath keeps characters such as '?' and '#' in a path from being read
 // as URI syntax by SQLite.
 func escapePath(p string) string {
@@ -138,12 +191,17 @@ func (s *Store) Close() error {
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
 	}
-	errs = append(errs, s.w.Close())
+	if s.r != s.w {
+		errs = append(errs, s.w.Close())
+	}
 	return errors.Join(errs...)
 }
 
 // write runs fn in one immediate transaction on the writer connection.
 func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	if err := s.checkWritable(); err != nil {
+		return err
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write: %w", err)

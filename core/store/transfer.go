@@ -30,6 +30,8 @@ type transferTable struct {
 type Row struct {
 	Kind string         `json:"type"`
 	Cols map[string]any `json:"row"`
+	// Line is the row's line in the file it was read from, for errors.
+	Line int `json:"-"`
 }
 
 // ExportRows calls fn for every row an export of wing ("" for all) holds,
@@ -122,14 +124,14 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (Impo
 		for _, r := range rows {
 			t, ok := tableOf(r.Kind)
 			if !ok {
-				return fmt.Errorf("import: unknown row type %q", r.Kind)
+				return fmt.Errorf("import %s: line %d: unknown row type %q", source, r.Line, r.Kind)
 			}
 			var keyVals []any
 			var conds []string
 			for _, k := range t.key {
 				v, ok := r.Cols[k]
 				if !ok || v == nil {
-					return fmt.Errorf("import: %s row without %s", r.Kind, k)
+					return fmt.Errorf("import %s: line %d: %s row without %s", source, r.Line, r.Kind, k)
 				}
 				keyVals = append(keyVals, importValue(v))
 				conds = append(conds, k+" = ?")
@@ -139,7 +141,7 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (Impo
 			q := `SELECT ` + strings.Join(t.cols, ", ") + ` FROM ` + t.name + ` WHERE ` + strings.Join(conds, " AND ")
 			err := eachTxRow(ctx, tx, q, keyVals, t.cols, func(m map[string]any) error { existing = m; return nil })
 			if err != nil {
-				return fmt.Errorf("import %s %s: %w", r.Kind, key, err)
+				return fmt.Errorf("import %s: line %d: %s %s: %w", source, r.Line, r.Kind, key, err)
 			}
 			if existing != nil {
 				if sameRow(existing, r.Cols, t.cols) {
@@ -155,7 +157,7 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (Impo
 			}
 			ph := strings.TrimSuffix(strings.Repeat("?, ", len(t.cols)), ", ")
 			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.name+` (`+strings.Join(t.cols, ", ")+`) VALUES (`+ph+`)`, vals...); err != nil {
-				return fmt.Errorf("import %s %s: %w", r.Kind, key, err)
+				return fmt.Errorf("import %s: line %d: %s %s: %w", source, r.Line, r.Kind, key, err)
 			}
 			res.Added[r.Kind]++
 		}

@@ -89,6 +89,7 @@ func Import(ctx context.Context, p *palace.Palace, name string, r io.Reader) (st
 		if row.Kind == "" || row.Cols == nil {
 			return store.ImportResult{}, fmt.Errorf("import %s: line %d: a row needs \"type\" and \"row\"", name, line)
 		}
+		row.Line = line
 		rows = append(rows, row)
 	}
 	if err := sc.Err(); err != nil {

@@ -60,6 +60,14 @@ func (d *documents) saved(u string, text *string) {
 	// sync), which is what was saved.
 }
 
+// isOpen reports whether the client has u open.
+func (d *documents) isOpen(u string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.open[u]
+	return ok
+}
+
 // text returns a document's text and path: the open document's, else the
 // file's on disk.
 func (d *documents) text(u string) (text, path string, err error) {

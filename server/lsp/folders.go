@@ -93,6 +93,23 @@ func (fs *folders) of(path string) *folder {
 	return nil
 }
 
+// holds reports whether path, with symlinks resolved, is inside a folder
+// (resolved too), so a symlink in the workspace that points out of it does
+// not count.
+func (fs *folders) holds(path string) bool {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	for _, f := range fs.all() {
+		root, err := filepath.EvalSymlinks(f.path)
+		if err == nil && (real == root || strings.HasPrefix(real, root+string(filepath.Separator))) {
+			return true
+		}
+	}
+	return false
+}
+
 func (fs *folders) all() []*folder {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()

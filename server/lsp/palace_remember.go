@@ -46,6 +46,12 @@ func palaceRemember(ctx context.Context, s *server, raw json.RawMessage) (any, e
 			return nil, err
 		}
 		if ps.Range != nil && n.Text == "" {
+			// Text read from disk must come from inside the workspace: a
+			// uri naming any other file (file:///../../etc/passwd, or a
+			// symlink out of the folder) would copy it into the palace.
+			if !s.docs.isOpen(ps.URI) && !s.folders.holds(path) {
+				return nil, invalidParams("uri: %s is not open and is outside every workspace folder; palace/remember reads only files inside the workspace", ps.URI)
+			}
 			n.Text = sliceRange(text, *ps.Range)
 		}
 		n.Source = path

@@ -46,7 +46,7 @@ func ServeHTTP(ctx context.Context, p *palace.Palace, opts Options) error {
 // Host or Origin is not loopback are refused (DNS rebinding: a web page
 // must not reach the palace through the user's browser).
 func (s *Server) ServeHTTP(ctx context.Context) error {
-	loopback, err := checkAddr(s.opts.HTTP, s.opts.AllowRemote)
+	loopback, err := CheckAddr(s.opts.HTTP, s.opts.AllowRemote)
 	if err != nil {
 		return err
 	}
@@ -94,9 +94,10 @@ func (s *Server) ServeHTTP(ctx context.Context) error {
 	return fmt.Errorf("mcp http: %w", err)
 }
 
-// checkAddr accepts a loopback host:port, or with allowRemote any address.
-// An empty host (":8080") listens everywhere, so it is not loopback.
-func checkAddr(addr string, allowRemote bool) (loopback bool, err error) {
+// CheckAddr accepts a loopback host:port, or with allowRemote any address.
+// An empty host (":8080") listens everywhere, so it is not loopback. The CLI
+// calls it before opening the palace, so a refused address changes nothing.
+func CheckAddr(addr string, allowRemote bool) (loopback bool, err error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return false, fmt.Errorf("--http %q: want HOST:PORT, such as 127.0.0.1:8765: %w", addr, err)

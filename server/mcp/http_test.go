@@ -27,9 +27,9 @@ func TestCheckAddr(t *testing.T) {
 		{"0.0.0.0:8765", true, true, false},
 		{"nonsense", true, false, false},
 	} {
-		lb, err := checkAddr(c.addr, c.remote)
+		lb, err := CheckAddr(c.addr, c.remote)
 		if (err == nil) != c.ok || (err == nil && lb != c.lb) {
-			t.Errorf("checkAddr(%q, remote=%v) = %v, %v", c.addr, c.remote, lb, err)
+			t.Errorf("CheckAddr(%q, remote=%v) = %v, %v", c.addr, c.remote, lb, err)
 		}
 	}
 }
