@@ -41,6 +41,10 @@ is 0.9 or more. If it finds any it lists them and writes nothing, unless --force
 A skipped duplicate is an answer, not an error: palace exits 0, and --json
 prints "added": false with the duplicates.
 
+Secrets in the text (tokens, keys, passwords; see 'palace mine --help') are
+replaced by a marker such as [REDACTED:github-token] before the duplicate
+check and the write; --json lists their kinds under "redacted".
+
 Text is at most 1 MiB of UTF-8. Wing and room names cannot contain '/', '\'
 or '"'.
 
@@ -70,6 +74,9 @@ or input (nothing written).`,
 			}
 			if res.Notice != "" {
 				fmt.Fprintln(c.ErrOrStderr(), "palace: "+res.Notice)
+			}
+			if len(res.Redacted) > 0 {
+				fmt.Fprintf(out, "redacted %d secret(s) before storing: %s\n", len(res.Redacted), strings.Join(res.Redacted, ", "))
 			}
 			if res.Added {
 				fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, res.Wing, res.Room)

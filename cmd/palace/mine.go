@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -38,7 +39,16 @@ their content and stored verbatim as conversation drawers, one per exchange
 reads plain-text transcripts ("> " user lines or "Name: text" lines).
 PATH may be a single file. The wing is --wing, else palace.yaml in PATH,
 else the folder name. An export that is only partly readable is reported
-(file and line or byte offset) and its valid part is still mined.`,
+(file and line or byte offset) and its valid part is still mined.
+
+Secrets are redacted before anything is stored: private key blocks, provider
+tokens (AWS, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic, Google, npm,
+PyPI, Hugging Face, SendGrid), JWTs, bearer and basic credentials, passwords
+in URLs, values of secret-named keys (DB_PASSWORD=..., "apiKey": "...") and
+random-looking values in assignments become a marker such as
+[REDACTED:github-token], on the same line. The summary lists each (file, kind,
+line). --keep-secrets stores files as they are, for this run: files mined in
+the other mode are mined again even if unchanged.`,
 		Example: `  palace mine ~/src/myproject
   palace mine . --wing myproject --json
   palace mine ~/.claude/projects --mode convos --wing sessions
@@ -92,7 +102,7 @@ else the folder name. An export that is only partly readable is reported
 					}
 				}
 			}
-			return err
+			return inputErr(err)
 		},
 	}
 	c.Flags().StringVar(&o.Wing, "wing", "", "wing to mine into (default: palace.yaml's wing, else the folder name)")
@@ -102,6 +112,7 @@ else the folder name. An export that is only partly readable is reported
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	c.Flags().BoolVar(&noBar, "no-progress", false, "do not draw a progress bar")
 	c.Flags().BoolVar(&noVectors, "no-vectors", false, "skip the embedding phase (run 'palace reindex' later)")
+	c.Flags().BoolVar(&o.KeepSecrets, "keep-secrets", false, "store secrets as found instead of redacting them (this run only)")
 	return c
 }
 
@@ -132,6 +143,36 @@ func printSummary(w io.Writer, s *mine.Summary) {
 	if shown > 10 {
 		fmt.Fprintf(w, "  ... and %d more (see --json)\n", shown-10)
 	}
+	printRedactions(w, s)
 	fmt.Fprintf(w, "drawers: %d added, %d removed; %d sources pruned; %.1f MB in %.2fs\n",
 		s.DrawersAdded, s.DrawersRemoved, s.SourcesPruned, float64(s.Bytes)/1e6, s.Seconds)
+}
+
+// printRedactions says what was redacted: counts by kind on one line, then
+// the first places.
+func printRedactions(w io.Writer, s *mine.Summary) {
+	if s.KeepSecrets {
+		fmt.Fprintln(w, "secrets: kept as found (--keep-secrets)")
+		return
+	}
+	if len(s.Redactions) == 0 {
+		return
+	}
+	kinds := make([]string, 0, len(s.RedactedByKind))
+	for k := range s.RedactedByKind {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = fmt.Sprintf("%s %d", k, s.RedactedByKind[k])
+	}
+	fmt.Fprintf(w, "redacted: %d secrets (%s); --keep-secrets stores them\n", len(s.Redactions), strings.Join(parts, ", "))
+	for i, r := range s.Redactions {
+		if i == 10 {
+			fmt.Fprintf(w, "  ... and %d more (see --json)\n", len(s.Redactions)-10)
+			break
+		}
+		fmt.Fprintf(w, "  %s: %s:%d\n", r.Kind, r.Path, r.Line)
+	}
 }

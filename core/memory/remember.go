@@ -11,6 +11,7 @@ import (
 
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/secrets"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -153,10 +154,15 @@ type RememberResult struct {
 	// Notice reports a degraded check or step (a model that failed to load),
 	// which did not stop the note.
 	Notice string `json:"notice,omitempty"`
+	// Redacted lists the kind of each secret replaced by a marker in the
+	// note before anything else (github-token, env-secret, ...), in order.
+	Redacted []string `json:"redacted"`
 }
 
 // Remember adds a note drawer to n.Wing, unless it duplicates a drawer of
-// that wing and opts.Force is not set. The duplicate check looks for the
+// that wing and opts.Force is not set. Secrets in the text are redacted
+// first (see package secrets), so the note, its index and the duplicate
+// checks only ever see the markers. The duplicate check looks for the
 // same content hash, then asks the near finders. The exact check is
 // repeated inside the write transaction, so two concurrent identical notes
 // never both land; the near check is advisory. When the palace has vectors
@@ -168,7 +174,12 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		return RememberResult{}, err
 	}
 	res := RememberResult{Wing: n.Wing, Room: n.Room, Source: n.Source, Importance: n.Importance,
-		Duplicates: []Match{}, NearChecks: []string{}}
+		Duplicates: []Match{}, NearChecks: []string{}, Redacted: []string{}}
+	var found []secrets.Finding
+	n.Text, found = secrets.Redact(n.Text)
+	for _, f := range found {
+		res.Redacted = append(res.Redacted, f.Kind)
+	}
 	hash := store.ContentHash(n.Text)
 	exact, err := p.Store.DrawersByHash(ctx, n.Wing, hash, maxReported)
 	if err != nil {

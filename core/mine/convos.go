@@ -15,6 +15,7 @@ import (
 	"github.com/palace-dev/palace/core/chunk"
 	"github.com/palace-dev/palace/core/convo"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/secrets"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -81,11 +82,48 @@ func (m *miner) conversation(c candidate, format, text string, src store.Source)
 		}
 		problem = &Skip{Path: c.path, Reason: ReasonMalformed, Detail: perr.Error() + " (the valid part was mined)"}
 	}
+	var found []Redaction
+	if src.Redacted {
+		for i := range convs {
+			var fs []Redaction
+			convs[i], fs = redactConversation(convs[i], c.path)
+			found = append(found, fs...)
+		}
+	}
 	ds, err := conversationDrawers(m.p, m.router, m.wing, c.path, convs, m.opts.Chunk, src.Mtime)
 	if err != nil {
 		return result{c: c, err: err}
 	}
-	return result{c: c, keep: true, problem: problem, update: &store.SourceUpdate{Source: src, Drawers: ds}}
+	return result{c: c, keep: true, problem: problem, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found}
+}
+
+// redactConversation returns conv with the secrets of its title and
+// messages replaced, on a copy of its messages. Lines are the message's
+// line in a line-based export (0 in a JSON document, and for the title);
+// in a plain-text transcript, whose messages are verbatim lines, counted
+// from the message's line to the secret's.
+func redactConversation(conv convo.Conversation, path string) (convo.Conversation, []Redaction) {
+	var found []Redaction
+	title, fs := secrets.Redact(conv.Title)
+	for _, f := range fs {
+		found = append(found, Redaction{Path: path, Kind: f.Kind})
+	}
+	conv.Title = title
+	ms := make([]convo.Message, len(conv.Messages))
+	for i, msg := range conv.Messages {
+		var fs []secrets.Finding
+		msg.Text, fs = secrets.Redact(msg.Text)
+		for _, f := range fs {
+			line := msg.Line
+			if line > 0 && conv.Format == convo.FormatText {
+				line += f.Line - 1
+			}
+			found = append(found, Redaction{Path: path, Kind: f.Kind, Line: line})
+		}
+		ms[i] = msg
+	}
+	conv.Messages = ms
+	return conv, found
 }
 
 // conversationDrawers cuts conversations into exchanges and makes one
@@ -151,12 +189,18 @@ func conversationDrawers(p *palace.Palace, rt *router, wing, source string, conv
 
 // Conversations files conversations that came from somewhere other than a
 // file on disk (a benchmark, an agent hook) under source, exactly as mining
-// an export would: same exchanges, drawers and routing. The source's earlier
-// drawers are replaced; unchanged exchanges keep their ids.
+// an export would: same exchanges, drawers and routing, secrets redacted.
+// The source's earlier drawers are replaced; unchanged exchanges keep their
+// ids.
 func Conversations(ctx context.Context, p *palace.Palace, wing, source string, convs []convo.Conversation, o chunk.Options) (store.BatchResult, error) {
 	if o.Size == 0 {
 		o = chunk.Default
 	}
+	red := make([]convo.Conversation, len(convs))
+	for i, conv := range convs {
+		red[i], _ = redactConversation(conv, source)
+	}
+	convs = red
 	rooms, err := p.Store.Taxonomy(ctx, wing)
 	if err != nil {
 		return store.BatchResult{}, err
@@ -169,7 +213,7 @@ func Conversations(ctx context.Context, p *palace.Palace, wing, source string, c
 	for _, d := range ds {
 		hashes.WriteString(d.ContentHash)
 	}
-	src := store.Source{Wing: wing, Path: source, Kind: store.KindConversation, ContentHash: store.ContentHash(hashes.String())}
+	src := store.Source{Wing: wing, Path: source, Kind: store.KindConversation, ContentHash: store.ContentHash(hashes.String()), Redacted: true}
 	return p.Store.ApplySources(ctx, []store.SourceUpdate{{Source: src, Drawers: ds}})
 }
 

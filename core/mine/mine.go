@@ -18,6 +18,8 @@ import (
 
 	"github.com/palace-dev/palace/core/chunk"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/route"
+	"github.com/palace-dev/palace/core/secrets"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -50,6 +52,12 @@ type Options struct {
 	Chunk        chunk.Options
 	Workers      int                   // 0 means one per core
 	Progress     func(done, total int) // called from one goroutine; may be nil
+	// KeepSecrets stores files as they are. By default secrets (private
+	// keys, provider tokens, passwords in URLs, values of secret-named
+	// keys, random-looking values) are replaced by a marker such as
+	// [REDACTED:github-token] before chunking, so neither drawers nor the
+	// full-text index hold them.
+	KeepSecrets bool
 }
 
 // Skip is a file or folder not mined, and why.
@@ -57,6 +65,16 @@ type Skip struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
 	Detail string `json:"detail,omitempty"`
+}
+
+// Redaction is one secret a mine replaced by a marker.
+type Redaction struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"`
+	// Line is the 1-based line of the file. In a conversation export it is
+	// the line of the message's record (JSONL), of the secret itself
+	// (plain-text transcripts), or 0 (single JSON documents, titles).
+	Line int `json:"line"`
 }
 
 // Summary reports what a mine did.
@@ -75,6 +93,13 @@ type Summary struct {
 	Bytes          int64          `json:"bytes_mined"`
 	Seconds        float64        `json:"seconds"`
 	Interrupted    bool           `json:"interrupted"`
+	// KeepSecrets is the mode of this mine: true with --keep-secrets.
+	KeepSecrets bool `json:"keep_secrets"`
+	// Redactions are the secrets replaced in the files this mine wrote,
+	// by path and line; files unchanged since an earlier mine are not
+	// read again and not listed.
+	Redactions     []Redaction    `json:"redactions"`
+	RedactedByKind map[string]int `json:"redacted_by_kind"`
 }
 
 // result is one file after the workers looked at it.
@@ -86,6 +111,8 @@ type result struct {
 	err    error // a failure of Palace itself, which stops the mine
 	// problem reports a partly readable export whose valid part is in update.
 	problem *Skip
+	// redacted are the secrets replaced in update's drawers.
+	redacted []Redaction
 }
 
 // batchDrawers bounds a write transaction: big enough to amortise commits,
@@ -145,6 +172,11 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	if wing == "" {
 		wing = WingOf(root, cfg)
 	}
+	// The same rule as remember and taxonomy: a wing they could not
+	// address must not be created here either.
+	if err := route.CheckName("wing", wing); err != nil {
+		return nil, fmt.Errorf("mine %s: %w", dir, err)
+	}
 	if cfg != nil && len(cfg.Rooms) > 0 {
 		if err := st.ReplaceTaxonomy(wctx, wing, cfg.Rooms); err != nil {
 			return nil, fmt.Errorf("mine %s: %w", dir, err)
@@ -154,7 +186,8 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
-	sum := &Summary{Wing: wing, Root: root, SkippedBy: map[string]int{}, Skipped: []Skip{}, Errors: []Skip{}}
+	sum := &Summary{Wing: wing, Root: root, SkippedBy: map[string]int{}, Skipped: []Skip{}, Errors: []Skip{},
+		KeepSecrets: o.KeepSecrets, Redactions: []Redaction{}, RedactedByKind: map[string]int{}}
 	if single != "" {
 		sum.Root = single
 	}
@@ -186,6 +219,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	results := m.process(ctx, w.files)
 	keep := map[string]bool{}
 	var batch []store.SourceUpdate
+	var batchRedacted []Redaction
 	var batchMined, batchTouched int
 	var batchBytes int64
 	pending, done := 0, 0
@@ -204,7 +238,12 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		sum.FilesMined += batchMined
 		sum.FilesUnchanged += batchTouched
 		sum.Bytes += batchBytes
+		for _, r := range batchRedacted {
+			sum.Redactions = append(sum.Redactions, r)
+			sum.RedactedByKind[r.Kind]++
+		}
 		batch, pending, batchMined, batchTouched, batchBytes = batch[:0], 0, 0, 0, 0
+		batchRedacted = batchRedacted[:0]
 		return nil
 	}
 	var writeErr error
@@ -241,6 +280,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 			batchBytes += r.c.info.Size()
 		}
 		batch = append(batch, *r.update)
+		batchRedacted = append(batchRedacted, r.redacted...)
 		pending += len(r.update.Drawers) + 1
 		if pending >= batchDrawers {
 			writeErr = flush()
@@ -249,6 +289,17 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	if writeErr == nil {
 		writeErr = flush()
 	}
+	// Workers finish in any order; list redactions as a reader would.
+	sort.Slice(sum.Redactions, func(i, j int) bool {
+		a, b := sum.Redactions[i], sum.Redactions[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Kind < b.Kind
+	})
 	sum.Seconds = time.Since(start).Seconds()
 	if writeErr != nil {
 		return sum, fmt.Errorf("mine %s: %w", dir, writeErr)
@@ -326,10 +377,13 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 }
 
 // file decides what one file needs: nothing (unchanged), a touch (same
-// content, new mtime), a full replacement, or a skip.
+// content, new mtime), a full replacement, or a skip. A file mined before
+// in the other secrets mode is never unchanged: its drawers must change.
 func (m *miner) file(c candidate) result {
 	size, mtime := c.info.Size(), c.info.ModTime().UnixNano()
 	prev, known := m.known[c.path]
+	redact := !m.opts.KeepSecrets
+	known = known && prev.Redacted == redact
 	if known && prev.Size == size && prev.Mtime == mtime {
 		return result{c: c, keep: true}
 	}
@@ -362,12 +416,22 @@ func (m *miner) file(c candidate) result {
 	if format != "" {
 		kind = store.KindConversation
 	}
-	src := store.Source{Wing: m.wing, Path: c.path, Kind: kind, ContentHash: hash, Mtime: mtime, Size: size}
+	src := store.Source{Wing: m.wing, Path: c.path, Kind: kind, ContentHash: hash, Mtime: mtime, Size: size, Redacted: redact}
 	if known && prev.ContentHash == hash {
 		return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Touch: true}}
 	}
 	if format != "" {
 		return m.conversation(c, format, text, src)
+	}
+	// Redaction comes before chunking, so no chunk boundary can split a
+	// secret into pieces that each look harmless.
+	var found []Redaction
+	if redact {
+		var fs []secrets.Finding
+		text, fs = secrets.Redact(text)
+		for _, f := range fs {
+			found = append(found, Redaction{Path: c.path, Kind: f.Kind, Line: f.Line})
+		}
 	}
 	chunks := chunk.Split(text, m.opts.Chunk)
 	if len(chunks) == 0 {
@@ -389,7 +453,7 @@ func (m *miner) file(c candidate) result {
 			ContentHash: h, CreatedAt: now, SourceMtime: mtime, OccurredAt: c.info.ModTime(),
 		}
 	}
-	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}}
+	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found}
 }
 
 // IsInterrupted reports whether err came from a cancelled mine.

@@ -177,6 +177,13 @@ END;
 
 INSERT INTO drawers_fts (drawers_fts) VALUES ('rebuild');
 `,
+	// v5: whether a mined source's drawers had their secrets redacted, so a
+	// mine in the other mode (--keep-secrets, or back) redoes the file even
+	// when it did not change. Sources mined before redaction existed kept
+	// their secrets: 0, and the next default mine redacts them.
+	`
+ALTER TABLE sources ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

@@ -17,6 +17,8 @@ type Source struct {
 	Size        int64
 	Drawers     int
 	MinedAt     time.Time
+	// Redacted says the drawers were mined with secrets redacted.
+	Redacted bool
 }
 
 // SourceUpdate replaces everything Palace holds for one source: its drawers
@@ -38,7 +40,7 @@ type BatchResult struct {
 // keyed by path. Paths compare as bytes: SQLite's substr counts characters
 // in text, and a path need not even be valid UTF-8.
 func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]Source, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT wing, path, kind, content_hash, mtime, size, drawers, mined_at
+	rows, err := s.r.QueryContext(ctx, `SELECT wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted
 		FROM sources WHERE wing = ? AND substr(CAST(path AS BLOB), 1, ?) = CAST(? AS BLOB)`, wing, len(prefix), prefix)
 	if err != nil {
 		return nil, fmt.Errorf("list sources of %s: %w", wing, err)
@@ -48,7 +50,7 @@ func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]So
 	for rows.Next() {
 		var src Source
 		var mined string
-		if err := rows.Scan(&src.Wing, &src.Path, &src.Kind, &src.ContentHash, &src.Mtime, &src.Size, &src.Drawers, &mined); err != nil {
+		if err := rows.Scan(&src.Wing, &src.Path, &src.Kind, &src.ContentHash, &src.Mtime, &src.Size, &src.Drawers, &mined, &src.Redacted); err != nil {
 			return nil, fmt.Errorf("list sources of %s: %w", wing, err)
 		}
 		src.MinedAt, _ = time.Parse(timeLayout, mined)
@@ -94,11 +96,12 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 			}
 			r.Removed += removed
 			r.Added += added
-			if _, err := tx.ExecContext(ctx, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (wing, path) DO UPDATE SET kind = excluded.kind, content_hash = excluded.content_hash,
-					mtime = excluded.mtime, size = excluded.size, drawers = excluded.drawers, mined_at = excluded.mined_at`,
-				src.Wing, src.Path, src.Kind, src.ContentHash, src.Mtime, src.Size, len(u.Drawers), now); err != nil {
+					mtime = excluded.mtime, size = excluded.size, drawers = excluded.drawers, mined_at = excluded.mined_at,
+					redacted = excluded.redacted`,
+				src.Wing, src.Path, src.Kind, src.ContentHash, src.Mtime, src.Size, len(u.Drawers), now, src.Redacted); err != nil {
 				return fmt.Errorf("record source %s: %w", src.Path, err)
 			}
 		}

@@ -1,0 +1,410 @@
+package secrets
+
+import (
+	"strings"
+)
+
+// ---- credentials in URLs ----
+
+// urlPasswordAt marks the password of scheme://user:<password>@host, where
+// "://" is at i.
+func urlPasswordAt(text string, i int) (span, bool) {
+	if i == 0 || !is(text[i-1], cAlnum) {
+		return span{}, false // no scheme
+	}
+	// The userinfo ends at '@'; '/', '?', '#', white space, a quote or a
+	// bracket (an IPv6 host, a marker) first means there is none.
+	j := i + len("://")
+	colon := -1
+	for j < len(text) {
+		c := text[j]
+		if c == '@' || c == '/' || c == '?' || c == '#' || c <= ' ' || strings.IndexByte("\"'`<>[]", c) >= 0 {
+			break
+		}
+		if c == ':' && colon < 0 {
+			colon = j
+		}
+		j++
+	}
+	if j+1 >= len(text) || text[j] != '@' || colon < 0 || !is(text[j+1], cAlnum) && text[j+1] != '[' {
+		return span{}, false
+	}
+	if pw := text[colon+1 : j]; pw == "" || isPlaceholder(pw) {
+		return span{}, false
+	}
+	return span{start: colon + 1, end: j, kind: KindURLPassword, prio: prioURL}, true
+}
+
+// ---- assignments ----
+
+// assignment is key <op> value on one line, as in .env files, YAML, JSON,
+// TOML, INI and most languages: KEY=v, key: v, "key": "v", key = 'v',
+// key := "v", key => "v".
+type assignment struct {
+	start, end int  // the value, without its quotes
+	quoted     bool // the value was in quotes
+	// env is KEY=value with an upper-case key and nothing around '=', as
+	// in .env files and shells, or a parameter of a URL's query (?key=v):
+	// places where an unquoted word is a literal.
+	env bool
+	// alone is a key that starts its line and a value that ends it, as in
+	// YAML and INI files (and not in code, where a value is followed by
+	// ',' or ';' and a key is often a field: cfg.Token = ...).
+	alone bool
+	op    string
+}
+
+// valueAfter reads the operator and value that follow a key [ks, ke).
+// quote is the quote opened before the key ("key": ...), or 0.
+func valueAfter(text string, ks, ke int, quote byte) (assignment, bool) {
+	var a assignment
+	i := ke
+	if quote != 0 {
+		if i >= len(text) || text[i] != quote {
+			return a, false
+		}
+		i++
+	}
+	sp := runOf(text, i, cSpace)
+	spaced := sp > i
+	i = sp
+	if i >= len(text) {
+		return a, false
+	}
+	switch {
+	case strings.HasPrefix(text[i:], ":="), strings.HasPrefix(text[i:], "=>"):
+		a.op = text[i : i+2]
+	case text[i] == '=':
+		if i+1 < len(text) && (text[i+1] == '=' || text[i+1] == '~') {
+			return a, false // a comparison
+		}
+		a.op = "="
+	case text[i] == ':':
+		if i+1 < len(text) && (text[i+1] == ':' || text[i+1] == '/') {
+			return a, false // a scope operator, a URL
+		}
+		a.op = ":"
+	default:
+		return a, false
+	}
+	i += len(a.op)
+	v := runOf(text, i, cSpace)
+	key := text[ks:ke]
+	query := ks > 0 && (text[ks-1] == '?' || text[ks-1] == '&')
+	a.env = a.op == "=" && !spaced && v == i && (query || strings.ToUpper(key) == key)
+	i = v
+	if i >= len(text) {
+		return a, false
+	}
+	switch q := text[i]; q {
+	case '"', '\'', '`':
+		end := strings.IndexByte(text[i+1:lineEnd(text, i)], q)
+		if end < 0 {
+			return a, false
+		}
+		a.start, a.end, a.quoted = i+1, i+1+end, true
+	default:
+		j := i
+		for j < len(text) {
+			c := text[j]
+			if c <= ' ' || c == ',' || c == ';' || c == '"' || c == '\'' || c == '`' || c == ')' || c == ']' || c == '}' || c == '&' && query {
+				break
+			}
+			j++
+		}
+		a.start, a.end = i, j
+		a.alone = startsLine(text, ks) && endsLine(text, j)
+	}
+	return a, true
+}
+
+// startsLine reports a key at the start of its line, after indentation,
+// a YAML list dash or a shell's export.
+func startsLine(text string, i int) bool {
+	i = backSpace(text, i)
+	if i >= 6 && text[i-6:i] == "export" {
+		i = backSpace(text, i-6)
+	}
+	for i > 0 && text[i-1] == '-' {
+		i = backSpace(text, i-1)
+	}
+	return i == 0 || text[i-1] == '\n'
+}
+
+// endsLine reports a value ending its line, but for a trailing comment.
+func endsLine(text string, i int) bool {
+	j := runOf(text, i, cSpace)
+	return j == len(text) || text[j] == '\n' || text[j] == '\r' || text[j] == '#' && j > i
+}
+
+// lhs is the key side of an assignment read backwards from its value.
+type lhs struct {
+	key   string
+	start int // of the key
+	op    string
+	// tight is an '=' with no space on either side, as in KEY=value.
+	tight bool
+}
+
+// keyBefore reads the operator and key that precede a value starting at
+// i (at its opening quote, if quoted).
+func keyBefore(text string, i int) (lhs, bool) {
+	var l lhs
+	j := backSpace(text, i)
+	after := j < i
+	switch {
+	case j >= 2 && (text[j-2:j] == ":=" || text[j-2:j] == "=>"):
+		l.op = text[j-2 : j]
+		j -= 2
+	case j >= 1 && (text[j-1] == '=' || text[j-1] == ':'):
+		l.op = text[j-1 : j]
+		j--
+		if j >= 1 && strings.IndexByte("=!<>+-*/|&^%:", text[j-1]) >= 0 {
+			return l, false // ==, !=, +=, ::, ...
+		}
+	default:
+		return l, false
+	}
+	k := backSpace(text, j)
+	l.tight = l.op == "=" && !after && k == j
+	var quote byte
+	if k >= 1 && (text[k-1] == '"' || text[k-1] == '\'') {
+		quote = text[k-1]
+		k--
+	}
+	end := k
+	for k > 0 && is(text[k-1], cKey) {
+		k--
+	}
+	if k == end || quote != 0 && (k == 0 || text[k-1] != quote) {
+		return l, false
+	}
+	l.key, l.start = text[k:end], k
+	return l, true
+}
+
+func backSpace(text string, i int) int {
+	for i > 0 && is(text[i-1], cSpace) {
+		i--
+	}
+	return i
+}
+
+// secretWords are what a secret-named key contains, in the three cases
+// keys are written in: where one occurs, the key around it is read.
+var secretWords = []string{
+	"pass", "Pass", "PASS",
+	"pwd", "Pwd", "PWD",
+	"secret", "Secret", "SECRET",
+	"token", "Token", "TOKEN",
+	"key", "Key", "KEY",
+	"credential", "Credential", "CREDENTIAL",
+	"auth", "Auth", "AUTH",
+}
+
+// secretValueAt marks the value of the key around a secret word found at
+// i (DB_PASSWORD=..., "apiKey": "...", client_secret: ...). keyEnd is
+// where the last key read ends: a key with two such words is read once.
+func secretValueAt(text string, i int, keyEnd *int) (span, bool) {
+	ks, ke := i, runOf(text, i, cKey)
+	if ke <= *keyEnd {
+		return span{}, false
+	}
+	*keyEnd = ke
+	for ks > 0 && is(text[ks-1], cKey) {
+		ks--
+	}
+	var quote byte
+	if ks > 0 && (text[ks-1] == '"' || text[ks-1] == '\'') {
+		quote = text[ks-1]
+	}
+	// Most keys in code are not assigned to here (key), keys[i]): the
+	// operator is the cheaper test, so it comes first.
+	a, ok := valueAfter(text, ks, ke, quote)
+	if !ok || !secretKey(text[ks:ke]) || !secretValue(text[a.start:a.end], a) {
+		return span{}, false
+	}
+	return span{start: a.start, end: a.end, kind: KindEnvSecret, prio: prioAssign}, true
+}
+
+// words splits a key into lower-case words: snake_case, kebab-case,
+// dot.separated and camelCase ("clientSecret", "APIKey" -> api, key).
+func words(key string) []string {
+	var out []string
+	var cur []byte
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			flush()
+			continue
+		case is(c, cUpper) && len(cur) > 0:
+			prevLower := is(key[i-1], cLower|cDigit)
+			nextLower := i+1 < len(key) && is(key[i+1], cLower)
+			if prevLower || (is(key[i-1], cUpper) && nextLower) {
+				flush()
+			}
+		}
+		cur = append(cur, c)
+	}
+	flush()
+	return out
+}
+
+// secretLast are last words that make a key secret-named.
+var secretLast = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "passphrase": true, "pwd": true,
+	"secret": true, "token": true, "apikey": true, "secretkey": true, "accesskey": true,
+	"privatekey": true, "credential": true, "credentials": true, "authtoken": true,
+	"pat": true, "passcode": true,
+}
+
+// keyQualifiers make a final "key" secret: api_key, secret_key, ... but not
+// primary_key, sort_key or key alone.
+var keyQualifiers = map[string]bool{
+	"api": true, "access": true, "secret": true, "private": true, "signing": true, "encryption": true,
+	"master": true, "client": true, "auth": true, "app": true, "session": true, "service": true,
+	"account": true, "license": true, "admin": true, "webhook": true, "consumer": true, "shared": true,
+	"hmac": true, "jwt": true, "crypt": true, "cipher": true, "decryption": true, "storage": true,
+}
+
+// secretKey reports whether a key names a secret: its last word is one
+// (DB_PASSWORD, clientSecret, GITHUB_TOKEN, x-api-key), not a name, file,
+// URL, type or count of one (secret_name, token_url, max_tokens). Alone,
+// PWD is the shell's working directory and PASS a test's verdict.
+func secretKey(key string) bool {
+	ws := words(key)
+	if len(ws) == 0 {
+		return false
+	}
+	last := ws[len(ws)-1]
+	if (last == "pwd" || last == "pass") && len(ws) == 1 {
+		return false
+	}
+	if secretLast[last] {
+		return true
+	}
+	if last == "key" && len(ws) > 1 {
+		return keyQualifiers[ws[len(ws)-2]]
+	}
+	if last == "auth" && len(ws) > 1 {
+		return ws[len(ws)-2] == "basic" || ws[len(ws)-2] == "npm" || ws[len(ws)-2] == "registry"
+	}
+	return false
+}
+
+// secretValue reports whether the value of a secret-named key is a
+// literal worth hiding, not a reference, a placeholder, a label or code.
+func secretValue(v string, a assignment) bool {
+	if len(v) < 4 || isPlaceholder(v) || isExample(v) {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "true", "false", "null", "nil", "none", "undefined", "required", "optional":
+		return false
+	}
+	if a.env {
+		return true
+	}
+	if !a.quoted {
+		// Unquoted, a literal stands alone on its line (YAML, INI); in
+		// code it is an expression (cfg.Token, loadKey(), -1000 - iota).
+		if !a.alone || number(v) || strings.ContainsAny(v, "([{") || strings.HasPrefix(v, "/") ||
+			strings.HasPrefix(v, "./") || strings.HasPrefix(v, "~/") || dottedIdentifier(v) {
+			return false
+		}
+		if a.op != ":" && identifier(v) && !hasAll(v, cDigit) {
+			return false // key = otherVariable
+		}
+	}
+	// A space makes prose: a description, a label, a comment marker
+	// ("Token": "// indirect").
+	if strings.IndexByte(v, ' ') >= 0 {
+		return false
+	}
+	// A value of only letters is a word: an identifier, a type (token:
+	// string) or a label ("password": "Mot de passe"). Secrets have digits
+	// or symbols.
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < 0x80 && !is(c, cLower|cUpper) && strings.IndexByte("_-.':?!,", c) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// number reports a numeric literal: 42, -1000, 0x000C, 1.5e3, 1_000.
+func number(v string) bool {
+	v = strings.TrimPrefix(v, "-")
+	if strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X") {
+		return len(v) > 2 && isHex(v[2:])
+	}
+	for i := 0; i < len(v); i++ {
+		if !is(v[i], cDigit) && strings.IndexByte("._eE+", v[i]) < 0 {
+			return false
+		}
+	}
+	return v != "" && is(v[0], cDigit)
+}
+
+// identifier reports a bare identifier such as otherVariable or key_2.
+func identifier(v string) bool {
+	if v == "" || is(v[0], cDigit) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !is(v[i], cAlnum) && v[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// dottedIdentifier reports a selector such as cfg.Token2 or
+// process.env.API_KEY.
+func dottedIdentifier(v string) bool {
+	if !strings.Contains(v, ".") {
+		return false
+	}
+	for _, part := range strings.Split(v, ".") {
+		if !identifier(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlaceholder reports values that stand for a secret rather than being
+// one: references (${TOKEN}, $TOKEN, %(token)s, {{ token }}, <token>),
+// masks (***, xxxx), markers of an earlier redaction and the usual
+// fill-me-in words.
+func isPlaceholder(v string) bool {
+	if v == "" {
+		return true
+	}
+	switch v[0] {
+	case '$', '%', '{', '[', '<', '*', '&', '!', '@', '#', '|', '>', '\\':
+		return true // also a marker, [REDACTED:...], and escapes such as \u3299
+	}
+	if strings.Contains(v, "${") || strings.Contains(v, "{{") || strings.Contains(v, "$(") {
+		return true
+	}
+	if strings.Trim(v, "xX*.-_•") == "" {
+		return true
+	}
+	l := strings.ToLower(v)
+	for _, w := range []string{"changeme", "change_me", "change-me", "placeholder", "your_", "your-", "yourpassword", "yourtoken",
+		"xxxx", "redacted", "replace_me", "replace-me", "<", "example"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,91 @@
+package secrets
+
+import "strings"
+
+// trigger is a literal that starts something to look at, and what reads it
+// there. Redact finds every trigger in one pass over the text, looking up
+// each pair of bytes in a table of the triggers' first two: no regular
+// expression runs over the text, and text without triggers costs one
+// table lookup per byte.
+type trigger struct {
+	lit string
+	at  func(s *scanState, i int) (span, bool)
+}
+
+// scanState is what the pass carries from one trigger to the next.
+type scanState struct {
+	text string
+	// keyEnd is where the last key read for a secret word ends.
+	keyEnd int
+}
+
+// triggerGroups holds the triggers by their first two bytes; byPair maps a
+// pair to 1 + its group's index (0: no trigger starts with it). Both are
+// built once and only read.
+var triggerGroups, byPair = buildTriggers()
+
+func buildTriggers() ([][]trigger, *[1 << 16]uint8) {
+	var ts []trigger
+	for k := range shapes {
+		sh := &shapes[k]
+		for _, p := range sh.prefixes {
+			ts = append(ts, trigger{p, func(s *scanState, i int) (span, bool) { return shapeAt(s.text, i, sh, p) }})
+		}
+	}
+	ts = append(ts,
+		trigger{beginArmor, func(s *scanState, i int) (span, bool) { return privateKeyAt(s.text, i) }},
+		trigger{slackWebhook, func(s *scanState, i int) (span, bool) { return slackWebhookAt(s.text, i) }},
+		trigger{"://", func(s *scanState, i int) (span, bool) { return urlPasswordAt(s.text, i) }},
+	)
+	for _, p := range bearerPrefixes {
+		ts = append(ts, trigger{p, func(s *scanState, i int) (span, bool) {
+			return credentialAt(s.text, i, p, KindBearer, bearerToken)
+		}})
+	}
+	for _, p := range basicPrefixes {
+		ts = append(ts, trigger{p, func(s *scanState, i int) (span, bool) {
+			return credentialAt(s.text, i, p, KindBasicAuth, basicCredentials)
+		}})
+	}
+	for _, w := range secretWords {
+		ts = append(ts, trigger{w, func(s *scanState, i int) (span, bool) { return secretValueAt(s.text, i, &s.keyEnd) }})
+	}
+	var groups [][]trigger
+	pairs := new([1 << 16]uint8)
+	for _, t := range ts {
+		k := pair(t.lit, 0)
+		if pairs[k] == 0 {
+			groups = append(groups, nil)
+			pairs[k] = uint8(len(groups))
+		}
+		groups[pairs[k]-1] = append(groups[pairs[k]-1], t)
+	}
+	return groups, pairs
+}
+
+func pair(s string, i int) int { return int(s[i])<<8 | int(s[i+1]) }
+
+// scan runs every trigger found in text and returns what they marked, in
+// the order found; overlaps are left to resolve.
+func scan(text string) []span {
+	s := scanState{text: text, keyEnd: -1}
+	var spans []span
+	for i := 0; i+1 < len(text); i++ {
+		g := byPair[pair(text, i)]
+		if g == 0 {
+			continue
+		}
+		for _, t := range triggerGroups[g-1] {
+			if !strings.HasPrefix(text[i:], t.lit) {
+				continue
+			}
+			if sp, ok := t.at(&s, i); ok {
+				spans = append(spans, sp)
+				if sp.kind == KindPrivateKey {
+					i = sp.end - 1 // a key's body holds nothing else to find
+				}
+			}
+		}
+	}
+	return spans
+}

@@ -1,0 +1,146 @@
+package secrets
+
+import (
+	"encoding/base64"
+	"strings"
+)
+
+// shape is a token that says what it is by its prefix.
+type shape struct {
+	kind     string
+	prefixes []string
+	// body says what may follow the prefix: the byte classes of the body,
+	// its length bounds, and the classes it must include (all of them).
+	body     uint8
+	min, max int
+	need     []uint8
+	// check, when set, validates a candidate of the right length further
+	// and may move its end.
+	check func(text string, start, end int) (int, bool)
+}
+
+var shapes = []shape{
+	// AWS access key ids: AKIA long-term, ASIA temporary, plus two rarer.
+	{kind: KindAWSAccessKey, prefixes: []string{"AKIA", "ASIA", "ABIA", "ACCA"}, body: cUpper | cDigit, min: 16, max: 16},
+	{kind: KindGitHub, prefixes: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, body: cAlnum, min: 36, max: 255},
+	{kind: KindGitHub, prefixes: []string{"github_pat_"}, body: cAlnum | cURL, min: 40, max: 255},
+	{kind: KindGitLab, prefixes: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glsoat-", "glcbt-", "glffct-"}, body: cAlnum | cURL, min: 20, max: 255},
+	{kind: KindSlack, prefixes: []string{"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xapp-"}, body: cAlnum | cURL, min: 20, max: 255, need: []uint8{cDigit}},
+	{kind: KindStripe, prefixes: []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"}, body: cAlnum, min: 16, max: 255, need: []uint8{cDigit}},
+	// Anthropic's keys also start "sk-": OpenAI's check leaves them out.
+	{kind: KindAnthropic, prefixes: []string{"sk-ant-"}, body: cAlnum | cURL, min: 32, max: 255, need: []uint8{cDigit}},
+	// OpenAI: legacy sk-<48>, project, service-account and admin keys. A
+	// mixed-case body with digits keeps kebab-case words out.
+	{kind: KindOpenAI, prefixes: []string{"sk-"}, body: cAlnum | cURL, min: 32, max: 255, need: []uint8{cDigit, cUpper, cLower},
+		check: func(text string, start, end int) (int, bool) {
+			return end, !strings.HasPrefix(text[start:], "sk-ant-")
+		}},
+	{kind: KindGoogleAPI, prefixes: []string{"AIza"}, body: cAlnum | cURL, min: 35, max: 35},
+	{kind: KindNPM, prefixes: []string{"npm_"}, body: cAlnum, min: 36, max: 36},
+	{kind: KindPyPI, prefixes: []string{"pypi-AgEIcHlwaS5vcmc"}, body: cAlnum | cURL, min: 50, max: 1000},
+	{kind: KindHuggingFace, prefixes: []string{"hf_"}, body: cAlnum, min: 30, max: 40, need: []uint8{cUpper, cLower}},
+	{kind: KindSendGrid, prefixes: []string{"SG."}, body: cAlnum | cURL, min: 22, max: 22, check: sendGridRest},
+	// A JWT is three base64url parts; header and payload are JSON objects,
+	// so both start "eyJ" ('{"').
+	{kind: KindJWT, prefixes: []string{"eyJ"}, body: cAlnum | cURL, min: 10, max: 8000, check: jwtRest},
+}
+
+// shapeAt reads a token of shape sh whose prefix p starts at i.
+func shapeAt(text string, i int, sh *shape, p string) (span, bool) {
+	// A prefix glued to letters or digits is inside another word.
+	if i > 0 && is(text[i-1], cAlnum) {
+		return span{}, false
+	}
+	at := i + len(p)
+	end := runOf(text, at, sh.body)
+	n := end - at
+	if n < sh.min || n > sh.max || (end < len(text) && is(text[end], cAlnum)) || !hasAll(text[at:end], sh.need...) {
+		return span{}, false
+	}
+	if sh.check != nil {
+		var ok bool
+		if end, ok = sh.check(text, i, end); !ok {
+			return span{}, false
+		}
+	}
+	if isExample(text[i:end]) {
+		return span{}, false
+	}
+	return span{start: i, end: end, kind: sh.kind, prio: prioToken}, true
+}
+
+// isExample reports AWS-style documentation keys such as
+// AKIAIOSFODNN7EXAMPLE: published on purpose, and so common in docs and
+// tests that blanking them would only hide what the text is about.
+func isExample(s string) bool { return strings.Contains(s, "EXAMPLE") }
+
+// sendGridRest checks the second part of SG.<22>.<43>.
+func sendGridRest(text string, start, end int) (int, bool) {
+	if end >= len(text) || text[end] != '.' {
+		return end, false
+	}
+	e := runOf(text, end+1, cAlnum|cURL)
+	return e, e-end-1 == 43
+}
+
+// jwtRest checks that the header is followed by ".eyJ<payload>.<signature>".
+func jwtRest(text string, start, end int) (int, bool) {
+	if !strings.HasPrefix(text[end:], ".eyJ") {
+		return end, false
+	}
+	pe := runOf(text, end+1, cAlnum|cURL)
+	if pe-end-1 < 10 || pe >= len(text) || text[pe] != '.' {
+		return end, false
+	}
+	se := runOf(text, pe+1, cAlnum|cURL)
+	return se, se-pe-1 >= 16
+}
+
+// Credentials in headers: "Bearer <token>" anywhere, "Authorization:
+// Basic <base64>"; only the credential is marked.
+var (
+	bearerPrefixes = []string{"Bearer ", "bearer ", "BEARER "}
+	basicPrefixes  = []string{"Authorization: Basic ", "authorization: basic ", "Authorization: basic ", "AUTHORIZATION: BASIC "}
+)
+
+// credentialAt reads the credential after prefix, which starts at i.
+func credentialAt(text string, i int, prefix, kind string, valid func(string) bool) (span, bool) {
+	if i > 0 && is(text[i-1], cAlnum) {
+		return span{}, false
+	}
+	at := i + len(prefix)
+	end := runOf(text, at, cAlnum|cURL|cB64|cKey)
+	for end < len(text) && text[end] == '=' {
+		end++
+	}
+	if !valid(text[at:end]) {
+		return span{}, false
+	}
+	return span{start: at, end: end, kind: kind, prio: prioHeader}, true
+}
+
+// bearerToken tells a token from prose ("a bearer token is ...": no
+// digits) and from a placeholder ("Bearer $TOKEN", "Bearer <token>").
+func bearerToken(tok string) bool {
+	return len(tok) >= 20 && hasAll(tok, cDigit, cLower|cUpper) && !isPlaceholder(tok)
+}
+
+// basicCredentials is what Basic authentication sends: base64 of
+// user:password.
+func basicCredentials(tok string) bool {
+	b, err := base64.StdEncoding.DecodeString(tok)
+	return err == nil && strings.IndexByte(string(b), ':') > 0
+}
+
+// slackWebhook starts an incoming-webhook URL's secret path.
+const slackWebhook = "hooks.slack.com/services/"
+
+// slackWebhookAt marks the secret path of the webhook URL at i.
+func slackWebhookAt(text string, i int) (span, bool) {
+	at := i + len(slackWebhook)
+	end := runOf(text, at, cAlnum|cB64)
+	if end-at < 20 {
+		return span{}, false
+	}
+	return span{start: at, end: end, kind: KindSlackWebhook, prio: prioToken}, true
+}
