@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,8 +15,22 @@ func newDoctorCmd(g *globals) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check the palace: database integrity, schema, embedding backend and why",
-		Args:  args(cobra.NoArgs),
+		Short: "Check the palace: database integrity, FTS and vector indexes, audit log, embedding backend",
+		Long: `Doctor runs four checks and exits 1 if any fails:
+
+  integrity  PRAGMA integrity_check on the database file
+  fts        every live drawer is in the full-text index once, nothing else
+             is, and FTS5's own integrity-check passes
+  vectors    every drawer marked as embedded has exactly one vector of the
+             palace's model, of the right dimension, and no vector belongs
+             to a missing drawer; drawers not embedded yet are pending, not
+             a failure (mining embeds after it commits)
+  audit      no line of the write log reads as applied for a write that
+             never committed (what a process killed mid-write leaves until
+             the next write corrects it)
+
+` + "`palace repair`" + ` rebuilds what these find broken from the drawers.`,
+		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			p, err := g.open()
 			if err != nil {
@@ -23,18 +39,31 @@ func newDoctorCmd(g *globals) *cobra.Command {
 			defer p.Close()
 			ctx := c.Context()
 			r := struct {
-				Home      string         `json:"home"`
-				Schema    int            `json:"schema_version"`
-				Supported int            `json:"schema_supported"`
-				Integrity string         `json:"integrity"`
-				Embedding vectors.Status `json:"embedding"`
+				Home      string              `json:"home"`
+				Schema    int                 `json:"schema_version"`
+				Supported int                 `json:"schema_supported"`
+				Integrity string              `json:"integrity"`
+				Embedding vectors.Status      `json:"embedding"`
+				OK        bool                `json:"ok"`
+				Checks    []store.HealthCheck `json:"checks"`
 			}{Home: p.Store.Home(), Supported: store.SchemaVersion(), Integrity: "ok"}
 			if r.Schema, err = p.Store.SchemaVersionOf(ctx); err != nil {
 				return err
 			}
-			integrity := p.Store.IntegrityCheck(ctx)
-			if integrity != nil {
-				r.Integrity = integrity.Error()
+			if r.Checks, err = p.Store.Check(ctx); err != nil {
+				return err
+			}
+			r.OK = store.Healthy(r.Checks)
+			// integrity keeps its meaning from before the named checks: the
+			// database and its full-text index.
+			var broken []string
+			for _, ch := range r.Checks {
+				if !ch.OK && (ch.Name == store.CheckIntegrity || ch.Name == store.CheckFTS) {
+					broken = append(broken, ch.Name+": "+ch.Detail)
+				}
+			}
+			if len(broken) > 0 {
+				r.Integrity = strings.Join(broken, "; ")
 			}
 			if r.Embedding, err = vectors.StatusOf(ctx, p); err != nil {
 				return err
@@ -55,13 +84,26 @@ func newDoctorCmd(g *globals) *cobra.Command {
 				if e.Model != "" {
 					fmt.Fprintf(out, "vectors    %d of model %s, %d drawers pending\n", e.Vectors, e.Model, e.Pending)
 				}
+				printChecks(out, r.Checks)
 			}
-			if integrity != nil {
-				return fmt.Errorf("the palace database failed its integrity check: %w", integrity)
+			if !r.OK {
+				return fmt.Errorf("doctor: %s failed; run `palace repair`", strings.Join(store.FailedChecks(r.Checks), ", "))
 			}
 			return nil
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
+}
+
+// printChecks writes one line per check: ok or FAIL, its name, its detail.
+func printChecks(w io.Writer, cs []store.HealthCheck) {
+	fmt.Fprintln(w, "checks")
+	for _, ch := range cs {
+		mark := "ok"
+		if !ch.OK {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(w, "  %-4s  %-9s  %s\n", mark, ch.Name, ch.Detail)
+	}
 }

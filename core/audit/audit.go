@@ -147,17 +147,9 @@ type Filter struct {
 // corrections applied: a write later found not committed reads as failed.
 // The correction lines themselves are not returned.
 func (l *Log) Read(f Filter) ([]Entry, error) {
-	var all []Entry
-	for i := Keep; i >= 0; i-- {
-		p := l.Path()
-		if i > 0 {
-			p = fmt.Sprintf("%s.%d", p, i)
-		}
-		es, err := readFile(p)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, es...)
+	all, err := l.readAll()
+	if err != nil {
+		return nil, err
 	}
 	failed := map[int64]string{}
 	for _, e := range all {
@@ -179,6 +171,24 @@ func (l *Log) Read(f Filter) ([]Entry, error) {
 		out = append(out, e)
 	}
 	return out, nil // in file order, which is commit order
+}
+
+// readAll returns every line of all kept files, correction lines included,
+// oldest file first.
+func (l *Log) readAll() ([]Entry, error) {
+	var all []Entry
+	for i := Keep; i >= 0; i-- {
+		p := l.Path()
+		if i > 0 {
+			p = fmt.Sprintf("%s.%d", p, i)
+		}
+		es, err := readFile(p)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, es...)
+	}
+	return all, nil
 }
 
 // tailBytes is how much of the log's end Tail reads: far more than the
@@ -225,7 +235,9 @@ func (l *Log) Tail(after int64) ([]Entry, error) {
 }
 
 // readFile parses one log file; a missing file is empty, and a torn last
-// line (a crash mid-append) is skipped.
+// line (a crash mid-append) is skipped. Anything but a regular file is
+// refused: a device or a FIFO in the log's place (/dev/zero, /dev/full)
+// never ends, and reading it would grow one line without bound.
 func readFile(path string) ([]Entry, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -235,6 +247,13 @@ func readFile(path string) ([]Entry, error) {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("audit log %s is not a regular file (%v)", path, fi.Mode().Type())
+	}
 	var out []Entry
 	r := bufio.NewReader(f)
 	for {

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -75,5 +76,56 @@ func TestTornLastLineIsSkipped(t *testing.T) {
 	es, err := l.Read(Filter{})
 	if err != nil || len(es) != 1 {
 		t.Fatalf("%+v %v", es, err)
+	}
+}
+
+// A device in the log's place is refused instead of read forever.
+func TestReadRefusesDevice(t *testing.T) {
+	l, _ := Open(t.TempDir())
+	if err := os.Symlink("/dev/zero", l.Path()); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := l.Uncorrected(0)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("Uncorrected on /dev/zero: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Uncorrected is still reading /dev/zero")
+	}
+	if _, err := l.Read(Filter{}); err == nil {
+		t.Error("Read of /dev/zero succeeded")
+	}
+}
+
+func TestUncorrected(t *testing.T) {
+	l, _ := Open(t.TempDir())
+	l.maxBytes = 400 // rotate often: the answer spans every kept file
+	for seq := int64(1); seq <= 12; seq++ {
+		if err := l.Append(Entry{Seq: seq, Op: "x", Status: Applied}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The database committed up to 4: 5 to 12 never committed, and only
+	// 11 has been corrected.
+	l.Append(Entry{Op: "x", Status: Failed, Corrects: 11})
+	un, err := l.Uncorrected(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seqs []int64
+	for _, e := range un {
+		seqs = append(seqs, e.Seq)
+	}
+	if fmt.Sprint(seqs) != "[5 6 7 8 9 10 12]" {
+		t.Errorf("uncorrected past 4: %v", seqs)
+	}
+	if un, _ := l.Uncorrected(12); len(un) != 0 {
+		t.Errorf("uncorrected past 12: %+v", un)
 	}
 }
