@@ -143,6 +143,20 @@ func (s *Store) DeleteDrawer(ctx context.Context, id string) error {
 			}
 			return fmt.Errorf("drawer %s is already deleted", id)
 		}
+		// The row stays for the audit trail, but its vector goes: KNN
+		// would otherwise spend its slots on drawers search never shows.
+		var vecTable int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'vec_drawers'`).Scan(&vecTable); err != nil {
+			return fmt.Errorf("delete drawer %s: %w", id, err)
+		}
+		if vecTable == 1 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM vec_drawers WHERE drawer_seq = (SELECT seq FROM drawers WHERE id = ?)`, id); err != nil {
+				return fmt.Errorf("delete drawer %s: vector: %w", id, err)
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE drawers SET vec_model = NULL WHERE id = ?`, id); err != nil {
+				return fmt.Errorf("delete drawer %s: vector: %w", id, err)
+			}
+		}
 		return nil
 	})
 }

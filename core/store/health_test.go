@@ -13,8 +13,9 @@ import (
 )
 
 // healthPalace holds four live drawers with vectors of model m1 (dimension
-// 3), one drawer soft-deleted after it was embedded (DeleteDrawer keeps its
-// vector), and one live drawer still pending. It returns the drawers by
+// 3), one drawer soft-deleted after it was embedded the way DeleteDrawer
+// did before it dropped the vector too (palaces from then still hold such
+// vectors), and one live drawer still pending. It returns the drawers by
 // content.
 func healthPalace(t *testing.T) (*Store, map[string]Drawer) {
 	t.Helper()
@@ -44,7 +45,7 @@ func healthPalace(t *testing.T) (*Store, map[string]Drawer) {
 	if _, err := s.PutVectors(ctx, "m1", ps, vs); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteDrawer(ctx, ds["echo elderberries"].ID); err != nil {
+	if _, err := s.w.Exec(`UPDATE drawers SET deleted_at = ? WHERE id = ?`, formatTime(time.Now()), ds["echo elderberries"].ID); err != nil {
 		t.Fatal(err)
 	}
 	f := drawer("w", "/p/pending", 0, "foxtrot figs")

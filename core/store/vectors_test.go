@@ -75,8 +75,8 @@ func TestVectors(t *testing.T) {
 	}
 	var rows int
 	s.r.QueryRow(`SELECT count(*) FROM vec_drawers`).Scan(&rows)
-	if rows != 2 { // bravo, and the soft-deleted alpha (readable by id, never returned)
-		t.Errorf("vec_drawers holds %d rows after pruning charlie, want 2", rows)
+	if rows != 1 { // bravo: the soft-deleted alpha lost its vector with its place in search
+		t.Errorf("vec_drawers holds %d rows after deleting alpha and pruning charlie, want 1", rows)
 	}
 	if vi, _ := s.VecInfo(ctx); vi.Vectors != 1 || vi.Pending != 0 {
 		t.Errorf("after prune: %+v", vi)
