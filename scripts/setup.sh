@@ -11,6 +11,8 @@ dpkg -s libsqlite3-dev >/dev/null 2>&1 || need_apt+=(libsqlite3-dev)
 # A C/C++ compiler for go-sqlite3 and gojieba.
 command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
+# strace, for the test that proves `palace hook run` starts no program.
+command -v strace >/dev/null 2>&1 || need_apt+=(strace)
 
 if ((${#need_apt[@]})); then
 	SUDO=""
@@ -19,7 +21,7 @@ if ((${#need_apt[@]})); then
 	$SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 else
-	echo "==> system packages present (libsqlite3-dev, gcc, g++)"
+	echo "==> system packages present (libsqlite3-dev, gcc, g++, strace)"
 fi
 
 command -v go >/dev/null || { echo "setup: Go is not on PATH (Go 1.26 or newer is needed)" >&2; exit 1; }
