@@ -15,10 +15,7 @@ import (
 )
 
 func newBenchCmd(g *globals) *cobra.Command {
-	c := &cobra.Command{
-		Use:   "bench",
-		Short: "Measure Palace and print the numbers",
-	}
+	c := newBenchSuiteCmd(g)
 	var asJSON bool
 	m := &cobra.Command{
 		Use:   "mine DIR",
@@ -61,7 +58,6 @@ mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
 		},
 	}
 	m.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
-	needsSubcommand(c)
 	c.AddCommand(m, newBenchLocomoCmd(), newBenchEmbedCmd(g), newBenchVectorsCmd())
 	return c
 }

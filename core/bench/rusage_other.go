@@ -1,0 +1,8 @@
+//go:build !unix
+
+package bench
+
+import "os"
+
+// maxRSSMB is unknown without rusage.
+func maxRSSMB(*os.ProcessState) float64 { return 0 }

@@ -1,0 +1,96 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/palace-dev/palace/core/store"
+)
+
+// SuiteMine says what the mine group mined.
+type SuiteMine struct {
+	Wing       string  `json:"wing"`
+	FilesSeen  int     `json:"files_seen"`
+	FilesMined int     `json:"files_mined"`
+	MBMined    float64 `json:"mb_mined"`
+	Drawers    int     `json:"drawers"`
+	DBMB       float64 `json:"db_mb"`
+	// ColdInside and NoopInside are the mines' own times as `palace mine
+	// --json` reports them; the figures are wall times of the whole process
+	// (start, open, mine, exit).
+	ColdInside float64 `json:"cold_inside_s"`
+	NoopInside float64 `json:"noop_inside_s"`
+	// ColdCPU and NoopCPU are the children's CPU time (user + system): on
+	// a busy machine the wall times grow, these much less.
+	ColdCPU   float64 `json:"cold_cpu_s"`
+	NoopCPU   float64 `json:"noop_cpu_s"`
+	NoopMined int     `json:"noop_files_mined"`
+}
+
+// minedPalace is the palace the mine group left, which the search, lsp and
+// mcp groups build on.
+type minedPalace struct {
+	home, wing string
+	drawers    int
+}
+
+// mineSummary is the part of `palace mine --json` the suite reads.
+type mineSummary struct {
+	Wing       string  `json:"wing"`
+	FilesSeen  int     `json:"files_seen"`
+	FilesMined int     `json:"files_mined"`
+	Bytes      int64   `json:"bytes_mined"`
+	Seconds    float64 `json:"seconds"`
+}
+
+// mine runs `palace mine --json SRC` as a child twice into a fresh home:
+// cold, then with nothing changed.
+func (s *suiteRun) mine(ctx context.Context) error {
+	home := filepath.Join(s.tmp, "mined")
+	s.logf("   cold mine of %s", s.o.Src)
+	var sums [2]mineSummary
+	var runs [2]childRun
+	for i := range runs {
+		run, err := runChild(ctx, s.o.Exe, home, "mine", "--json", "--no-progress", s.o.Src)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(run.stdout, &sums[i]); err != nil {
+			return fmt.Errorf("read the mine summary: %w", err)
+		}
+		runs[i] = run
+		s.logf("   %s: %.2fs wall (%.2fs CPU), %d files seen, %d mined", []string{"cold", "no-op"}[i], run.wall.Seconds(), run.cpu.Seconds(), sums[i].FilesSeen, sums[i].FilesMined)
+	}
+	st, err := store.Open(home)
+	if err != nil {
+		return err
+	}
+	status, err := st.Status(ctx)
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if status.Drawers == 0 {
+		return fmt.Errorf("mining %s made no drawers", s.o.Src)
+	}
+	s.mined = &minedPalace{home: home, wing: sums[0].Wing, drawers: status.Drawers}
+	s.r.Mine = &SuiteMine{
+		Wing: sums[0].Wing, FilesSeen: sums[0].FilesSeen, FilesMined: sums[0].FilesMined, MBMined: float64(sums[0].Bytes) / 1e6,
+		Drawers: status.Drawers, DBMB: float64(status.DBBytes) / 1e6,
+		ColdInside: sums[0].Seconds, NoopInside: sums[1].Seconds, NoopMined: sums[1].FilesMined,
+		ColdCPU: runs[0].cpu.Seconds(), NoopCPU: runs[1].cpu.Seconds(),
+	}
+	s.r.add("mine.cold_s", "s", "cold `palace mine` of the source tree, process start to exit", runs[0].wall.Seconds(), TargetColdMineS)
+	s.r.add("mine.noop_s", "s", "no-op re-mine (nothing changed), process start to exit", runs[1].wall.Seconds(), TargetNoopMineS)
+	const peakWhat = "peak resident set of the cold mine (rusage maxrss)"
+	if runs[0].peakMB > 0 {
+		s.r.add("mine.peak_rss_mb", "MB", peakWhat, runs[0].peakMB, 0)
+	} else {
+		s.r.unavailable("mine.peak_rss_mb", "MB", peakWhat, "no rusage on this platform", 0)
+	}
+	return nil
+}
