@@ -517,11 +517,7 @@ func repairVectors(ctx context.Context, tx *sql.Tx, rec *auditRec, r *RepairRepo
 	if !v.dimOK() {
 		// The index cannot be trusted for its model: drop it whole. The
 		// next fill (EnsureVectors) recreates it for the model in use.
-		for _, q := range []string{
-			`DROP TRIGGER IF EXISTS drawers_vec_ad`,
-			`DROP TABLE IF EXISTS vec_drawers`,
-			`UPDATE drawers SET vec_model = NULL WHERE vec_model IS NOT NULL`,
-		} {
+		for _, q := range dropVecIndex {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("repair vectors: drop the index: %w", err)
 			}
@@ -533,9 +529,7 @@ func repairVectors(ctx context.Context, tx *sql.Tx, rec *auditRec, r *RepairRepo
 		return nil
 	}
 	if !v.trigger {
-		if _, err := tx.ExecContext(ctx, `CREATE TRIGGER drawers_vec_ad AFTER DELETE ON drawers BEGIN
-				DELETE FROM vec_drawers WHERE drawer_seq = old.seq;
-			END`); err != nil {
+		if _, err := tx.ExecContext(ctx, vecDeleteTrigger); err != nil {
 			return fmt.Errorf("repair vectors: recreate the delete trigger: %w", err)
 		}
 	}

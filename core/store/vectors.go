@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,6 +59,19 @@ func (s *Store) VecInfo(ctx context.Context) (VecInfo, error) {
 	return vi, nil
 }
 
+// dropVecIndex removes the vector index and every drawer's mark, so all
+// drawers are pending for whichever model fills the index next.
+var dropVecIndex = []string{
+	`DROP TRIGGER IF EXISTS drawers_vec_ad`,
+	`DROP TABLE IF EXISTS vec_drawers`,
+	`UPDATE drawers SET vec_model = NULL WHERE vec_model IS NOT NULL`,
+}
+
+// vecDeleteTrigger drops a drawer's vector with the drawer.
+const vecDeleteTrigger = `CREATE TRIGGER drawers_vec_ad AFTER DELETE ON drawers BEGIN
+	DELETE FROM vec_drawers WHERE drawer_seq = old.seq;
+END`
+
 // EnsureVectors makes the vector index fit model (an id) and dim. An index
 // built with another model is dropped and every drawer becomes pending:
 // vectors of two models must never be compared. It reports whether the
@@ -78,10 +92,7 @@ func (s *Store) EnsureVectors(ctx context.Context, model string, dim int) (bool,
 			return nil
 		}
 		created = true
-		for _, q := range []string{
-			`DROP TRIGGER IF EXISTS drawers_vec_ad`,
-			`DROP TABLE IF EXISTS vec_drawers`,
-			`UPDATE drawers SET vec_model = NULL WHERE vec_model IS NOT NULL`,
+		for _, q := range slices.Concat(dropVecIndex, []string{
 			// L2 on normalised vectors orders like cosine and is faster; the
 			// wing is a partition key, so a search inside one wing scans
 			// only its vectors.
@@ -91,10 +102,8 @@ func (s *Store) EnsureVectors(ctx context.Context, model string, dim int) (bool,
 				wing TEXT PARTITION KEY,
 				room TEXT,
 				kind TEXT)`, dim),
-			`CREATE TRIGGER drawers_vec_ad AFTER DELETE ON drawers BEGIN
-				DELETE FROM vec_drawers WHERE drawer_seq = old.seq;
-			END`,
-		} {
+			vecDeleteTrigger,
+		}) {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("create vector index: %w", err)
 			}
