@@ -84,9 +84,9 @@ type Hit struct {
 type Result struct {
 	// Query is the search built from the clues.
 	Query string `json:"query"`
-	// Searched is the part of Query sent to the index when some clues are
-	// words most of the wing holds (those still rank the hits); empty when
-	// the whole query was searched.
+	// Searched is the part of Query sent to the index when some clues were
+	// left out, as words many drawers of the palace hold or as weak clues
+	// (those still rank the hits); empty when the whole query was searched.
 	Searched string `json:"searched,omitempty"`
 	Clues    Clues  `json:"clues"`
 	Mode     string `json:"mode"`
@@ -135,14 +135,11 @@ func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 		res.Notice = "nothing at this place to search for"
 		return res, nil
 	}
-	ws, err := sampleOf(ctx, p, r.Wing)
+	freq, err := frequenciesOf(ctx, p, terms)
 	if err != nil {
 		return res, err
 	}
-	searched, dropped := ws.searchable(terms)
-	if strong := strongest(searched); len(strong) < len(searched) {
-		searched, dropped = strong, true
-	}
+	searched, dropped := freq.choose(terms)
 	if dropped {
 		res.Searched = joinTerms(searched)
 	}
@@ -237,26 +234,6 @@ func atLeast(ts []weighted, w float64) []weighted {
 	}
 	if len(out) == 0 {
 		return ts
-	}
-	return out
-}
-
-// maxSearched bounds the clues sent to the index: each one adds every
-// drawer holding it to what the index must score.
-const maxSearched = 6
-
-// strongest keeps the clues worth a search: all but path words (which
-// mostly say where the reader already is; they still rank the hits), at
-// most maxSearched. A place with nothing else searches its path words.
-func strongest(terms []weighted) []weighted {
-	var out []weighted
-	for _, t := range terms {
-		if t.weight >= weightNearby && len(out) < maxSearched {
-			out = append(out, t)
-		}
-	}
-	if len(out) == 0 {
-		return terms
 	}
 	return out
 }

@@ -100,9 +100,19 @@ func ftsMatch(match string, f Filter) string {
 	scope := `"w` + strings.ToUpper(hex.EncodeToString([]byte(f.Wing))) + "k"
 	switch f.Kind {
 	case KindFile, KindConversation, KindNote, KindDiary:
-		scope += f.Kind + `"`
-	default:
-		scope += `"*` // any kind: every token of the wing starts so
+		return m + " AND {scope} : " + scope + f.Kind + `"`
 	}
-	return m + " AND {scope} : " + scope
+	// Any kind: the four exact tokens (the drawers table's CHECK allows no
+	// other kind). A prefix query ("w…k"*) would be shorter, but FTS5 then
+	// merges the posting lists of the whole wing before it intersects them
+	// with the words, which cost several times the search itself in a
+	// 100k-drawer wing.
+	ks := make([]string, len(allKinds))
+	for i, k := range allKinds {
+		ks[i] = scope + k + `"`
+	}
+	return m + " AND {scope} : (" + strings.Join(ks, " OR ") + ")"
 }
+
+// allKinds are the kinds a drawer can have.
+var allKinds = []string{KindFile, KindConversation, KindNote, KindDiary}
