@@ -42,6 +42,8 @@ test: build vet
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/lsp/test/run.sh
 	@echo "==> MCP integration suite (MCP SDK client, inspector CLI, conformance)"
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/mcp/test/run.sh
+	@echo "==> Concurrency suite (CLI mine + MCP SDK client + LSP client on one palace)"
+	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/concurrency/run.sh
 	@echo "==> Neovim plugin suite (headless Neovim from Debian)"
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash editors/nvim/test/run.sh
 	@echo "==> VS Code extension suite (unit tests, then a real VS Code: code-server + Debian chromium)"
