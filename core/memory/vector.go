@@ -82,11 +82,11 @@ func vectorsReady(ctx context.Context, p *palace.Palace) (embed.Embedder, error)
 	if err != nil || emb == nil {
 		return nil, err
 	}
-	vi, err := p.Store.VecInfo(ctx)
+	model, any, err := p.Store.VecReady(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if vi.Model != emb.ModelID() || vi.Vectors == 0 {
+	if model != emb.ModelID() || !any {
 		return nil, nil
 	}
 	return emb, nil

@@ -1,12 +1,9 @@
 package relevant
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
-	"github.com/palace-dev/palace/core/embed"
-	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/search"
 )
@@ -51,25 +48,4 @@ func Explain(res search.Result) []Hit {
 		out = append(out, x)
 	}
 	return out
-}
-
-// vectorsReady returns the embedder when the palace holds vectors of its
-// model, else nil and a notice saying why search stays lexical. It mirrors
-// core/search, whose own check is not exported.
-func vectorsReady(ctx context.Context, p *palace.Palace) (embed.Embedder, string, error) {
-	emb, choice, err := p.Embedder()
-	if err != nil || emb == nil {
-		return nil, "lexical only: " + choice.Reason, nil
-	}
-	vi, err := p.Store.VecInfo(ctx)
-	if err != nil {
-		return nil, "", fmt.Errorf("relevant: %w", err)
-	}
-	switch {
-	case vi.Model != "" && vi.Model != emb.ModelID():
-		return nil, fmt.Sprintf("lexical only: the vectors were made with %s, not %s; run `palace reindex`", vi.Model, emb.ModelID()), nil
-	case vi.Vectors == 0:
-		return nil, "lexical only: no drawer has a vector yet; run `palace reindex`", nil
-	}
-	return emb, "", nil
 }

@@ -322,7 +322,7 @@ func newSearcher(ctx context.Context, p *palace.Palace, mode, text string) (*sea
 	if mode == search.ModeLexical {
 		return s, nil
 	}
-	emb, notice, err := vectorsReady(ctx, p)
+	emb, notice, err := search.VectorsReady(ctx, p)
 	if err != nil {
 		return nil, err
 	}

@@ -17,9 +17,9 @@ const hybridDepth = 50
 // side's top hit from drowning the other side's list.
 const rrfK = 60
 
-// vectorsReady returns the embedder when the palace holds vectors of its
+// VectorsReady returns the embedder when the palace holds vectors of its
 // model, else nil and a one-line notice saying how to get them.
-func vectorsReady(ctx context.Context, p *palace.Palace) (embed.Embedder, string, error) {
+func VectorsReady(ctx context.Context, p *palace.Palace) (embed.Embedder, string, error) {
 	emb, choice, err := p.Embedder()
 	if err != nil {
 		return nil, "lexical only: " + choice.Reason, nil
@@ -27,14 +27,14 @@ func vectorsReady(ctx context.Context, p *palace.Palace) (embed.Embedder, string
 	if emb == nil {
 		return nil, "lexical only: " + choice.Reason, nil
 	}
-	vi, err := p.Store.VecInfo(ctx)
+	model, any, err := p.Store.VecReady(ctx)
 	if err != nil {
 		return nil, "", err
 	}
 	switch {
-	case vi.Model != emb.ModelID() && vi.Model != "":
-		return nil, fmt.Sprintf("lexical only: the vectors were made with %s, not %s; run `palace reindex`", vi.Model, emb.ModelID()), nil
-	case vi.Vectors == 0:
+	case model != emb.ModelID() && model != "":
+		return nil, fmt.Sprintf("lexical only: the vectors were made with %s, not %s; run `palace reindex`", model, emb.ModelID()), nil
+	case !any:
 		return nil, "lexical only: no drawer has a vector yet; run `palace reindex`", nil
 	}
 	return emb, "", nil

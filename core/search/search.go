@@ -131,7 +131,7 @@ func run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	if req.Mode == ModeLexical {
 		return res, lexical(ctx, p, req, limit, &res)
 	}
-	emb, notice, err := vectorsReady(ctx, p)
+	emb, notice, err := VectorsReady(ctx, p)
 	if err != nil {
 		return res, err
 	}

@@ -35,6 +35,21 @@ type VecInfo struct {
 	Pending int    `json:"pending"` // live drawers without a vector of Model
 }
 
+// VecReady reports the model the vector index was made with ("" when there
+// is none) and whether a live drawer has a vector of it. Unlike VecInfo it
+// counts nothing, so a search or a remember can ask on every call: the
+// counts scan every drawer, which made each call slower as the palace grew.
+func (s *Store) VecReady(ctx context.Context) (model string, any bool, err error) {
+	model, ok, err := s.Meta(ctx, metaVecModel)
+	if err != nil || !ok {
+		return "", false, err
+	}
+	if err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM drawers WHERE vec_model = ? AND deleted_at IS NULL)`, model).Scan(&any); err != nil {
+		return "", false, fmt.Errorf("vector index: %w", err)
+	}
+	return model, any, nil
+}
+
 // VecInfo reports the vector index and how many drawers wait for vectors.
 func (s *Store) VecInfo(ctx context.Context) (VecInfo, error) {
 	var vi VecInfo

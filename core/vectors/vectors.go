@@ -118,11 +118,11 @@ func Nearest(ctx context.Context, p *palace.Palace, text string, f store.Filter,
 	if emb == nil {
 		return nil, fmt.Errorf("no embedding model: %s", choice.Reason)
 	}
-	vi, err := p.Store.VecInfo(ctx)
+	model, _, err := p.Store.VecReady(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if vi.Model != emb.ModelID() {
+	if model != emb.ModelID() {
 		return nil, fmt.Errorf("the palace has no vectors of %s; run `palace reindex`", emb.ModelID())
 	}
 	qv, err := p.QueryVector(ctx, emb, text)
