@@ -222,7 +222,10 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-	res.Duplicates = append(res.Duplicates, near[:min(len(near), maxReported-len(res.Duplicates))]...)
+	// Exact duplicates first; they alone can fill the report (a note
+	// forced in many times).
+	res.Duplicates = append(res.Duplicates, near...)
+	res.Duplicates = res.Duplicates[:min(len(res.Duplicates), maxReported)]
 	if len(res.Duplicates) > 0 && !opts.Force {
 		res.Reason = skipReason(res.Duplicates[0])
 		return res, nil

@@ -343,3 +343,20 @@ func TestRememberConcurrentDuplicates(t *testing.T) {
 		t.Errorf("%d of %d concurrent identical notes added, %d drawers", added, n, drawerCount(t, p))
 	}
 }
+
+// Found by FuzzToolCall: a note forced in more times than a result reports
+// filled the report with exact duplicates, and the near ones were then cut
+// at a negative length (a panic).
+func TestRememberManyForcedCopies(t *testing.T) {
+	p := openPalace(t)
+	for i := range maxReported + 3 {
+		n := Note{Text: "x", Wing: "w", Importance: 1, At: time.Date(2026, 5, 1, 9, 0, i, 0, time.UTC)}
+		res := remember(t, p, n, true)
+		if !res.Added {
+			t.Fatalf("forced copy %d: %+v", i, res)
+		}
+		if len(res.Duplicates) > maxReported {
+			t.Errorf("forced copy %d reports %d duplicates, over %d", i, len(res.Duplicates), maxReported)
+		}
+	}
+}

@@ -328,7 +328,7 @@ func newSearcher(ctx context.Context, p *palace.Palace, mode, text string) (*sea
 	}
 	if emb == nil {
 		if mode != search.ModeAuto {
-			return nil, fmt.Errorf("relevant: %s mode needs vectors: %s", mode, notice)
+			return nil, input.Invalid("mode", "%s needs vectors: %s", mode, notice)
 		}
 		s.notice = notice
 		return s, nil

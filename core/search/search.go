@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/dates"
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/route"
@@ -137,7 +138,7 @@ func run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	}
 	if emb == nil {
 		if req.Mode == ModeVector || req.Mode == ModeHybrid {
-			return res, fmt.Errorf("search: %s mode needs vectors: %s", req.Mode, notice)
+			return res, input.Invalid("mode", "%s needs vectors: %s", req.Mode, notice)
 		}
 		res.Notice = notice
 		return res, lexical(ctx, p, req, limit, &res)

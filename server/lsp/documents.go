@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
@@ -90,13 +91,32 @@ func (d *documents) text(u string) (text, path string, err error) {
 	return string(b), path, nil
 }
 
+// readLimited reads a regular file of at most relevant.MaxTextBytes. A FIFO
+// or device reports size 0 and would block or never end, so only regular
+// files are read, and never past the limit even if the file grows.
 func readLimited(path string) ([]byte, error) {
+	// Stat before opening: opening a FIFO blocks until it has a writer.
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
 	if fi.Size() > relevant.MaxTextBytes {
 		return nil, fmt.Errorf("%d bytes, over the %d byte limit", fi.Size(), relevant.MaxTextBytes)
 	}
-	return os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, relevant.MaxTextBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > relevant.MaxTextBytes {
+		return nil, fmt.Errorf("over the %d byte limit", relevant.MaxTextBytes)
+	}
+	return b, nil
 }
