@@ -103,7 +103,7 @@ func ParseChatGPT(data []byte) ([]Conversation, error) {
 // gptBranch returns the node ids of the current branch, root first.
 func gptBranch(cv gptConv) []string {
 	leaf := cv.CurrentNode
-	if _, ok := cv.Mapping[leaf]; !ok {
+	if _, ok := cv.Mapping[leaf]; !ok || leaf == "" {
 		leaf = gptNewestLeaf(cv.Mapping)
 	}
 	var ids []string
@@ -128,10 +128,15 @@ func gptBranch(cv gptConv) []string {
 
 // gptNewestLeaf follows the last child from the root. Map iteration order is
 // random, so the root is chosen deterministically (smallest id among
-// parentless nodes) to keep re-parses identical.
+// parentless nodes) to keep re-parses identical. The empty id means "no
+// node" throughout (as a parent, and to end a walk), so a node keyed ""
+// is never the root: it would make the choice depend on that order.
 func gptNewestLeaf(mapping map[string]gptNode) string {
 	root := ""
 	for id, n := range mapping {
+		if id == "" {
+			continue
+		}
 		if n.Parent == nil || *n.Parent == "" || !hasNode(mapping, *n.Parent) {
 			if root == "" || id < root {
 				root = id

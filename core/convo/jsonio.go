@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // trimBOM drops a UTF-8 byte order mark; Windows tools add one to JSON
@@ -283,6 +284,9 @@ func rawString(raw json.RawMessage) (string, bool) {
 }
 
 // compactJSON renders a JSON value on one line, keeping its key order.
+// The value's strings are copied, not decoded, so invalid UTF-8 in them is
+// replaced here, byte by byte as encoding/json does when it decodes a
+// string: message text is always valid UTF-8.
 func compactJSON(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -290,7 +294,20 @@ func compactJSON(raw json.RawMessage) string {
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
-		return string(raw)
+		return validUTF8(string(raw))
+	}
+	return validUTF8(b.String())
+}
+
+// validUTF8 replaces each byte of s that is not part of valid UTF-8 with
+// U+FFFD.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(r) // ranging yields U+FFFD for each invalid byte
 	}
 	return b.String()
 }
