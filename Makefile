@@ -48,7 +48,7 @@ test: build vet
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash editors/nvim/test/run.sh
 	@echo "==> VS Code extension suite (unit tests, then a real VS Code: code-server + Debian chromium)"
 	@cd vscode-extension && PALACE_BIN=$(CURDIR)/$(BIN) bash test/run.sh
-	@$(MAKE) --no-print-directory fuzz FUZZTIME=10s
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(if $(PALACE_LONG),2m,10s)
 
 FUZZTIME ?= 10s
 fuzz:
