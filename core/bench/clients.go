@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 	"go.lsp.dev/jsonrpc2"
 )
 
@@ -205,25 +207,11 @@ func (c *lspClient) stop(ctx context.Context) error {
 	return c.wait(10 * time.Second)
 }
 
-// mcpClient speaks MCP's stdio transport (one JSON-RPC message per line)
-// to a `palace serve --mcp` child. Requests from the server are refused
-// (the client declares no capabilities, so none is expected);
-// notifications are dropped.
+// mcpClient is mcp-go's client on the stdio of a `palace serve --mcp`
+// child the suite started itself, so it knows the pid whose memory it reads.
 type mcpClient struct {
 	*serverProc
-	wmu    sync.Mutex
-	nextID int
-	msgs   chan mcpMsg // responses, closed at end of stream
-}
-
-type mcpMsg struct {
-	ID     json.RawMessage `json:"id,omitempty"`
-	Method string          `json:"method,omitempty"`
-	Result json.RawMessage `json:"result,omitempty"`
-	Error  *struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error,omitempty"`
+	cl *client.Client
 }
 
 func startMCP(ctx context.Context, exe, home string, args ...string) (*mcpClient, error) {
@@ -231,98 +219,49 @@ func startMCP(ctx context.Context, exe, home string, args ...string) (*mcpClient
 	if err != nil {
 		return nil, err
 	}
-	c := &mcpClient{serverProc: sp, msgs: make(chan mcpMsg, 16)}
-	go c.read()
-	return c, nil
+	cl := client.NewClient(transport.NewIO(sp.stdout, sp.stdin, nil))
+	if err := cl.Start(ctx); err != nil {
+		sp.kill()
+		return nil, sp.failed("start", err)
+	}
+	return &mcpClient{serverProc: sp, cl: cl}, nil
 }
 
-func (c *mcpClient) read() {
-	defer close(c.msgs)
-	br := bufio.NewReaderSize(c.stdout, 1<<16)
-	for {
-		line, err := br.ReadBytes('\n')
-		var m mcpMsg
-		if len(strings.TrimSpace(string(line))) > 0 && json.Unmarshal(line, &m) == nil {
-			switch {
-			case m.Method != "" && m.ID != nil:
-				_ = c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID,
-					"error": map[string]any{"code": -32601, "message": "the benchmark client offers no " + m.Method}})
-			case m.Method == "" && m.ID != nil:
-				c.msgs <- m
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (c *mcpClient) send(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	_, err = c.stdin.Write(append(b, '\n'))
-	return err
-}
-
-// call sends a request and waits for its response; calls are one at a
-// time.
-func (c *mcpClient) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	c.nextID++
-	id := c.nextID
-	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	if err := c.send(msg); err != nil {
-		return nil, c.failed(method, err)
-	}
-	timer := time.NewTimer(callTimeout)
-	defer timer.Stop()
-	for {
-		select {
-		case m, ok := <-c.msgs:
-			if !ok {
-				return nil, c.failed(method, errors.New("the server closed its output"))
-			}
-			if string(m.ID) != fmt.Sprint(id) {
-				continue
-			}
-			if m.Error != nil {
-				return nil, c.failed(method, fmt.Errorf("error %d: %s", m.Error.Code, m.Error.Message))
-			}
-			return m.Result, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-timer.C:
-			return nil, c.failed(method, fmt.Errorf("no answer within %s", callTimeout))
-		}
-	}
-}
-
-func (c *mcpClient) notify(method string) error {
-	if err := c.send(map[string]any{"jsonrpc": "2.0", "method": method}); err != nil {
-		return c.failed(method, err)
+// initialize is MCP's handshake (initialize, then the initialized
+// notification), with no client capabilities.
+func (c *mcpClient) initialize(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "palace-bench", Version: "1"}
+	if _, err := c.cl.Initialize(ctx, req); err != nil {
+		return c.failed("initialize", err)
 	}
 	return nil
 }
 
-// initialize is MCP's handshake, with no client capabilities.
-func (c *mcpClient) initialize(ctx context.Context) error {
-	_, err := c.call(ctx, "initialize", map[string]any{
-		"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "palace-bench", "version": "1"},
-	})
-	return err
+// callTool calls a tool and returns its structured content as JSON; a tool
+// error is an error.
+func (c *mcpClient) callTool(ctx context.Context, name string, args map[string]any) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = name, args
+	res, err := c.cl.CallTool(ctx, req)
+	if err != nil {
+		return nil, c.failed(name, err)
+	}
+	if res.IsError {
+		return nil, c.failed(name, fmt.Errorf("tool error: %+v", res.Content))
+	}
+	return json.Marshal(res.StructuredContent)
 }
 
-// stop closes the server's stdin, which ends an MCP stdio session, and
-// waits for it to exit with 0.
+// stop ends the stdio session (the client closes the server's stdin) and
+// waits for the server to exit with 0.
 func (c *mcpClient) stop() error {
-	c.stdin.Close()
+	c.cl.Close()
 	err := c.wait(10 * time.Second)
 	c.stdout.Close()
 	return err

@@ -46,9 +46,6 @@ func (s *suiteRun) mcp(ctx context.Context) error {
 	if err := c.initialize(ctx); err != nil {
 		return err
 	}
-	if err := c.notify("notifications/initialized"); err != nil {
-		return err
-	}
 	qs := Queries()
 	if s.o.Quick {
 		qs = qs[:20]
@@ -57,24 +54,18 @@ func (s *suiteRun) mcp(ctx context.Context) error {
 	hits := 0
 	for _, q := range qs {
 		t := time.Now()
-		raw, err := c.call(ctx, "tools/call", map[string]any{"name": "palace_search", "arguments": map[string]any{"query": q}})
+		raw, err := c.callTool(ctx, "palace_search", map[string]any{"query": q})
 		if err != nil {
 			return err
 		}
 		ms = append(ms, msBetween(t, time.Now()))
 		var res struct {
-			IsError    bool `json:"isError"`
-			Structured struct {
-				Hits []json.RawMessage `json:"hits"`
-			} `json:"structuredContent"`
+			Hits []json.RawMessage `json:"hits"`
 		}
 		if err := json.Unmarshal(raw, &res); err != nil {
 			return fmt.Errorf("palace_search %q: %w", q, err)
 		}
-		if res.IsError {
-			return c.failed("palace_search", fmt.Errorf("%q: %s", q, raw))
-		}
-		hits += len(res.Structured.Hits)
+		hits += len(res.Hits)
 	}
 	s.r.MCP = &SuiteMCP{Searches: latency(ms, hits), PalaceDrawers: s.mined.drawers}
 	s.logf("   palace_search: p50 %.1f p95 %.1f ms over %d calls", s.r.MCP.Searches.P50, s.r.MCP.Searches.P95, len(ms))
@@ -158,10 +149,6 @@ func (s *suiteRun) startOnce(ctx context.Context, kind, home string, settle time
 		}
 		st.ms = msBetween(t, time.Now())
 		if settle > 0 {
-			if err := c.notify("notifications/initialized"); err != nil {
-				c.kill()
-				return st, err
-			}
 			time.Sleep(settle)
 			st.rss, st.rssErr = procStatusMB(c.pid(), "VmRSS")
 		}
