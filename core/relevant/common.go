@@ -149,14 +149,3 @@ func strongest(terms []weighted) []weighted {
 	}
 	return out
 }
-
-// Prepare reads what Find reads before its first search, the size of the
-// palace's index, so that an unreadable index shows when a wing is opened
-// rather than at the first request. The wing does not matter: clues are
-// judged against the whole palace, as BM25 judges them.
-func Prepare(ctx context.Context, p *palace.Palace, wing string) error {
-	if _, err := p.Store.IndexedDrawers(ctx); err != nil {
-		return fmt.Errorf("relevant: prepare wing %q: %w", wing, err)
-	}
-	return nil
-}

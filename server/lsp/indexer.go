@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/mine"
-	"github.com/palace-dev/palace/core/relevant"
 	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/core/vectors"
 )
@@ -250,7 +249,6 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 	ix.mines++
 	st := ix.stateOf(f.path)
 	st.Mines++
-	first := st.Mines == 1
 	st.Last = note
 	ix.mining = ""
 	if _, again := ix.pending[f.path]; again {
@@ -261,13 +259,6 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 	ix.mu.Unlock()
 	if len(j.saves) > 0 && ctx.Err() == nil {
 		ix.answerSaves(ctx, f, wing, j.saves, sum, err)
-	}
-	if first && ctx.Err() == nil {
-		// Learn the wing's common words now rather than in the first
-		// palace/relevant.
-		if err := relevant.Prepare(ctx, ix.s.p, wing); err != nil {
-			ix.s.logf("prepare wing %s: %v", wing, err)
-		}
 	}
 }
 
