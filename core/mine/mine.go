@@ -233,6 +233,8 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		if err != nil {
 			return err
 		}
+		// The next batch may be ready at once; let waiting writers in first.
+		st.Yield(wctx)
 		sum.DrawersAdded += r.Added
 		sum.DrawersRemoved += r.Removed
 		sum.FilesMined += batchMined

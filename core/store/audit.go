@@ -50,6 +50,11 @@ func (s *Store) audited(ctx context.Context, op string, fn func(*sql.Tx, *auditR
 	if err := s.checkWritable(); err != nil {
 		return err
 	}
+	leave, err := s.turns.enter()
+	if err != nil {
+		return err
+	}
+	defer leave()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write: %w", err)

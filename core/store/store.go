@@ -37,6 +37,7 @@ type Store struct {
 	w     *sql.DB // the single writer connection
 	r     *sql.DB // read-only pool
 	audit *audit.Log
+	turns turns      // lets other processes' writers in between a mine's batches
 	who   sync.Mutex // guards actor and client, which a server sets late
 	actor string     // who writes, for the audit log
 	// client is the front's client name when known (an MCP client, an
@@ -99,7 +100,7 @@ func Open(home string) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	s := &Store{home: abs, path: path, w: w, audit: log, actor: "cli"}
+	s := &Store{home: abs, path: path, w: w, audit: log, actor: "cli", turns: turns{path: filepath.Join(abs, TurnsName)}}
 	if err := s.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("palace database %s: %w", path, err)
@@ -202,6 +203,11 @@ func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := s.checkWritable(); err != nil {
 		return err
 	}
+	leave, err := s.turns.enter()
+	if err != nil {
+		return err
+	}
+	defer leave()
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin write: %w", err)

@@ -48,8 +48,12 @@ const FILES = 50;
 const SAVES_PER_FILE = 20;
 const LSP_IN_FLIGHT = 5; // each worker owns FILES / LSP_IN_FLIGHT files
 const PACE_STEP = 25; // saves released together (see Pace)
+// Notes and saves each client completes before the mine starts (the notes
+// then wait for it; the saves' first burst is PACE_STEP).
+const WARM_UP = 10;
 // The share of MCP and of LSP writes that must land while the mine runs:
-// most of them. Runs on a loaded 2-core machine measured 93% to 100%.
+// most of them. Runs on a loaded 2-core machine measured 93% to 100%
+// (the WARM_UP writes before the mine starts count against it).
 const MIN_OVERLAP = 0.8;
 // Parts of Go's src mined by default (about 1,800 files, 24,500 drawers):
 // a large tree, yet the whole test stays under 3 minutes on 2 cores.
@@ -198,16 +202,18 @@ async function callTool(client, name, args) {
   return r.structuredContent ?? JSON.parse(text);
 }
 
-// rememberAll sends NOTES palace_remember calls, MCP_IN_FLIGHT at a time.
+// rememberAll sends NOTES palace_remember calls, MCP_IN_FLIGHT at a time;
+// the notes after the first WARM_UP wait for gate (the mine's start).
 // force: the tiny test model's vectors are close for any two texts (cosine
 // above the 0.9 near-duplicate threshold), so without it most unique notes
 // would be refused as near duplicates; the duplicate checks still run.
-async function rememberAll(client, errors, pace) {
+async function rememberAll(client, errors, pace, gate) {
   const notes = [];
   let next = 0;
   async function worker() {
     while (next < NOTES) {
       const k = next++;
+      if (k >= WARM_UP) await gate;
       const word = noteWord(k);
       const content = `Concurrency note ${k} (${word}): ${pick(12)}.`;
       const n = { k, word, content, sentAt: since() };
@@ -393,7 +399,7 @@ const lspText = (f, marker) =>
 // and may be mined together). After each palace/didIndex it asks
 // palace/search for the new marker (exactly the saved file) and for the
 // file's previous marker (gone).
-async function saveAll(lsp, errors, pace) {
+async function saveAll(lsp, errors, pace, saved) {
   const files = Array.from({ length: FILES }, (_, f) => ({ f, path: lspFile(f), markers: [] }));
   const saves = [];
   const share = NOTES / (FILES * SAVES_PER_FILE);
@@ -417,6 +423,7 @@ async function saveAll(lsp, errors, pace) {
           continue;
         }
         sv.doneAt = since();
+        saved.tick();
         sv.ms = p.ms;
         sv.wing = p.wing;
         if (p.error || p.skipped || p.drawers !== 1) {
@@ -438,6 +445,7 @@ async function saveAll(lsp, errors, pace) {
     }
   }
   await Promise.all(Array.from({ length: LSP_IN_FLIGHT }, (_, w) => worker(w)));
+  saved.end();
   return { files, saves };
 }
 
@@ -477,9 +485,11 @@ before(
     if (solo.code !== 0) throw new Error(`solo mine exited ${solo.code}: ${solo.stderr}`);
     run.solo = { seconds: (performance.now() - t) / 1000, summary: JSON.parse(solo.stdout) };
 
-    // The mine first, then both servers, all on one palace.
+    // Both servers first, then the mine once both clients are writing, all
+    // on one palace. Started together, the mine's file commits (its first
+    // seconds) could all land before the LSP client's first save, as they
+    // did once in CI; started into running clients they cannot.
     const errors = run.errors;
-    run.mine = startMine(run.tree);
     const [mcp, lsp] = await Promise.all([
       connectMCP(errors),
       (async () => {
@@ -490,12 +500,19 @@ before(
     ]);
     run.mcp = mcp;
     run.lsp = lsp;
-    run.clientsAt = since();
     const pace = new Pace();
-    const [notes, lspRun] = await Promise.all([
-      rememberAll(mcp.client, errors, pace).then((x) => ((run.mcpDoneAt = since()), x)),
-      saveAll(lsp, errors, pace).then((x) => ((run.lspDoneAt = since()), x)),
+    const saved = new Pace();
+    let open;
+    const gate = new Promise((resolve) => (open = resolve));
+    const writing = Promise.all([
+      rememberAll(mcp.client, errors, pace, gate).then((x) => ((run.mcpDoneAt = since()), x)),
+      saveAll(lsp, errors, pace, saved).then((x) => ((run.lspDoneAt = since()), x)),
     ]);
+    await Promise.all([pace.until(WARM_UP), saved.until(WARM_UP)]);
+    run.warm = { notes: pace.done, saves: saved.done };
+    run.mine = startMine(run.tree);
+    open();
+    const [notes, lspRun] = await writing;
     run.notes = notes;
     run.lspRun = lspRun;
     await run.mine.done;
@@ -550,10 +567,11 @@ test("the mine ran while most MCP and LSP writes happened, and their commits int
   const end = run.mine.endedAt;
   const notes = run.notes.filter((n) => n.id);
   const saves = run.lspRun.saves.filter((s) => s.doneAt !== undefined);
-  const mcpIn = notes.filter((n) => n.doneAt < end).length / notes.length;
-  const lspIn = saves.filter((s) => s.doneAt < end).length / saves.length;
+  const during = (x) => x.doneAt > run.mine.startedAt && x.doneAt < end;
+  const mcpIn = notes.filter(during).length / notes.length;
+  const lspIn = saves.filter(during).length / saves.length;
   run.overlap = { mcp: mcpIn, lsp: lspIn };
-  assert.ok(run.mine.startedAt < run.clientsAt, "the mine starts before the clients");
+  assert.ok(run.warm.notes >= WARM_UP && run.warm.saves >= WARM_UP, `both clients were writing when the mine started: ${JSON.stringify(run.warm)}`);
   assert.ok(mcpIn >= MIN_OVERLAP, `only ${(mcpIn * 100).toFixed(1)}% of the notes were written while the mine ran (mine ended at ${end.toFixed(1)} s)`);
   assert.ok(lspIn >= MIN_OVERLAP, `only ${(lspIn * 100).toFixed(1)}% of the saves were indexed while the mine ran (mine ended at ${end.toFixed(1)} s)`);
   // The audit log is in commit order: notes and LSP mines must commit
@@ -743,7 +761,7 @@ after(() => {
     `concurrency: tree ${run.tree} (${LONG ? "all of Go's src" : SUBSET.length + " parts of Go's src"}); solo lexical mine ${run.solo?.seconds.toFixed(1)} s`,
     `concurrency: mine ${run.mine.startedAt.toFixed(1)}-${run.mine.endedAt.toFixed(1)} s: ${summary.files_mined} files, ${summary.drawers_added} drawers, ${summary.vectors?.embedded} of all drawers embedded by the mine, the rest by the servers (${summary.vectors?.backend})`,
     `concurrency: MCP ${run.notes?.filter((n) => n.id).length}/${NOTES} notes, LSP ${run.lspRun?.saves.filter((s) => s.doneAt !== undefined).length}/${FILES * SAVES_PER_FILE} saves (didIndex p50 ${ms[Math.floor(ms.length / 2)]?.toFixed(0)} ms, p95 ${ms[Math.floor(ms.length * 0.95)]?.toFixed(0)} ms, ${run.lspStatus?.server?.mines} server mines); done at ${run.mcpDoneAt?.toFixed(1)} s and ${run.lspDoneAt?.toFixed(1)} s`,
-    `concurrency: written while the mine ran: MCP ${pct(run.overlap?.mcp)}, LSP ${pct(run.overlap?.lsp)}; committed between the mine's first and last file commits (${run.interleave?.cliCommits} commits): ${run.interleave?.notes} notes, ${run.interleave?.lsp} LSP mines`,
+    `concurrency: the mine started after ${run.warm?.notes} notes and ${run.warm?.saves} saves; written while it ran: MCP ${pct(run.overlap?.mcp)}, LSP ${pct(run.overlap?.lsp)}; committed between the mine's first and last file commits (${run.interleave?.cliCommits} commits): ${run.interleave?.notes} notes, ${run.interleave?.lsp} LSP mines`,
     `concurrency: vectors pending at the end ${run.pendingAtEnd ?? "?"}${run.reindex ? ` (reindex embedded ${run.reindex.embedded})` : ""}; LSP busy retries ${(run.lsp?.stderr.match(/palace is busy/g) ?? []).length}; client errors ${run.errors.length}; total ${since().toFixed(1)} s`,
   ];
   process.stderr.write(lines.join("\n") + "\n");
