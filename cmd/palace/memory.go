@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/dates"
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -20,6 +21,10 @@ func textArg(c *cobra.Command, a []string) (string, error) {
 	}
 	return strings.Join(a, " "), nil
 }
+
+// flagNames are the flags that set a note's fields, for naming them in
+// errors ("--wing is empty" tells what to add; "wing is empty" did not).
+var flagNames = map[string]string{"wing": "--wing", "room": "--room", "source": "--source", "importance": "--importance"}
 
 func newRememberCmd(g *globals) *cobra.Command {
 	var (
@@ -60,7 +65,7 @@ or input (nothing written).`,
 				return inputErr(err)
 			}
 			if err := n.Validate(); err != nil {
-				return usageError{err}
+				return usageError{input.Rename(err, flagNames)}
 			}
 			res, err := withPalace(g, func(p *palace.Palace) (memory.RememberResult, error) {
 				return memory.Remember(c.Context(), p, n, memory.RememberOptions{Force: force})

@@ -321,7 +321,7 @@ func TestMemoryBadInput(t *testing.T) {
 		{"remember without text", []string{"remember", "--wing", "proj"}, "remember"},
 		{"remember empty text", []string{"remember", "", "--wing", "proj"}, "text is empty"},
 		{"remember blank text", []string{"remember", "  ", "--wing", "proj"}, "text is empty"},
-		{"remember without a wing", []string{"remember", "a note"}, "wing is empty"},
+		{"remember without a wing", []string{"remember", "a note"}, "--wing is empty"},
 		{"remember wing with a slash", []string{"remember", "a note", "--wing", "a/b"}, "'/'"},
 		{"remember wing with a quote", []string{"remember", "a note", "--wing", `my "wing"`}, `'"'`},
 		{"remember room with a slash", []string{"remember", "a note", "--wing", "proj", "--room", "../x"}, "room"},

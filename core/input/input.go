@@ -37,3 +37,18 @@ func Quote(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// Rename gives a core field the name a front's caller used for it (MCP's
+// "content" is the core's "text"), so the error names what the caller can
+// fix. Other errors pass through unchanged.
+func Rename(err error, names map[string]string) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	to, ok := names[e.Field]
+	if !ok {
+		return err
+	}
+	return &Error{Field: to, Msg: e.Msg}
+}

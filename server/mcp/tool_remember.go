@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/memory"
 )
 
@@ -58,5 +59,5 @@ func runRemember(ctx context.Context, s *Server, a args) (any, error) {
 	if err == nil && res.Added {
 		s.changed(statusURI)
 	}
-	return res, err
+	return res, input.Rename(err, map[string]string{"text": "content"})
 }

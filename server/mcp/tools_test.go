@@ -59,6 +59,8 @@ func TestProtocolBasics(t *testing.T) {
 	c.invalid("palace_search", map[string]any{"query": "x", "wng": "a"}, `unknown parameter "wng"`)
 	c.invalid("palace_search", map[string]any{"query": "x", "limit": "5"}, `"limit" must be an integer`)
 	c.invalid("palace_remember", map[string]any{}, `"content" is required`)
+	// The core calls it text; the agent must read the name it sent.
+	c.fails("palace_remember", map[string]any{"content": "  ", "wing": "shop"}, "invalid input: content is empty")
 	c.invalid("palace_kg", map[string]any{"action": "stats", "entity": "x"}, `does not apply to action "stats"`)
 	c.invalid("palace_get", []any{"d_1"}, `arguments must be a JSON object`)
 	// A line that is not JSON gets mcp-go's parse error, and the server
