@@ -38,6 +38,9 @@ type folderStatus struct {
 // palaceStatus reports the palace (drawers per wing and room, sources, size)
 // and the session: folders with their wings and mining state.
 func palaceStatus(ctx context.Context, s *server, _ json.RawMessage) (any, error) {
+	// The mining state first, the counts after: a folder reported mined
+	// then has its drawers counted, even while a mine commits meanwhile.
+	states, mines, vec := s.idx.status()
 	st, err := s.p.Store.Status(ctx)
 	if err != nil {
 		return nil, err
@@ -46,7 +49,6 @@ func palaceStatus(ctx context.Context, s *server, _ json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	states, mines, vec := s.idx.status()
 	res := statusResult{Status: st, Vectors: vi, Server: serverStatus{
 		Version: s.opts.Version, Client: s.client.name, MineOnSave: s.cfg.mineOnSave, Hover: s.cfg.hover,
 		Mines: mines, Folders: []folderStatus{}, Embedding: vec,
