@@ -159,6 +159,9 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 			if asJSON {
 				return printJSON(out, res)
 			}
+			if len(res.Redacted) > 0 {
+				fmt.Fprintf(out, "redacted %d secret(s) before storing: %s\n", len(res.Redacted), strings.Join(res.Redacted, ", "))
+			}
 			verb := "wrote"
 			if !res.Added {
 				verb = "already written:"

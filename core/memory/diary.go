@@ -10,6 +10,7 @@ import (
 
 	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/secrets"
 	"github.com/palace-dev/palace/core/store"
 	"golang.org/x/text/unicode/norm"
 )
@@ -115,6 +116,9 @@ type WriteResult struct {
 	// Added is false only when this very entry (agent, text, instant) was
 	// already written: writing it again is a harmless retry.
 	Added bool `json:"added"`
+	// Redacted lists the kind of each secret replaced by a marker in the
+	// entry, in order, as Remember does for notes.
+	Redacted []string `json:"redacted"`
 }
 
 // diaryMeta is a diary drawer's metadata.
@@ -124,11 +128,18 @@ type diaryMeta struct {
 }
 
 // WriteDiary files an entry as a diary drawer: in e.Wing (the agent's own
-// wing by default), room e.Topic, stamped with e.At to the second.
+// wing by default), room e.Topic, stamped with e.At to the second. Secrets
+// in the text are redacted first: an agent's journal quotes what it saw.
 func WriteDiary(ctx context.Context, p *palace.Palace, e DiaryEntry) (WriteResult, error) {
 	n, err := e.normalize()
 	if err != nil {
 		return WriteResult{}, err
+	}
+	redacted := []string{}
+	var found []secrets.Finding
+	n.Text, found = secrets.Redact(n.Text)
+	for _, f := range found {
+		redacted = append(redacted, f.Kind)
 	}
 	full, at := stamp(n.At)
 	meta, err := json.Marshal(diaryMeta{Agent: n.Agent, AgentID: n.id})
@@ -151,7 +162,7 @@ func WriteDiary(ctx context.Context, p *palace.Palace, e DiaryEntry) (WriteResul
 	if err != nil {
 		return WriteResult{}, fmt.Errorf("diary of %s: %w", n.id, err)
 	}
-	return WriteResult{DiaryLine: diaryLine(d), Added: existing == ""}, nil
+	return WriteResult{DiaryLine: diaryLine(d), Added: existing == "", Redacted: redacted}, nil
 }
 
 // DiaryQuery asks for an agent's latest entries.

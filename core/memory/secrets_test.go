@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/palace-dev/palace/core/store"
 )
@@ -53,5 +54,36 @@ func TestRememberRedactsSecrets(t *testing.T) {
 	plain := remember(t, p, note("Releases are cut on Thursdays.", "proj"), false)
 	if plain.Redacted == nil || len(plain.Redacted) != 0 {
 		t.Errorf("a note without secrets: redacted %#v, want an empty list", plain.Redacted)
+	}
+}
+
+func TestDiaryRedactsSecrets(t *testing.T) {
+	ctx := context.Background()
+	p := openPalace(t)
+	tok, body := secretToken(3)
+	at := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	res, err := WriteDiary(ctx, p, DiaryEntry{Agent: "claude", Text: "Deploy failed: the log printed " + tok + " in clear.", At: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "Deploy failed: the log printed [REDACTED:github-token] in clear."
+	if !res.Added || res.Text != want || !reflect.DeepEqual(res.Redacted, []string{"github-token"}) {
+		t.Fatalf("diary entry with a token: %+v", res)
+	}
+	d, err := p.Store.GetDrawer(ctx, res.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Content != want || strings.Contains(d.IndexText, body) || d.ContentHash != store.ContentHash(want) {
+		t.Errorf("stored entry %q (index %q)", d.Content, d.IndexText)
+	}
+	// A retry of the same entry is recognised, secret and all.
+	again, err := WriteDiary(ctx, p, DiaryEntry{Agent: "claude", Text: "Deploy failed: the log printed " + tok + " in clear.", At: at})
+	if err != nil || again.Added || again.ID != res.ID {
+		t.Errorf("retried entry: %+v, %v", again, err)
+	}
+	plain, err := WriteDiary(ctx, p, DiaryEntry{Agent: "claude", Text: "Nothing secret today.", At: at})
+	if err != nil || plain.Redacted == nil || len(plain.Redacted) != 0 {
+		t.Errorf("an entry without secrets: %+v, %v", plain, err)
 	}
 }
