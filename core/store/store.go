@@ -100,7 +100,7 @@ func Open(home string) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	s := &Store{home: abs, path: path, w: w, audit: log, actor: "cli", turns: turns{path: filepath.Join(abs, TurnsName)}}
+	s := &Store{home: abs, path: path, w: w, audit: log, actor: "cli", turns: turns{path: filepath.Join(abs, TurnsName), max: maxYield}}
 	if err := s.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("palace database %s: %w", path, err)

@@ -29,6 +29,7 @@ const maxYield = 250 * time.Millisecond
 // only once no one is waiting, or gives up after maxYield.
 type turns struct {
 	path string
+	max  time.Duration // the longest a yield waits: maxYield
 	mu   sync.Mutex
 	f    *os.File // open while n > 0; holds this process's shared lock
 	n    int      // this process's writers waiting for or holding the write lock
@@ -70,7 +71,7 @@ func (t *turns) yield(ctx context.Context) {
 		return
 	}
 	defer f.Close()
-	deadline := time.Now().Add(maxYield)
+	deadline := time.Now().Add(t.max)
 	for {
 		err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil || !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) || ctx.Err() != nil {
