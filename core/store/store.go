@@ -88,7 +88,9 @@ func Open(home string) (*Store, error) {
 	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
 	q.Set("_foreign_keys", "1")
-	q.Set("_cache_size", "-65536")
+	// 16 MiB of page cache for the writer: a cold mine of Go's src is as
+	// fast as with 64 MiB (9.5 s) and peaks 50 MB lower.
+	q.Set("_cache_size", "-16384")
 	log, err := audit.Open(abs)
 	if err != nil {
 		return nil, err
