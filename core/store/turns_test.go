@@ -12,21 +12,26 @@ import (
 // connection and its own open file description of the turns file, which is
 // what flock locks.
 
+// twoStores opens one home twice: a bulk writer and another.
+func twoStores(t *testing.T) (bulk, other *Store) {
+	t.Helper()
+	home := t.TempDir()
+	for _, s := range []**Store{&bulk, &other} {
+		st, err := Open(home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		*s = st
+	}
+	return bulk, other
+}
+
 // TestYieldLetsWaitingWriterIn: a writer blocked on another store's write
 // lock commits before that store's Yield returns.
 func TestYieldLetsWaitingWriterIn(t *testing.T) {
 	ctx := context.Background()
-	home := t.TempDir()
-	bulk, err := Open(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bulk.Close()
-	other, err := Open(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	bulk, other := twoStores(t)
 	// However slowly a loaded machine wakes the waiting writer, Yield must
 	// not give up on it here.
 	bulk.turns.max = time.Minute
@@ -36,7 +41,7 @@ func TestYieldLetsWaitingWriterIn(t *testing.T) {
 	done := make(chan error, 1)
 	// The bulk store holds the write lock while the other store's write
 	// starts and waits for it.
-	err = bulk.write(ctx, func(tx *sql.Tx) error {
+	err := bulk.write(ctx, func(tx *sql.Tx) error {
 		go func() {
 			close(started)
 			err := other.SetRoom(ctx, Room{Wing: "w", Room: "waiting", Keywords: []string{"k"}})
@@ -78,17 +83,7 @@ func entered(st *Store) bool {
 // a writer that waits forever cannot hold a bulk writer up forever.
 func TestYieldAloneAndBounded(t *testing.T) {
 	ctx := context.Background()
-	home := t.TempDir()
-	bulk, err := Open(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bulk.Close()
-	other, err := Open(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	bulk, other := twoStores(t)
 
 	start := time.Now()
 	bulk.Yield(ctx)
