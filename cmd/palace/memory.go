@@ -50,8 +50,8 @@ Secrets in the text (tokens, keys, passwords; see 'palace mine --help') are
 replaced by a marker such as [REDACTED:github-token] before the duplicate
 check and the write; --json lists their kinds under "redacted".
 
-Text is at most 1 MiB of UTF-8. Wing and room names cannot contain '/', '\'
-or '"'.
+Text is at most 1 MiB of UTF-8. Wing and room names cannot contain '/' or
+'"'.
 
 Exit codes: 0 done (written, or skipped as a duplicate), 1 error, 2 bad usage
 or input (nothing written).`,
