@@ -25,6 +25,7 @@ var fuzzMethods = []struct {
 	{"palace/forget", false}, {"palace/status", false}, {"palace/wakeUp", false}, {"textDocument/hover", false},
 	{"textDocument/didSave", true}, {"textDocument/didOpen", true}, {"textDocument/didChange", true},
 	{"", false}, // a method the server does not know: "x-fuzz/" + name
+	{"palace/mine", false},
 }
 
 // fuzzReplyTimeout is how long a reply may take before the input counts as
