@@ -220,10 +220,7 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 	}
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
-	home := g.home
-	if home == "" {
-		home, _ = store.DefaultHome()
-	}
+	home, _ := store.ResolveHome(g.home)
 	type outcome struct {
 		res hook.Result
 		err error

@@ -18,16 +18,6 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-// resolveHome is the palace home (--home, else PALACE_HOME, else ~/.palace)
-// without opening the palace, for commands that must not create or touch
-// palace.db.
-func resolveHome(g *globals) (string, error) {
-	if g.home != "" {
-		return g.home, nil
-	}
-	return store.DefaultHome()
-}
-
 // modelsDir is where `palace model pull` stores models and where `palace
 // model use NAME` and `palace model list` look for them.
 func modelsDir(home string) string { return filepath.Join(home, "models") }
@@ -80,7 +70,7 @@ Then 'palace model use NAME' (or --use) records it for this palace, and
 			if err != nil {
 				return usageError{err}
 			}
-			home, err := resolveHome(g)
+			home, err := store.ResolveHome(g.home)
 			if err != nil {
 				return err
 			}
@@ -340,7 +330,7 @@ verifying its SHA-256 and its C API version. It needs bash, npm and tar;
 its pure-Go backend, about 30 times slower.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			home, err := resolveHome(g)
+			home, err := store.ResolveHome(g.home)
 			if err != nil {
 				return err
 			}

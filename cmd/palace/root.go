@@ -38,12 +38,9 @@ type globals struct {
 // open resolves the palace home (--home, else PALACE_HOME, else ~/.palace)
 // and opens it.
 func (g *globals) open() (*palace.Palace, error) {
-	home := g.home
-	if home == "" {
-		var err error
-		if home, err = store.DefaultHome(); err != nil {
-			return nil, err
-		}
+	home, err := store.ResolveHome(g.home)
+	if err != nil {
+		return nil, err
 	}
 	return palace.Open(home, palace.Options{ModelDir: g.modelDir})
 }

@@ -58,12 +58,9 @@ palace/remember, palace/forget, palace/status and palace/wakeUp.`,
 					return usageError{err}
 				}
 			}
-			home := g.home
-			if home == "" {
-				var err error
-				if home, err = store.DefaultHome(); err != nil {
-					return err
-				}
+			home, err := store.ResolveHome(g.home)
+			if err != nil {
+				return err
 			}
 			p, err := palace.Open(home, palace.Options{ModelDir: g.modelDir, Actor: "mcp"})
 			if err != nil {

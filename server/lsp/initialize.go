@@ -80,10 +80,8 @@ func initialize(ctx context.Context, s *server, raw json.RawMessage) (any, error
 	if home == "" {
 		home = cfg.home
 	}
-	if home == "" {
-		if home, err = store.DefaultHome(); err != nil {
-			return nil, err
-		}
+	if home, err = store.ResolveHome(home); err != nil {
+		return nil, err
 	}
 	s.client = clientInfo{
 		progress:         ps.Capabilities.Window.WorkDoneProgress,
