@@ -990,6 +990,63 @@ func badCLICases() []badCase {
 				if _, errOut, code := runAsNobody(t, e.home, "status", "--json"); code != 0 {
 					t.Errorf("status of a read-only palace: exit %d, %q", code, errOut)
 				}
+				// Doctor: every check passes, what needs the write lock says
+				// it was skipped, and nothing on disk changes, side files
+				// (-wal, -shm) and the audit log included.
+				tree := func() string {
+					var b strings.Builder
+					err := filepath.Walk(e.home, func(p string, fi os.FileInfo, err error) error {
+						if err != nil {
+							return err
+						}
+						fmt.Fprintln(&b, p, fi.Mode(), fi.Size(), fi.ModTime().UnixNano())
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return b.String()
+				}
+				before := tree()
+				out, errOut, code = runAsNobody(t, e.home, "doctor", "--json")
+				var d struct {
+					OK        bool                `json:"ok"`
+					Integrity string              `json:"integrity"`
+					Checks    []store.HealthCheck `json:"checks"`
+				}
+				if code != 0 || json.Unmarshal([]byte(out), &d) != nil || !d.OK || d.Integrity != "ok" || len(d.Checks) != 4 {
+					t.Errorf("doctor of a healthy read-only palace: exit %d, stderr %q, output %.1000s", code, errOut, out)
+				}
+				for _, ch := range d.Checks {
+					if ch.Name == store.CheckFTS && !strings.HasSuffix(ch.Detail, "FTS5 integrity-check skipped: read-only palace") {
+						t.Errorf("doctor's fts check of a read-only palace: %q, want the integrity-check skipped", ch.Detail)
+					}
+				}
+				if after := tree(); after != before {
+					t.Errorf("doctor changed the read-only palace:\nbefore\n%s\nafter\n%s", before, after)
+				}
+				// A broken read-only palace: doctor fails without sending the
+				// user to a repair that cannot run here. The index is
+				// emptied by the owner, who may write again for that.
+				db := filepath.Join(e.home, store.DBName)
+				if err := errors.Join(os.Chmod(e.home, 0o700), os.Chmod(db, 0o600)); err != nil {
+					t.Fatal(err)
+				}
+				sdb, err := sql.Open("sqlite3", db)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = sdb.Exec(`INSERT INTO drawers_fts (drawers_fts) VALUES ('delete-all')`)
+				if err := errors.Join(err, sdb.Close()); err != nil {
+					t.Fatal(err)
+				}
+				badChown(t, e.home)
+				badReadOnly(t, e.home)
+				_, errOut, code = runAsNobody(t, e.home, "doctor")
+				if code != 1 || !regexp.MustCompile(`doctor: .*fts.* failed`).MatchString(errOut) || !strings.Contains(errOut, "read-only") ||
+					strings.Contains(errOut, "run `palace repair`") {
+					t.Errorf("doctor of a broken read-only palace: exit %d, %q; want 1, fts failed, no advice to run repair", code, errOut)
+				}
 			},
 		},
 		{

@@ -29,7 +29,11 @@ func newDoctorCmd(g *globals) *cobra.Command {
              never committed (what a process killed mid-write leaves until
              the next write corrects it)
 
-` + "`palace repair`" + ` rebuilds what these find broken from the drawers.`,
+` + "`palace repair`" + ` rebuilds what these find broken from the drawers.
+
+On a palace this user may not write (a read-only file, folder or mount),
+what needs the write lock is skipped and says so: FTS5's integrity-check, and
+the second look at write-log lines past the last commit. Nothing is written.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			p, err := g.open()
@@ -87,7 +91,11 @@ func newDoctorCmd(g *globals) *cobra.Command {
 				printChecks(out, r.Checks)
 			}
 			if !r.OK {
-				return fmt.Errorf("doctor: %s failed; run `palace repair`", strings.Join(store.FailedChecks(r.Checks), ", "))
+				failed := strings.Join(store.FailedChecks(r.Checks), ", ")
+				if p.Store.ReadOnly() {
+					return fmt.Errorf("doctor: %s failed; the palace is read-only for this user, and a repair needs write access", failed)
+				}
+				return fmt.Errorf("doctor: %s failed; run `palace repair`", failed)
 			}
 			return nil
 		},

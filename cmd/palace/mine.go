@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/vectors"
@@ -61,17 +58,7 @@ the other mode are mined again even if unchanged.`,
 			}
 			defer p.Close()
 			o.MaxSize = maxBytes
-			if !noBar && term.IsTerminal(int(os.Stderr.Fd())) {
-				var bar *progressbar.ProgressBar
-				o.Progress = func(done, total int) {
-					if bar == nil {
-						bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
-							progressbar.OptionSetDescription("mining"), progressbar.OptionShowCount(),
-							progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100e6))
-					}
-					bar.Set(done)
-				}
-			}
+			o.Progress = progressFunc("mining", !noBar)
 			sum, err := mine.Run(c.Context(), p, a[0], o)
 			// The lexical index is committed; vectors follow as a second
 			// phase, resumable, for what has none yet.

@@ -3,12 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/palace-dev/palace/core/vectors"
 )
@@ -21,8 +18,9 @@ func newRepairCmd(g *globals) *cobra.Command {
 		Long: `Repair mends what ` + "`palace doctor`" + ` checks, never touching a drawer:
 
   audit    marks failed every write-log line of a write that never committed
-  indexes  REINDEX when PRAGMA integrity_check fails
   fts      rebuilds the full-text index from the drawers when it disagrees
+  indexes  REINDEX when PRAGMA integrity_check still fails (it includes the
+           full-text index's own check, so it runs after fts)
   vectors  drops vectors of missing or deleted drawers and of drawers not
            marked as embedded, marks embedded drawers that lost their vector
            as pending, drops an index of the wrong dimension, then embeds
@@ -31,7 +29,7 @@ func newRepairCmd(g *globals) *cobra.Command {
 Each step is one audited write (op "repair") that holds the write lock only
 for itself, so servers and mines may keep running. Steps with nothing to do
 write nothing. The checks run again at the end; repair exits 1 if one still
-fails.`,
+fails. A palace this user may not write is refused before any step.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			p, err := g.open()
@@ -39,19 +37,7 @@ fails.`,
 				return err
 			}
 			defer p.Close()
-			var o vectors.Options
-			if !asJSON && term.IsTerminal(int(os.Stderr.Fd())) {
-				var bar *progressbar.ProgressBar
-				o.Progress = func(done, total int) {
-					if bar == nil {
-						bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
-							progressbar.OptionSetDescription("embedding"), progressbar.OptionShowCount(),
-							progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100e6))
-					}
-					bar.Set(done)
-				}
-			}
-			res, err := vectors.Repair(c.Context(), p, o)
+			res, err := vectors.Repair(c.Context(), p, vectors.Options{Progress: progressFunc("embedding", !asJSON)})
 			if err != nil {
 				return err
 			}

@@ -15,21 +15,27 @@ import (
 	"github.com/palace-dev/palace/core/vectors"
 )
 
+// progressFunc returns a progress callback that draws a bar labelled desc
+// on stderr, or nil (no bar) when on is false or stderr is not a terminal.
+// The bar is made at the first call, when the total is known.
+func progressFunc(desc string, on bool) func(done, total int) {
+	if !on || !term.IsTerminal(int(os.Stderr.Fd())) {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
+				progressbar.OptionSetDescription(desc), progressbar.OptionShowCount(),
+				progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100e6))
+		}
+		bar.Set(done)
+	}
+}
+
 // fillVectors runs the embedding phase with a progress bar on a terminal.
 func fillVectors(c *cobra.Command, p *palace.Palace, batch int, bar bool) (vectors.Summary, error) {
-	o := vectors.Options{Batch: batch}
-	if bar && term.IsTerminal(int(os.Stderr.Fd())) {
-		var pb *progressbar.ProgressBar
-		o.Progress = func(done, total int) {
-			if pb == nil {
-				pb = progressbar.NewOptions(total, progressbar.OptionSetWriter(os.Stderr),
-					progressbar.OptionSetDescription("embedding"), progressbar.OptionShowCount(),
-					progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100e6))
-			}
-			pb.Set(done)
-		}
-	}
-	return vectors.Fill(c.Context(), p, o)
+	return vectors.Fill(c.Context(), p, vectors.Options{Batch: batch, Progress: progressFunc("embedding", bar)})
 }
 
 func printVectorSummary(w io.Writer, v vectors.Summary) {

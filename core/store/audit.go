@@ -76,13 +76,10 @@ func (s *Store) audited(ctx context.Context, op string, fn func(*sql.Tx, *auditR
 		}
 		return nil
 	}
-	var committed int64
-	var v string
-	if err := tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, metaAuditSeq).Scan(&v); err == nil {
-		committed, _ = strconv.ParseInt(v, 10, 64)
-	} else if !errors.Is(err, sql.ErrNoRows) {
+	committed, err := committedSeq(ctx, tx)
+	if err != nil {
 		tx.Rollback()
-		return fmt.Errorf("audit: %w", err)
+		return err
 	}
 	orphans, err := s.audit.Tail(committed)
 	if err != nil {

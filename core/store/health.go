@@ -10,7 +10,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -87,17 +86,35 @@ func (s *Store) Check(ctx context.Context) ([]HealthCheck, error) {
 // what is wrong, short enough for one line.
 const integrityRows = 10
 
+// IntegrityCheck returns nil when Check's integrity and fts checks pass,
+// else an error naming what failed. Tests of other packages use it to
+// vouch for the palace their code wrote.
+func (s *Store) IntegrityCheck(ctx context.Context) error {
+	cs, err := s.Check(ctx)
+	if err != nil {
+		return err
+	}
+	var bad []string
+	for _, c := range cs {
+		if !c.OK && (c.Name == CheckIntegrity || c.Name == CheckFTS) {
+			bad = append(bad, c.Name+": "+c.Detail)
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("integrity check: %s", strings.Join(bad, "; "))
+	}
+	return nil
+}
+
 // checkIntegrity runs PRAGMA integrity_check in a read transaction, so no
 // writer waits for it, on a connection of its own: the check includes
 // FTS5's, and SQLite (3.54) runs that against the index structure a
 // connection cached when it last read the index, so on a pooled connection
 // it reports corruption after another connection has rebuilt the index.
+// The connection is opened like the read pool (immutable too on a
+// read-only palace opened so), so it works wherever reads do.
 func (s *Store) checkIntegrity(ctx context.Context) (bool, string, error) {
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Set("_query_only", "1")
-	q.Set("_busy_timeout", "10000")
-	db, err := sql.Open("sqlite3", "file:"+escapePath(s.path)+"?"+q.Encode())
+	db, err := sql.Open("sqlite3", readOnlyDSN(s.path, s.immutable))
 	if err != nil {
 		return false, "", fmt.Errorf("integrity check: %w", err)
 	}
@@ -144,12 +161,16 @@ func ftsAgreement(ctx context.Context, q querier) (live, indexed, missing, stray
 	return live, indexed, missing, stray, nil
 }
 
+// skippedReadOnly is the detail of a check, or the part of one, that needs
+// the write lock, which a user who may not write the palace cannot take.
+const skippedReadOnly = "skipped: read-only palace"
+
 // checkFTS compares rows (every live drawer indexed, nothing else) and runs
 // FTS5's own integrity-check with rank 1, which also compares the index
 // with its content (the drawers_search view) term by term, so a drawer
 // indexed twice or with other text fails it too. The integrity-check is an
-// INSERT, so it runs on the writer connection and holds the write lock for
-// as long as it reads the palace.
+// INSERT, so it is a write like any other (writer turns, the write lock,
+// for as long as it reads the palace), and a read-only palace skips it.
 func (s *Store) checkFTS(ctx context.Context) (bool, string, error) {
 	live, indexed, missing, stray, err := ftsAgreement(ctx, s.r)
 	if err != nil {
@@ -162,17 +183,32 @@ func (s *Store) checkFTS(ctx context.Context) (bool, string, error) {
 	if stray > 0 {
 		problems = append(problems, fmt.Sprintf("%d index rows for drawers that are deleted or gone", stray))
 	}
-	if _, err := s.w.ExecContext(ctx, `INSERT INTO drawers_fts (drawers_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
-		if ctx.Err() != nil {
-			return false, "", err
+	ftsCheck := "FTS5 integrity-check: ok"
+	if s.readOnly {
+		ftsCheck = "FTS5 integrity-check " + skippedReadOnly
+	} else {
+		// What the INSERT answers is the check's outcome; only an error
+		// of the write itself (turns, lock, commit) means it could not run.
+		var found error
+		err := s.write(ctx, func(tx *sql.Tx) error {
+			_, found = tx.ExecContext(ctx, `INSERT INTO drawers_fts (drawers_fts, rank) VALUES ('integrity-check', 1)`)
+			return nil
+		})
+		if err != nil {
+			return false, "", fmt.Errorf("FTS5 integrity-check: %w", err)
 		}
-		problems = append(problems, "FTS5 integrity-check: "+err.Error())
+		if found != nil {
+			if ctx.Err() != nil {
+				return false, "", fmt.Errorf("FTS5 integrity-check: %w", found)
+			}
+			problems = append(problems, "FTS5 integrity-check: "+found.Error())
+		}
 	}
 	counts := fmt.Sprintf("%d live drawers, %d indexed", live, indexed)
 	if len(problems) > 0 {
 		return false, counts + "; " + strings.Join(problems, "; "), nil
 	}
-	return true, counts + "; FTS5 integrity-check: ok", nil
+	return true, counts + "; " + ftsCheck, nil
 }
 
 // vecState is the vector index as one read transaction sees it.
@@ -198,10 +234,6 @@ var vecDimRe = regexp.MustCompile(`float\[(\d+)\]`)
 
 func (v vecState) dimOK() bool {
 	return v.table && v.tableDim == v.dim && (v.rowDim == 0 || v.rowDim == v.dim)
-}
-
-func (v vecState) ok() bool {
-	return v.model == "" || (v.dimOK() && v.trigger && v.orphans == 0 && v.stray == 0 && v.unbacked == 0)
 }
 
 func readVecState(ctx context.Context, q querier) (vecState, error) {
@@ -315,7 +347,9 @@ func (s *Store) checkVectors(ctx context.Context) (bool, string, error) {
 	return true, summary, nil
 }
 
-// committedSeq reads the audit sequence number the database committed.
+// committedSeq reads the audit sequence number the database committed, on
+// the read pool or inside a write transaction. A value that is not a number
+// is an error: read as 0 it would make every applied line look uncommitted.
 func committedSeq(ctx context.Context, q querier) (int64, error) {
 	var v string
 	err := q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, metaAuditSeq).Scan(&v)
@@ -332,29 +366,44 @@ func committedSeq(ctx context.Context, q querier) (int64, error) {
 	return n, nil
 }
 
+// uncorrected returns the committed audit sequence number as q sees it and
+// the log's applied lines past it that no line corrects yet. Only under the
+// write lock (q a write transaction) is the answer final: a writer that has
+// logged but not yet committed looks the same as a dead one.
+func (s *Store) uncorrected(ctx context.Context, q querier) (int64, []audit.Entry, error) {
+	committed, err := committedSeq(ctx, q)
+	if err != nil {
+		return 0, nil, err
+	}
+	un, err := s.audit.Uncorrected(committed)
+	if err != nil {
+		return 0, nil, err
+	}
+	return committed, un, nil
+}
+
 // checkAudit verifies that no line of the write log still reads as applied
 // for a write the database never committed. Such a line is what a process
 // killed between its audit line and its commit leaves; the next write
 // corrects it. It is a failure until then (the log says something false),
 // and `palace repair` corrects it at once. Lines past the committed number
 // are looked at again under the write lock, because a writer that has
-// logged but not yet committed looks exactly the same from outside.
+// logged but not yet committed looks exactly the same from outside. A
+// read-only palace cannot take the lock: such lines are reported as
+// unverified, not as a failure, since this user could not correct them.
 func (s *Store) checkAudit(ctx context.Context) (bool, string, error) {
-	committed, err := committedSeq(ctx, s.r)
+	committed, un, err := s.uncorrected(ctx, s.r)
 	if err != nil {
 		return false, "", err
 	}
-	un, err := s.audit.Uncorrected(committed)
-	if err != nil {
-		return false, "", err
+	if len(un) > 0 && s.readOnly {
+		return true, fmt.Sprintf("%d applied lines past the last committed seq %d not verified under the write lock (%s)",
+			len(un), committed, skippedReadOnly), nil
 	}
 	if len(un) > 0 {
 		err := s.write(ctx, func(tx *sql.Tx) error {
 			var err error
-			if committed, err = committedSeq(ctx, tx); err != nil {
-				return err
-			}
-			un, err = s.audit.Uncorrected(committed)
+			committed, un, err = s.uncorrected(ctx, tx)
 			return err
 		})
 		if err != nil {
@@ -382,7 +431,7 @@ type RepairReport struct {
 	// stopped before the commit.
 	AuditCorrected int `json:"audit_corrected"`
 	// Reindexed is set when the SQL indexes were rebuilt (REINDEX) because
-	// PRAGMA integrity_check failed.
+	// PRAGMA integrity_check still failed after the fts step.
 	Reindexed bool `json:"reindexed"`
 	// FTSRebuilt is set when the FTS index was rebuilt from the drawers.
 	FTSRebuilt bool `json:"fts_rebuilt"`
@@ -404,18 +453,48 @@ type RepairReport struct {
 // step, so other processes keep working in between; steps that find
 // nothing to do write nothing. Steps, in order:
 //   - audit: mark failed every applied line past the committed sequence
-//     number (under the write lock, so no live writer is mistaken for a
-//     dead one);
-//   - indexes: REINDEX when PRAGMA integrity_check fails;
+//     number (found without the lock, confirmed under it, so no live
+//     writer is mistaken for a dead one);
 //   - fts: FTS5 'rebuild' from the drawers when the fts check fails;
+//   - indexes: REINDEX when PRAGMA integrity_check still fails. It runs
+//     after fts because integrity_check includes FTS5's own check: a
+//     damaged FTS index fails it too, and a REINDEX would not mend that;
 //   - vectors: drop vectors that belong to no live embedded drawer, unmark
 //     embedded drawers that have no vector, and drop an index whose
 //     dimension does not fit, so the next fill rebuilds it.
+//
+// A read-only palace is refused before any step.
 func (s *Store) Repair(ctx context.Context) (RepairReport, error) {
 	var r RepairReport
+	if err := s.checkWritable(); err != nil {
+		return r, err
+	}
 	var err error
 	if r.AuditCorrected, err = s.repairAudit(ctx); err != nil {
 		return r, err
+	}
+	// An index too damaged to be read fails its check with an error:
+	// rebuilding is the cure for that too. The rebuild reads the drawers
+	// through their table alone (drawers_search has no WHERE an index of
+	// drawers serves), so a damaged SQL index cannot mislead it.
+	ok, _, err := s.checkFTS(ctx)
+	if err != nil && ctx.Err() != nil {
+		return r, err
+	}
+	if err != nil || !ok {
+		// Rebuilding is idempotent and reads only the drawers, so it is
+		// right even if the index was mended in between.
+		err := s.audited(ctx, "repair", func(tx *sql.Tx, rec *auditRec) error {
+			rec.IDs = []string{"fts"}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO drawers_fts (drawers_fts) VALUES ('rebuild')`); err != nil {
+				return fmt.Errorf("repair fts: rebuild: %w", err)
+			}
+			return nil
+		})
+		if err != nil {
+			return r, err
+		}
+		r.FTSRebuilt = true
 	}
 	ok, detail, err := s.checkIntegrity(ctx)
 	if err != nil {
@@ -434,26 +513,6 @@ func (s *Store) Repair(ctx context.Context) (RepairReport, error) {
 		}
 		r.Reindexed = true
 	}
-	// An index too damaged to be read fails its check with an error:
-	// rebuilding is the cure for that too.
-	if ok, _, err = s.checkFTS(ctx); err != nil && ctx.Err() != nil {
-		return r, err
-	}
-	if err != nil || !ok {
-		// Rebuilding is idempotent and reads only the drawers, so it is
-		// right even if the index was mended in between.
-		err := s.audited(ctx, "repair", func(tx *sql.Tx, rec *auditRec) error {
-			rec.IDs = []string{"fts"}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO drawers_fts (drawers_fts) VALUES ('rebuild')`); err != nil {
-				return fmt.Errorf("repair fts: rebuild: %w", err)
-			}
-			return nil
-		})
-		if err != nil {
-			return r, err
-		}
-		r.FTSRebuilt = true
-	}
 	err = s.audited(ctx, "repair", func(tx *sql.Tx, rec *auditRec) error {
 		rec.IDs = []string{"vectors"}
 		return repairVectors(ctx, tx, rec, &r)
@@ -462,19 +521,20 @@ func (s *Store) Repair(ctx context.Context) (RepairReport, error) {
 }
 
 // repairAudit appends a correction for every uncorrected applied line past
-// the committed sequence number, inside an audited write so the write lock
+// the committed sequence number. Like checkAudit it looks without the lock
+// first, so a palace with nothing to correct costs no write and no wait;
+// what it finds is looked at again inside an audited write, whose lock
 // excludes live writers. It raises the committed number past the corrected
 // lines first, so audited neither corrects them again nor reuses one of
 // their numbers for the repair's own line.
 func (s *Store) repairAudit(ctx context.Context) (int, error) {
+	if _, un, err := s.uncorrected(ctx, s.r); err != nil || len(un) == 0 {
+		return 0, err
+	}
 	n := 0
 	err := s.audited(ctx, "repair", func(tx *sql.Tx, rec *auditRec) error {
 		rec.IDs = []string{"audit"}
-		committed, err := committedSeq(ctx, tx)
-		if err != nil {
-			return err
-		}
-		un, err := s.audit.Uncorrected(committed)
+		committed, un, err := s.uncorrected(ctx, tx)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -85,6 +88,18 @@ func wantHealthy(t *testing.T, s *Store, when string) map[string]HealthCheck {
 		}
 	}
 	return cs
+}
+
+// wantIndexesOK fails the test unless the integrity and fts checks pass:
+// the database and its full-text index are sound.
+func wantIndexesOK(t *testing.T, s *Store) {
+	t.Helper()
+	cs := checksOf(t, s)
+	for _, name := range []string{CheckIntegrity, CheckFTS} {
+		if c := cs[name]; !c.OK {
+			t.Errorf("check %s failed: %s", name, c.Detail)
+		}
+	}
 }
 
 // wantOnlyFailing fails the test unless exactly the named check fails,
@@ -224,6 +239,9 @@ func TestRepairFTSRowsDeleted(t *testing.T) {
 		t.Fatalf("the damage did not take: bananas still found %v", ids)
 	}
 	wantOnlyFailing(t, s, CheckFTS, "1 live drawers missing from the index")
+	if err := s.IntegrityCheck(context.Background()); err == nil || !strings.Contains(err.Error(), "fts: 5 live drawers, 4 indexed") {
+		t.Errorf("IntegrityCheck of a damaged index: %v", err)
+	}
 	r := repairOK(t, s)
 	if !r.FTSRebuilt || r.Reindexed || r.AuditCorrected != 0 {
 		t.Errorf("repair: %+v, want the FTS index rebuilt and nothing else but the deleted drawer's vector", r)
@@ -588,8 +606,17 @@ func TestRepairFTSShadowDamage(t *testing.T) {
 	if c := cs[CheckVectors]; !c.OK {
 		t.Errorf("vectors check: %+v", c)
 	}
-	if r := repairOK(t, s); !r.FTSRebuilt {
-		t.Errorf("repair: %+v", r)
+	// PRAGMA integrity_check includes FTS5's check, so it fails too; the
+	// SQL indexes are sound all the same, and rebuilding the FTS index
+	// first mends both, with no REINDEX.
+	if c := cs[CheckIntegrity]; c.OK || !strings.Contains(c.Detail, "fts5") {
+		t.Errorf("integrity check of a palace with a damaged FTS index: %+v, want it to fail on fts5", c)
+	}
+	if r := repairOK(t, s); !r.FTSRebuilt || r.Reindexed {
+		t.Errorf("repair: %+v, want the FTS index rebuilt and no REINDEX", r)
+	}
+	if got := strings.Join(repairLines(t, s), " "); got != "fts vectors" {
+		t.Errorf("repair audit lines %q, want fts then vectors", got)
 	}
 	wantHealthy(t, s, "after repair")
 	if ids := searchIDs(t, s, "cherries"); len(ids) != 1 || ids[0] != ds["charlie cherries"].ID {
@@ -597,5 +624,162 @@ func TestRepairFTSShadowDamage(t *testing.T) {
 	}
 	if got := drawerRows(t, s); got != before {
 		t.Errorf("repair changed drawers")
+	}
+}
+
+// A drawer indexed with text other than its own: the rows agree, and only
+// FTS5's own integrity-check, a write under the write lock, sees it. What
+// it finds is the check's outcome, not an error of the check.
+func TestRepairFTSWrongText(t *testing.T) {
+	s, ds := healthPalace(t)
+	b := ds["bravo bananas"]
+	seq := seqOf(t, s, b.ID)
+	if _, err := s.w.Exec(`INSERT INTO drawers_fts (drawers_fts, rowid, body, scope)
+		SELECT 'delete', seq, body, scope FROM drawers_search WHERE seq = ?`, seq); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.Exec(`INSERT INTO drawers_fts (rowid, body, scope) SELECT seq, 'kiwi', scope FROM drawers_search WHERE seq = ?`, seq); err != nil {
+		t.Fatal(err)
+	}
+	wantOnlyFailing(t, s, CheckFTS, "5 live drawers, 5 indexed; FTS5 integrity-check: database disk image is malformed")
+	if r := repairOK(t, s); !r.FTSRebuilt || r.Reindexed {
+		t.Errorf("repair: %+v, want the FTS index rebuilt and no REINDEX", r)
+	}
+	wantHealthy(t, s, "after repair")
+	if ids := searchIDs(t, s, "bananas"); len(ids) != 1 || ids[0] != b.ID {
+		t.Errorf("bananas after repair: %v, want %s", ids, b.ID)
+	}
+	if ids := searchIDs(t, s, "kiwi"); len(ids) != 0 {
+		t.Errorf("the wrong text is still indexed: %v", ids)
+	}
+}
+
+// dirState is every file of a folder tree with its size and mtime, to
+// show nothing on disk changed.
+func dirState(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(&b, p, fi.Size(), fi.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// A palace this user may not write: every check runs, those parts that
+// need the write lock are skipped and say so, the palace is healthy, and
+// nothing on disk changes (no -wal, no -shm). The tests run as root, whom
+// file modes do not stop, so the store is opened the way Open opens a
+// palace it may not write.
+func TestCheckReadOnlyPalace(t *testing.T) {
+	ctx := context.Background()
+	s, _ := healthPalace(t)
+	// A line past the committed number: only the write lock could tell a
+	// live writer's from a dead one's.
+	committed, err := committedSeq(ctx, s.r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AuditLog().Append(audit.Entry{Seq: committed + 1, Time: time.Now(), Op: "note.add", Actor: "mcp", Status: audit.Applied}); err != nil {
+		t.Fatal(err)
+	}
+	home, path := s.Home(), s.Path()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-wal"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a -wal file is left after close (%v): the store would not be opened immutable", err)
+	}
+	before := dirState(t, home)
+	ro, err := openReadOnly(home, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if !ro.ReadOnly() {
+		t.Fatal("the store does not know it is read-only")
+	}
+	cs := wantHealthy(t, ro, "read-only palace")
+	if d := cs[CheckIntegrity].Detail; d != "PRAGMA integrity_check: ok" {
+		t.Errorf("integrity detail %q", d)
+	}
+	if d := cs[CheckFTS].Detail; d != "5 live drawers, 5 indexed; FTS5 integrity-check skipped: read-only palace" {
+		t.Errorf("fts detail %q", d)
+	}
+	if d := cs[CheckAudit].Detail; !strings.Contains(d, fmt.Sprintf("1 applied lines past the last committed seq %d", committed)) ||
+		!strings.Contains(d, "skipped: read-only palace") {
+		t.Errorf("audit detail %q, want the line reported as not verified", d)
+	}
+	if _, err := ro.Repair(ctx); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("repair of a read-only palace: %v, want ErrReadOnly", err)
+	}
+	if after := dirState(t, home); after != before {
+		t.Errorf("the read-only palace changed on disk:\nbefore\n%s\nafter\n%s", before, after)
+	}
+}
+
+// A repair with no audit line to correct takes no write lock for it: it
+// does not wait for another process's write.
+func TestRepairAuditLooksBeforeLocking(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if _, err := s.InsertDrawers(ctx, []Drawer{drawer("w", "/p/a", 0, "one")}); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(s.Home())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	tx, err := other.w.BeginTx(ctx, nil) // immediate: holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hold = 2 * time.Second
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		time.Sleep(hold)
+		tx.Rollback()
+	}()
+	defer func() { <-released }()
+	start := time.Now()
+	n, err := s.repairAudit(ctx)
+	if err != nil || n != 0 {
+		t.Errorf("repairAudit: %d, %v; want nothing corrected", n, err)
+	}
+	if waited := time.Since(start); waited >= hold {
+		t.Errorf("repairAudit waited %v for the write lock with nothing to correct", waited)
+	}
+}
+
+// A committed sequence number that is not a number stops the write: read
+// as 0 it would make every applied line look uncommitted and be corrected.
+func TestAuditedRefusesUnreadableSeq(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if _, err := s.InsertDrawers(ctx, []Drawer{drawer("w", "/p/a", 0, "one")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.Exec(`UPDATE meta SET value = 'x' WHERE key = ?`, metaAuditSeq); err != nil {
+		t.Fatal(err)
+	}
+	before := len(auditEntries(t, s))
+	_, err := s.InsertDrawers(ctx, []Drawer{drawer("w", "/p/b", 0, "two")})
+	if err == nil || !strings.Contains(err.Error(), `committed sequence "x"`) {
+		t.Errorf("write with an unreadable committed sequence: %v", err)
+	}
+	if es := auditEntries(t, s); len(es) != before {
+		t.Errorf("the log grew from %d to %d lines: %+v", before, len(es), es[before:])
+	}
+	var n int
+	if err := s.r.QueryRow(`SELECT count(*) FROM drawers`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("%d drawers (%v), want the second write not committed", n, err)
 	}
 }

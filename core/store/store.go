@@ -46,6 +46,9 @@ type Store struct {
 	// readOnly is set when this user may not write the palace; w and r
 	// are then the same read-only pool.
 	readOnly bool
+	// immutable is set when the read-only palace was opened immutable (see
+	// openReadOnly); connections opened later open it the same way.
+	immutable bool
 }
 
 // DefaultHome returns $PALACE_HOME, else ~/.palace.
@@ -108,12 +111,7 @@ func Open(home string) (*Store, error) {
 		return nil, fmt.Errorf("palace database %s: %w", path, err)
 	}
 	// The read pool is opened after the writer so the WAL's -shm file exists.
-	rq := url.Values{}
-	rq.Set("mode", "ro")
-	rq.Set("_query_only", "1")
-	rq.Set("_busy_timeout", "10000")
-	rq.Set("_cache_size", "-32768")
-	r, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+rq.Encode())
+	r, err := sql.Open("sqlite3", readOnlyDSN(path, false))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open palace database %s read-only: %w", path, err)
@@ -130,21 +128,42 @@ func Open(home string) (*Store, error) {
 	return s, nil
 }
 
+// readOnlyDSN is the data source of a read-only connection to the palace
+// database at path: the read pool, a read-only palace's only pool, and the
+// integrity check's own connection. immutable opens it without locks and
+// without the WAL's -shm file (see openReadOnly).
+func readOnlyDSN(path string, immutable bool) string {
+	q := url.Values{}
+	q.Set("mode", "ro")
+	q.Set("_query_only", "1")
+	q.Set("_busy_timeout", "10000")
+	q.Set("_cache_size", "-32768")
+	if immutable {
+		q.Set("immutable", "1")
+	}
+	return "file:" + escapePath(path) + "?" + q.Encode()
+}
+
 // openReadOnly opens an existing palace this user may not write (a
 // read-only file, folder or mount): searches and reads work, every write
 // fails with ErrReadOnly, and nothing on disk changes. Without a -wal file
 // the database is opened immutable, because SQLite could not create the
 // -shm file it otherwise needs; a -wal file means another process may be
 // writing, so the database is read through it.
+//
+// Immutable is decided once, here: if the owner starts writing later, this
+// store does not see it. SQLite then neither locks nor looks for changes,
+// so a long-lived reader (a server) keeps reading pages as they were, and
+// once a checkpoint rewrites the file it may read a mix of old and new
+// pages, which can look like corruption, until it is reopened. That is
+// accepted because there is no alternative: short of immutable, SQLite
+// reads a WAL database only through its -shm file, and it cannot create
+// one in a folder it may not write. A palace nobody writes, the usual
+// read-only case (a copy, a read-only mount), is read exactly.
 func openReadOnly(abs, path string) (*Store, error) {
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Set("_query_only", "1")
-	q.Set("_busy_timeout", "10000")
-	if _, err := os.Stat(path + "-wal"); errors.Is(err, os.ErrNotExist) {
-		q.Set("immutable", "1")
-	}
-	db, err := sql.Open("sqlite3", "file:"+escapePath(path)+"?"+q.Encode())
+	_, err := os.Stat(path + "-wal")
+	immutable := errors.Is(err, os.ErrNotExist)
+	db, err := sql.Open("sqlite3", readOnlyDSN(path, immutable))
 	if err != nil {
 		return nil, fmt.Errorf("open palace database %s read-only: %w", path, err)
 	}
@@ -161,7 +180,7 @@ func openReadOnly(abs, path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("palace database %s is read-only and its schema (v%d) needs an upgrade to v%d, which needs write access", path, v, len(migrations))
 	}
-	return &Store{home: abs, path: path, w: db, r: db, audit: audit.ReadOnly(abs), actor: "cli", readOnly: true}, nil
+	return &Store{home: abs, path: path, w: db, r: db, audit: audit.ReadOnly(abs), actor: "cli", readOnly: true, immutable: immutable}, nil
 }
 
 // ErrReadOnly is a write to a palace opened read-only.
@@ -174,6 +193,10 @@ func (s *Store) checkWritable() error {
 	}
 	return nil
 }
+
+// ReadOnly reports whether this user may not write the palace: every write
+// fails with ErrReadOnly, and `palace repair` cannot run.
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // escapePath keeps characters such as '?' and '#' in a path from being read
 // as URI syntax by SQLite.
@@ -220,22 +243,6 @@ func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
-}
-
-// IntegrityCheck runs PRAGMA integrity_check and the FTS5 integrity check and
-// returns nil when both are clean.
-func (s *Store) IntegrityCheck(ctx context.Context) error {
-	var res string
-	if err := s.w.QueryRowContext(ctx, `PRAGMA integrity_check`).Scan(&res); err != nil {
-		return fmt.Errorf("integrity check: %w", err)
-	}
-	if res != "ok" {
-		return fmt.Errorf("integrity check: %s", res)
-	}
-	if _, err := s.w.ExecContext(ctx, `INSERT INTO drawers_fts(drawers_fts, rank) VALUES('integrity-check', 1)`); err != nil {
-		return fmt.Errorf("fts integrity check: %w", err)
 	}
 	return nil
 }
