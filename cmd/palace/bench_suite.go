@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -38,7 +37,11 @@ and target and ok where there is a target, or unavailable with the reason):
   mine.cold_s, mine.noop_s     'palace mine' of --src into a fresh home, then
                                again with nothing changed: wall time of the
                                child process (targets 20 s and 2 s)
-  mine.peak_rss_mb             the cold mine's peak resident set (rusage)
+  mine.peak_rss_mb             the cold mine's own peak resident set: its
+                               rusage maxrss, or on Linux, when that may be
+                               the bench process's peak (a vforked child's
+                               maxrss includes it), its VmHWM read every 10
+                               ms while it ran (mine.peak_rss_from says which)
   search.N.lexical.p50_ms/p95_ms      lexical search, default limit, whole
                                palace (p95 target 10 ms)
   search.N.hybrid.p50_ms/p95_ms       BM25 at depth 50 then the 50 nearest
@@ -81,10 +84,8 @@ unavailable. With default sizes the suite takes a few minutes.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
-			for _, grp := range o.Only {
-				if !slices.Contains(bench.SuiteGroups(), grp) {
-					return usageError{fmt.Errorf("--only %q: want %s", grp, strings.Join(bench.SuiteGroups(), ", "))}
-				}
+			if err := bench.CheckGroups(o.Only); err != nil {
+				return usageError{fmt.Errorf("--only: %w", err)}
 			}
 			exe, err := os.Executable()
 			if err != nil {

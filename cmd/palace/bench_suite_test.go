@@ -32,9 +32,10 @@ type benchSuiteReport struct {
 		Unavailable string   `json:"unavailable"`
 	} `json:"figures"`
 	Mine struct {
-		Drawers   int `json:"drawers"`
-		FilesSeen int `json:"files_seen"`
-		NoopMined int `json:"noop_files_mined"`
+		Drawers     int    `json:"drawers"`
+		FilesSeen   int    `json:"files_seen"`
+		NoopMined   int    `json:"noop_files_mined"`
+		PeakRSSFrom string `json:"peak_rss_from"`
 	} `json:"mine"`
 	Search struct {
 		Queries int `json:"queries"`
@@ -179,22 +180,6 @@ func TestBenchSuiteQuickJSON(t *testing.T) {
 		}
 		return 0
 	}
-	pairs := [][2]string{
-		{"save_to_searchable.p50_ms", "save_to_searchable.p95_ms"},
-		{"relevant.p50_ms", "relevant.p95_ms"},
-		{"lsp.start_median_ms", "lsp.start_max_ms"},
-		{"mcp.start_median_ms", "mcp.start_max_ms"},
-	}
-	for _, n := range bench.QuickSuiteSizes {
-		for _, mode := range []string{"lexical", "hybrid", "hybrid_wing"} {
-			pairs = append(pairs, [2]string{fmt.Sprintf("search.%d.%s.p50_ms", n, mode), fmt.Sprintf("search.%d.%s.p95_ms", n, mode)})
-		}
-	}
-	for _, p := range pairs {
-		if a, b := value(p[0]), value(p[1]); a > b {
-			t.Errorf("%s = %v > %s = %v", p[0], a, p[1], b)
-		}
-	}
 	if value("mine.noop_s") >= value("mine.cold_s") {
 		t.Errorf("the no-op mine (%v s) is not faster than the cold one (%v s)", value("mine.noop_s"), value("mine.cold_s"))
 	}
@@ -205,6 +190,9 @@ func TestBenchSuiteQuickJSON(t *testing.T) {
 	// What the figures were measured on.
 	if r.Mine.FilesSeen != 41 || r.Mine.Drawers == 0 || r.Mine.NoopMined != 0 {
 		t.Errorf("mine: %+v", r.Mine)
+	}
+	if from := r.Mine.PeakRSSFrom; runtime.GOOS == "linux" && from != "rusage maxrss" && !strings.HasPrefix(from, "VmHWM") {
+		t.Errorf("mine.peak_rss_mb comes from %q", from)
 	}
 	if r.Search.Queries != 20 || len(r.Search.Sizes) != len(bench.QuickSuiteSizes) {
 		t.Fatalf("search: %+v", r.Search)

@@ -7,7 +7,6 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -74,7 +73,8 @@ func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error)
 	if r.Noop, err = timedMine(ctx, p, dir, opts); err != nil {
 		return nil, err
 	}
-	if r.Search, err = Searches(ctx, p, Queries()); err != nil {
+	// The default request, as `palace search` makes it.
+	if r.Search, _, err = Searches(ctx, p, Queries(), search.Request{}); err != nil {
 		return nil, err
 	}
 	s, err := p.Store.Status(ctx)
@@ -110,31 +110,29 @@ func Queries() []string {
 	return qs
 }
 
-// Searches times each query once, after one untimed warm-up pass over all of
-// them so the page cache is the same for every query.
-func Searches(ctx context.Context, p *palace.Palace, qs []string) (Latency, error) {
-	for _, q := range qs {
-		if _, err := search.Run(ctx, p, search.Request{Query: q}); err != nil {
-			return Latency{}, err
-		}
-	}
+// Searches times each query once with req (its Query set to the query),
+// after one untimed warm-up pass over all of them so the page cache is the
+// same for every query, and counts the queries that found something.
+func Searches(ctx context.Context, p *palace.Palace, qs []string, req search.Request) (Latency, int, error) {
 	var ms []float64
-	hits := 0
-	for _, q := range qs {
-		t := time.Now()
-		res, err := search.Run(ctx, p, search.Request{Query: q})
-		if err != nil {
-			return Latency{}, err
+	hits, withHits := 0, 0
+	for pass := range 2 {
+		for _, q := range qs {
+			req.Query = q
+			t := time.Now()
+			res, err := search.Run(ctx, p, req)
+			if err != nil {
+				return Latency{}, 0, err
+			}
+			if pass == 0 {
+				continue
+			}
+			ms = append(ms, msBetween(t, time.Now()))
+			hits += len(res.Hits)
+			if len(res.Hits) > 0 {
+				withHits++
+			}
 		}
-		ms = append(ms, float64(time.Since(t).Microseconds())/1000)
-		hits += len(res.Hits)
 	}
-	sort.Float64s(ms)
-	l := Latency{Queries: len(ms), Hits: hits}
-	if len(ms) > 0 {
-		l.P50 = ms[len(ms)/2]
-		l.P95 = ms[(len(ms)*95+99)/100-1]
-		l.Max = ms[len(ms)-1]
-	}
-	return l, nil
+	return latency(ms, hits), withHits, nil
 }

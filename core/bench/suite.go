@@ -31,6 +31,17 @@ func SuiteGroups() []string {
 	return []string{GroupMine, GroupSearch, GroupLSP, GroupMCP, GroupStart, GroupEmbed}
 }
 
+// CheckGroups fails on the first name that is not one of SuiteGroups.
+func CheckGroups(names []string) error {
+	groups := SuiteGroups()
+	for _, g := range names {
+		if !slices.Contains(groups, g) {
+			return fmt.Errorf("unknown group %q (want %s)", g, strings.Join(groups, ", "))
+		}
+	}
+	return nil
+}
+
 // Default sizes of the search palaces (drawers), full and --quick.
 var (
 	DefaultSuiteSizes = []int{10_000, 100_000}
@@ -198,13 +209,11 @@ func Suite(ctx context.Context, o SuiteOptions) (*SuiteReport, error) {
 	if o.Sizes[0] <= 0 {
 		return nil, fmt.Errorf("bench: bad size %d", o.Sizes[0])
 	}
+	if err := CheckGroups(o.Only); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
 	groups := SuiteGroups()
 	if len(o.Only) > 0 {
-		for _, g := range o.Only {
-			if !slices.Contains(groups, g) {
-				return nil, fmt.Errorf("bench: unknown group %q (want %s)", g, strings.Join(groups, ", "))
-			}
-		}
 		groups = slices.DeleteFunc(groups, func(g string) bool { return !slices.Contains(o.Only, g) })
 	}
 	needsMine := slices.ContainsFunc(groups, func(g string) bool {

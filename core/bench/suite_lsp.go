@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/palace-dev/palace/core/store"
@@ -35,9 +36,12 @@ type SuiteLSP struct {
 	Relevant         Latency `json:"relevant"`
 	RelevantFiles    int     `json:"relevant_files"`
 	RelevantWithHits int     `json:"relevant_with_hits"`
-	// SaveCPUMs and RelevantCPUMs are the server's CPU time per save and
-	// per palace/relevant, mean over the timed ones (Linux; 0 elsewhere):
-	// what a request costs whatever else the machine is doing.
+	// SaveCPUMs is the server's CPU time over the timed saves divided by
+	// their count: each save's mine, the palace/search requests that poll
+	// until the new word is found, and whatever the server did in the 150 ms
+	// pauses between saves. RelevantCPUMs is its CPU time per timed
+	// palace/relevant. Both are means (Linux; 0 elsewhere): what the work
+	// costs whatever else the machine is doing.
 	SaveCPUMs     float64 `json:"save_cpu_ms"`
 	RelevantCPUMs float64 `json:"relevant_cpu_ms"`
 }
@@ -95,22 +99,22 @@ func (s *suiteRun) lsp(ctx context.Context) error {
 			c.kill()
 		}
 	}()
-	folders := []map[string]string{
-		{"uri": uri.File(s.o.Src).String(), "name": filepath.Base(s.o.Src)},
-		{"uri": uri.File(ws).String(), "name": filepath.Base(ws)},
+	folders := []protocol.WorkspaceFolder{
+		{URI: uri.File(s.o.Src).String(), Name: filepath.Base(s.o.Src)},
+		{URI: uri.File(ws).String(), Name: filepath.Base(ws)},
 	}
 	var initRes json.RawMessage
-	if err := c.call(ctx, "initialize", map[string]any{
-		"processId": os.Getpid(), "clientInfo": map[string]string{"name": "palace-bench"},
-		"workspaceFolders": folders, "capabilities": map[string]any{},
-		"initializationOptions": map[string]any{
+	if err := c.call(ctx, "initialize", protocol.InitializeParams{
+		ProcessID: int32(os.Getpid()), ClientInfo: &protocol.ClientInfo{Name: "palace-bench"},
+		WorkspaceFolders: folders,
+		InitializationOptions: map[string]any{
 			"wings":   map[string]string{s.o.Src: s.mined.wing, ws: saveWing},
 			"vectors": false,
 		},
 	}, &initRes); err != nil {
 		return err
 	}
-	if err := c.notify(ctx, "initialized", map[string]any{}); err != nil {
+	if err := c.notify(ctx, "initialized", protocol.InitializedParams{}); err != nil {
 		return err
 	}
 	t := time.Now()
@@ -143,8 +147,11 @@ func (s *suiteRun) lsp(ctx context.Context) error {
 func (c *lspClient) waitMined(ctx context.Context, folders int) (int, []startupMine, error) {
 	deadline := time.Now().Add(10 * time.Minute)
 	for {
+		// The server reads the folders' states before it counts the
+		// drawers, so once every folder is idle the count includes its mine.
 		var st struct {
-			Server struct {
+			Drawers int `json:"drawers"`
+			Server  struct {
 				Folders []struct {
 					Path  string       `json:"path"`
 					Wing  string       `json:"wing"`
@@ -171,16 +178,7 @@ func (c *lspClient) waitMined(ctx context.Context, folders int) (int, []startupM
 			}
 		}
 		if done {
-			// palace/status counts drawers before it reads the folders'
-			// states, so the count may predate the last mine: count again
-			// now that nothing is mining.
-			var again struct {
-				Drawers int `json:"drawers"`
-			}
-			if err := c.call(ctx, "palace/status", nil, &again); err != nil {
-				return 0, nil, err
-			}
-			return again.Drawers, mines, nil
+			return st.Drawers, mines, nil
 		}
 		if time.Now().After(deadline) {
 			return 0, nil, c.failed("startup mines", fmt.Errorf("not done after 10 minutes: %+v", st.Server.Folders))
@@ -199,7 +197,7 @@ func (c *lspClient) waitMined(ctx context.Context, folders int) (int, []startupM
 // 100 ms burst window, so each is mined on its own.
 func (s *suiteRun) saves(ctx context.Context, c *lspClient, big string, lines []string, out *SuiteLSP) error {
 	n := s.iters(60, 12)
-	u := uri.File(big).String()
+	u := uri.File(big)
 	var toIndex, toSearch []float64
 	var cpu cpuMeter
 	for i := range n + 1 { // the first save is a warm-up
@@ -216,14 +214,16 @@ func (s *suiteRun) saves(ctx context.Context, c *lspClient, big string, lines []
 			return fmt.Errorf("save %s: %w", big, err)
 		}
 		m := c.mark()
-		if err := c.notify(ctx, "textDocument/didSave", map[string]any{"textDocument": map[string]string{"uri": u}}); err != nil {
+		if err := c.notify(ctx, "textDocument/didSave", protocol.DidSaveTextDocumentParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		}); err != nil {
 			return err
 		}
 		raw, err := c.waitNote(ctx, m, "palace/didIndex", func(p json.RawMessage) bool {
 			var d struct {
 				URI string `json:"uri"`
 			}
-			return json.Unmarshal(p, &d) == nil && d.URI == u
+			return json.Unmarshal(p, &d) == nil && d.URI == string(u)
 		}, 30*time.Second)
 		if err != nil {
 			return err
@@ -281,7 +281,7 @@ func slicesContainsSource(res searchHits, source, word string) bool {
 // in them, after a few untimed requests.
 func (s *suiteRun) relevant(ctx context.Context, c *lspClient, files []string, out *SuiteLSP) error {
 	type doc struct {
-		uri   string
+		uri   protocol.DocumentURI
 		lines []string
 	}
 	var docs []doc
@@ -290,13 +290,13 @@ func (s *suiteRun) relevant(ctx context.Context, c *lspClient, files []string, o
 		if err != nil {
 			return fmt.Errorf("open %s: %w", f, err)
 		}
-		u := uri.File(f).String()
-		lang := "plaintext"
+		u := uri.File(f)
+		lang := protocol.LanguageIdentifier("plaintext")
 		if strings.HasSuffix(f, ".go") {
-			lang = "go"
+			lang = protocol.GoLanguage
 		}
-		if err := c.notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
-			"uri": u, "languageId": lang, "version": 1, "text": string(text)}}); err != nil {
+		if err := c.notify(ctx, "textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+			URI: u, LanguageID: lang, Version: 1, Text: string(text)}}); err != nil {
 			return err
 		}
 		docs = append(docs, doc{u, strings.Split(string(text), "\n")})
@@ -318,9 +318,9 @@ func (s *suiteRun) relevant(ctx context.Context, c *lspClient, files []string, o
 		}
 		var res searchHits
 		t := time.Now()
-		if err := c.call(ctx, "palace/relevant", map[string]any{
-			"textDocument": map[string]string{"uri": d.uri},
-			"position":     map[string]int{"line": line, "character": char},
+		if err := c.call(ctx, "palace/relevant", protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: d.uri},
+			Position:     protocol.Position{Line: uint32(line), Character: uint32(char)},
 		}, &res); err != nil {
 			return err
 		}

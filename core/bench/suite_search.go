@@ -44,11 +44,6 @@ type SuiteSearchSize struct {
 	HybridWing SearchLatency `json:"hybrid_wing"`
 }
 
-// searchWings is how many wings the search palaces spread their drawers
-// over, as bench vectors does: hybrid search inside a wing scans only that
-// wing's vectors.
-const searchWings = 10
-
 // search builds one palace per size from the mined palace's drawers, grown
 // size by size, and times the built-in queries on it.
 func (s *suiteRun) search(ctx context.Context) error {
@@ -56,15 +51,17 @@ func (s *suiteRun) search(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// Whole files go to one wing, files dealt round-robin in path order.
+	// Whole files go to one wing, files dealt round-robin in path order,
+	// over as many wings as bench vectors uses: hybrid search inside a wing
+	// scans only that wing's vectors.
 	fileWing := map[string]string{}
 	var wings []string
-	for w := range searchWings {
+	for w := range DefaultVectorWings {
 		wings = append(wings, fmt.Sprintf("%s%02d", s.mined.wing, w+1))
 	}
 	for _, d := range ds {
 		if _, ok := fileWing[d.Source]; !ok {
-			fileWing[d.Source] = wings[len(fileWing)%searchWings]
+			fileWing[d.Source] = wings[len(fileWing)%DefaultVectorWings]
 		}
 	}
 	order := rand.New(rand.NewPCG(DefaultVectorSeed, 3)).Perm(len(ds))
@@ -99,9 +96,9 @@ func (s *suiteRun) search(ctx context.Context) error {
 	}
 	out := &SuiteSearch{
 		Corpus: fmt.Sprintf("drawers of the mined palace of %s (%d), in a seeded random order, each file's drawers in one of %d wings, the mined rooms copied to each wing",
-			s.o.Src, len(ds), searchWings),
+			s.o.Src, len(ds), DefaultVectorWings),
 		Vectors: fmt.Sprintf("random unit vectors of dimension %d (model id %s; no model, so hybrid excludes the query embedding: see embed.ort_16x1_ms)", DefaultVectorDim, benchVecModel),
-		Queries: len(qs), Wings: searchWings,
+		Queries: len(qs), Wings: DefaultVectorWings,
 	}
 	have := 0
 	for _, n := range s.o.Sizes {
@@ -145,7 +142,7 @@ func (s *suiteRun) search(ctx context.Context) error {
 		}
 		sz.DBMB = float64(st.DBBytes) / 1e6
 		s.logf("   %d drawers built in %.1fs (%.0f MB)", n, sz.BuildSeconds, sz.DBMB)
-		if sz.Lexical, sz.QueriesWithHits, err = timeLexical(ctx, p, texts); err != nil {
+		if sz.Lexical, sz.QueriesWithHits, err = Searches(ctx, p, texts, search.Request{Mode: search.ModeLexical}); err != nil {
 			return err
 		}
 		if sz.QueriesWithHits == 0 {
@@ -169,7 +166,7 @@ func (s *suiteRun) search(ctx context.Context) error {
 		}{
 			{"lexical", sz.Lexical, "lexical search, default limit, whole palace", TargetLexicalP95Ms},
 			{"hybrid", sz.Hybrid.Hybrid, "hybrid search (BM25 + KNN at depth 50), whole palace", 0},
-			{"hybrid_wing", sz.HybridWing.Hybrid, fmt.Sprintf("hybrid search inside one of %d wings", searchWings), TargetHybridWingP95Ms},
+			{"hybrid_wing", sz.HybridWing.Hybrid, fmt.Sprintf("hybrid search inside one of %d wings", DefaultVectorWings), TargetHybridWingP95Ms},
 		} {
 			what := fmt.Sprintf("%s, %d drawers", m.what, n)
 			s.r.add(searchKey(n, m.mode, "p50_ms"), "ms", what, m.l.P50, 0)
@@ -206,30 +203,4 @@ func (s *suiteRun) minedDrawers(ctx context.Context) ([]store.Drawer, []store.Ro
 		return nil, nil, err
 	}
 	return ds, rooms, nil
-}
-
-// timeLexical times each query once in lexical mode with the default
-// limit, after one untimed pass over all of them, and counts the queries
-// that found something.
-func timeLexical(ctx context.Context, p *palace.Palace, qs []string) (Latency, int, error) {
-	var ms []float64
-	hits, withHits := 0, 0
-	for pass := range 2 {
-		for _, q := range qs {
-			t := time.Now()
-			res, err := search.Run(ctx, p, search.Request{Query: q, Mode: search.ModeLexical})
-			if err != nil {
-				return Latency{}, 0, err
-			}
-			if pass == 0 {
-				continue
-			}
-			ms = append(ms, msBetween(t, time.Now()))
-			hits += len(res.Hits)
-			if len(res.Hits) > 0 {
-				withHits++
-			}
-		}
-	}
-	return latency(ms, hits), withHits, nil
 }

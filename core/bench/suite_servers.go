@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"go.lsp.dev/protocol"
 )
 
 // SuiteMCP says what the mcp group measured on one `palace serve --mcp`.
@@ -18,13 +20,11 @@ type SuiteMCP struct {
 	PalaceDrawers int     `json:"palace_drawers"`
 }
 
-// SuiteStart holds every start time measured, in milliseconds.
+// SuiteStart holds every start time measured, in milliseconds. The
+// servers open a palace that an untimed first start of each created.
 type SuiteStart struct {
-	// Home is what the servers opened: a palace created by an untimed
-	// first start of each server.
-	Home string    `json:"home"`
-	LSP  []float64 `json:"lsp_ms"`
-	MCP  []float64 `json:"mcp_ms"`
+	LSP []float64 `json:"lsp_ms"`
+	MCP []float64 `json:"mcp_ms"`
 	// IdleSettleMs is how long after the handshake the idle resident set
 	// was read.
 	IdleSettleMs int `json:"idle_settle_ms"`
@@ -85,7 +85,7 @@ func (s *suiteRun) start(ctx context.Context) error {
 	home := filepath.Join(s.tmp, "start-home")
 	runs := s.iters(15, 3)
 	settle := time.Duration(s.iters(1000, 300)) * time.Millisecond
-	out := &SuiteStart{Home: "a palace created by an untimed first start of each server", IdleSettleMs: int(settle / time.Millisecond)}
+	out := &SuiteStart{IdleSettleMs: int(settle / time.Millisecond)}
 	for _, kind := range []string{"lsp", "mcp"} {
 		var times []float64
 		// One untimed start creates the palace and warms the page cache.
@@ -159,15 +159,15 @@ func (s *suiteRun) startOnce(ctx context.Context, kind, home string, settle time
 		return st, err
 	}
 	var res json.RawMessage
-	if err := c.call(ctx, "initialize", map[string]any{
-		"processId": os.Getpid(), "clientInfo": map[string]string{"name": "palace-bench"}, "capabilities": map[string]any{},
+	if err := c.call(ctx, "initialize", protocol.InitializeParams{
+		ProcessID: int32(os.Getpid()), ClientInfo: &protocol.ClientInfo{Name: "palace-bench"},
 	}, &res); err != nil {
 		c.kill()
 		return st, err
 	}
 	st.ms = msBetween(t, time.Now())
 	if settle > 0 {
-		if err := c.notify(ctx, "initialized", map[string]any{}); err != nil {
+		if err := c.notify(ctx, "initialized", protocol.InitializedParams{}); err != nil {
 			c.kill()
 			return st, err
 		}
