@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
@@ -117,7 +118,7 @@ func CheckTranscript(path string, roots []string) (string, error) {
 	case !strings.HasSuffix(path, ".jsonl"):
 		return "", input.Invalid("transcript_path", "%s is not a .jsonl transcript", input.Quote(path))
 	}
-	real, err := filepath.EvalSymlinks(path)
+	real, at, err := fsx.Within(path, roots)
 	if err != nil {
 		return "", input.Invalid("transcript_path", "%s: %v", input.Quote(path), err)
 	}
@@ -131,14 +132,8 @@ func CheckTranscript(path string, roots []string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", input.Invalid("transcript_path", "%s is not a regular file", input.Quote(path))
 	}
-	for _, r := range roots {
-		dir, err := filepath.EvalSymlinks(r)
-		if err != nil {
-			continue // a root that does not exist holds nothing
-		}
-		if rel, err := filepath.Rel(dir, real); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return real, nil
-		}
+	if at >= 0 {
+		return real, nil
 	}
 	return "", input.Invalid("transcript_path", "%s is outside the agent's transcript folders (%s)", input.Quote(path), strings.Join(roots, ", "))
 }

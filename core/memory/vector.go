@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/core/vectors"
 )
@@ -62,41 +62,31 @@ func (f VectorFinder) FindNear(ctx context.Context, wing, text string) ([]Neighb
 // DefaultFinders are the near-duplicate checks for p: by vectors when the
 // palace has an embedding model and vectors of it, and always lexically,
 // which also sees the drawers that have no vector yet. A model that is
-// configured but fails to load leaves the lexical check, and a notice.
+// configured but fails to load leaves the lexical check, and a notice; a
+// palace with no model, or no vectors yet, says nothing here: the lexical
+// check is then simply the check, and search and status report the vectors.
 func DefaultFinders(ctx context.Context, p *palace.Palace) ([]NearFinder, string) {
 	lex := []NearFinder{Lexical(p)}
-	emb, err := vectorsReady(ctx, p)
+	emb, notice, err := search.VectorsReady(ctx, p)
 	if err != nil {
 		return lex, "vector check skipped: " + err.Error()
 	}
 	if emb == nil {
+		// Embedder is loaded once per palace, so asking again costs
+		// nothing; only its load error is worth a notice on every note.
+		if _, _, loadErr := p.Embedder(); loadErr != nil {
+			return lex, "vector check skipped; " + notice
+		}
 		return lex, ""
 	}
 	return []NearFinder{VectorFinder{P: p}, Lexical(p)}, ""
-}
-
-// vectorsReady returns the palace's embedder when its vector index holds
-// vectors of that model; nil when there is no model or no such vector.
-func vectorsReady(ctx context.Context, p *palace.Palace) (embed.Embedder, error) {
-	emb, _, err := p.Embedder()
-	if err != nil || emb == nil {
-		return nil, err
-	}
-	model, any, err := p.Store.VecReady(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if model != emb.ModelID() || !any {
-		return nil, nil
-	}
-	return emb, nil
 }
 
 // embedNow gives drawer id its vector when the palace keeps vectors of its
 // model, and reports whether it did. A model that does not load is not
 // reported again here: DefaultFinders has said so, and reindex will.
 func embedNow(ctx context.Context, p *palace.Palace, id string) (bool, error) {
-	emb, err := vectorsReady(ctx, p)
+	emb, _, err := search.VectorsReady(ctx, p)
 	if err != nil || emb == nil {
 		return false, nil
 	}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/palace-dev/palace/aaak"
 	"github.com/palace-dev/palace/core/compress"
+	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
@@ -297,9 +296,12 @@ func (w *waker) readIdentity(home string) error {
 	}
 	var parts []string
 	for _, path := range paths {
-		b, err := readSmall(path, maxIdentityBytes)
+		b, err := fsx.ReadRegular(path, maxIdentityBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if errors.Is(err, fsx.ErrTooLarge) {
+			return fmt.Errorf("wake-up: identity: %s is over %d KiB; keep the identity short, it is read at every session start", path, maxIdentityBytes>>10)
 		}
 		if err != nil {
 			return fmt.Errorf("wake-up: identity: %w", err)
@@ -314,30 +316,6 @@ func (w *waker) readIdentity(home string) error {
 	}
 	w.identity = strings.Join(parts, "\n\n")
 	return nil
-}
-
-// readSmall reads a regular file of at most max bytes.
-func readSmall(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s is over %d KiB; keep the identity short, it is read at every session start", path, max>>10)
-	}
-	return b, nil
 }
 
 // fits reports whether s renders within the budget. A selection that

@@ -29,6 +29,14 @@ const (
 	// such a search is cheap, and a handful of drawers says little about
 	// which words are common.
 	minIndexed = 50
+	// minCut is the fewest drawers the common cut allows, whatever the
+	// palace's size: a clue in so few drawers is as cheap to search as a
+	// whole palace below minIndexed, and without it 2% of a palace of a few
+	// hundred drawers would leave out clues held by 2 or 3 of them, losing
+	// recall where searches cost least. It equals minIndexed, so a palace
+	// just past minIndexed still searches every clue; 2% takes over from
+	// 2,500 drawers.
+	minCut = minIndexed
 	// maxSearched bounds the clues sent to the index.
 	maxSearched = 6
 )
@@ -77,16 +85,17 @@ func frequenciesOf(ctx context.Context, p *palace.Palace, terms []weighted) (fre
 }
 
 // cut is the most drawers a clue may be found in and still be searched.
-func (f frequencies) cut() int { return max(1, int(commonFraction*float64(f.n))) }
+func (f frequencies) cut() int { return max(minCut, int(commonFraction*float64(f.n))) }
 
 // choose picks the clues to search for and reports whether any was left
 // out. Clues are taken strongest first (rarer first among equals): none
 // that is common or in no drawer at all, path words only when nothing
 // stronger is left (they mostly say where the reader already is), at most
 // maxSearched, and past the first only while their drawers stay within
-// maxPostings. When every clue is common, the rarest one is searched, so a
-// place full of common words still finds something. A palace smaller than
-// minIndexed is searched with its strongest clues, whatever their counts.
+// maxPostings. When every clue is common, the strongest one found in some
+// drawer is searched, so a place full of common words still finds
+// something. A palace smaller than minIndexed is searched with its
+// strongest clues, whatever their counts.
 func (f frequencies) choose(terms []weighted) ([]weighted, bool) {
 	if f.n < minIndexed {
 		out := strongest(terms)
@@ -119,18 +128,21 @@ func (f frequencies) choose(terms []weighted) ([]weighted, bool) {
 		}
 	}
 	if len(out) == 0 {
-		rarest := -1
-		for i, df := range f.df {
-			if df > 0 && (rarest < 0 || df < f.df[rarest]) {
-				rarest = i
+		// Every clue is common or in no drawer. Counts stop just past the
+		// cut, so the common ones all read cut+1 and which is rarest is
+		// not known; counting them in full would read the long posting
+		// lists the cut is there to avoid. The strongest found in some
+		// drawer is searched: it says most about the place. When none is
+		// in any drawer, the search finds nothing whatever it is sent, so
+		// it is sent the strongest clue.
+		pick := order[0]
+		for _, i := range order {
+			if f.df[i] > 0 {
+				pick = i
+				break
 			}
 		}
-		if rarest < 0 {
-			// No clue is in any drawer: the search finds nothing whatever
-			// it is sent, so it is sent the strongest clue.
-			rarest = order[0]
-		}
-		out = []weighted{terms[rarest]}
+		out = []weighted{terms[pick]}
 	}
 	return out, len(out) < len(terms)
 }

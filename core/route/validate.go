@@ -1,7 +1,6 @@
 package route
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -20,21 +19,20 @@ const (
 	MaxKeywords     = 100
 )
 
-// ErrInvalid marks a taxonomy entry that was refused; fronts report it as
-// bad input (exit 2) and nothing is written.
-var ErrInvalid = errors.New("invalid taxonomy entry")
+// ErrInvalid is matched (errors.Is) by every refused taxonomy entry: it is
+// input.ErrInvalid, so every front reports it as bad input (exit 2,
+// JSON-RPC invalid params), as for any other feature, and nothing is
+// written.
+var ErrInvalid = input.ErrInvalid
 
 // invalidError is an ErrInvalid whose message is only the reason, so the
-// CLI's one-line errors do not repeat "invalid taxonomy entry".
+// CLI's one-line errors do not repeat "invalid input".
 type invalidError struct{ msg string }
 
 func (e invalidError) Error() string { return e.msg }
 
-// Is matches ErrInvalid and input.ErrInvalid, so every front reports a
-// refused taxonomy entry as bad input, as it does for any other feature.
-func (e invalidError) Is(target error) bool {
-	return target == ErrInvalid || target == input.ErrInvalid
-}
+// Is makes errors.Is(err, ErrInvalid) true.
+func (e invalidError) Is(target error) bool { return target == input.ErrInvalid }
 
 func invalid(format string, a ...any) error {
 	return invalidError{fmt.Sprintf(format, a...)}

@@ -1,11 +1,9 @@
 package lsp
 
 import (
-	"fmt"
-	"io"
-	"os"
 	"sync"
 
+	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/relevant"
 )
 
@@ -61,17 +59,13 @@ func (d *documents) saved(u string, text *string) {
 	// sync), which is what was saved.
 }
 
-// isOpen reports whether the client has u open.
-func (d *documents) isOpen(u string) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	_, ok := d.open[u]
-	return ok
-}
-
 // text returns a document's text and path: the open document's, else the
-// file's on disk.
-func (d *documents) text(u string) (text, path string, err error) {
+// file's on disk if it lies inside a workspace folder of ws, symlinks
+// resolved. The client may name any file, and what is read goes back to it
+// (palace/relevant's clues, hover's symbol) or into the palace
+// (palace/remember), so a file the editor has not opened is read only from
+// the folders the user opened. field names the URI's parameter in errors.
+func (d *documents) text(field, u string, ws *folders) (text, path string, err error) {
 	d.mu.Lock()
 	doc, ok := d.open[u]
 	if ok {
@@ -82,41 +76,18 @@ func (d *documents) text(u string) (text, path string, err error) {
 		return text, path, nil
 	}
 	if path = uriPath(u); path == "" {
-		return "", "", invalidParams("textDocument.uri: %s is not open and is not a file: URI", u)
+		return "", "", invalidParams("%s: %s is not open and is not a file: URI", field, u)
 	}
-	b, err := readLimited(path)
+	real, inside, err := ws.holds(path)
 	if err != nil {
-		return "", "", invalidParams("textDocument.uri: %s is not open and cannot be read: %v", u, err)
+		return "", "", invalidParams("%s: %s is not open and cannot be read: %v", field, u, err)
+	}
+	if !inside {
+		return "", "", invalidParams("%s: %s is not open and is outside every workspace folder; only open documents and files inside the workspace are read", field, u)
+	}
+	b, err := fsx.ReadRegular(real, relevant.MaxTextBytes)
+	if err != nil {
+		return "", "", invalidParams("%s: %s is not open and cannot be read: %v", field, u, err)
 	}
 	return string(b), path, nil
-}
-
-// readLimited reads a regular file of at most relevant.MaxTextBytes. A FIFO
-// or device reports size 0 and would block or never end, so only regular
-// files are read, and never past the limit even if the file grows.
-func readLimited(path string) ([]byte, error) {
-	// Stat before opening: opening a FIFO blocks until it has a writer.
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	if fi.Size() > relevant.MaxTextBytes {
-		return nil, fmt.Errorf("%d bytes, over the %d byte limit", fi.Size(), relevant.MaxTextBytes)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, relevant.MaxTextBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > relevant.MaxTextBytes {
-		return nil, fmt.Errorf("over the %d byte limit", relevant.MaxTextBytes)
-	}
-	return b, nil
 }

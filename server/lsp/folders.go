@@ -8,6 +8,7 @@ import (
 
 	"go.lsp.dev/uri"
 
+	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/mine"
 )
 
@@ -93,21 +94,18 @@ func (fs *folders) of(path string) *folder {
 	return nil
 }
 
-// holds reports whether path, with symlinks resolved, is inside a folder
-// (resolved too), so a symlink in the workspace that points out of it does
-// not count.
-func (fs *folders) holds(path string) bool {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return false
+// holds resolves path's symlinks and reports whether it is inside a
+// folder (resolved too), so a symlink in the workspace that points out of
+// it does not count. real is path resolved; err says it cannot be resolved
+// (it does not exist, or a folder on the way cannot be read).
+func (fs *folders) holds(path string) (real string, ok bool, err error) {
+	all := fs.all()
+	roots := make([]string, len(all))
+	for i, f := range all {
+		roots[i] = f.path
 	}
-	for _, f := range fs.all() {
-		root, err := filepath.EvalSymlinks(f.path)
-		if err == nil && (real == root || strings.HasPrefix(real, root+string(filepath.Separator))) {
-			return true
-		}
-	}
-	return false
+	real, at, err := fsx.Within(path, roots)
+	return real, at >= 0, err
 }
 
 func (fs *folders) all() []*folder {

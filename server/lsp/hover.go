@@ -34,7 +34,7 @@ func hover(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
 	if err := ps.TextDocument.check("textDocument"); err != nil {
 		return nil, err
 	}
-	text, path, err := s.docs.text(ps.TextDocument.URI)
+	text, path, err := s.docs.text("textDocument.uri", ps.TextDocument.URI, s.folders)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ func palaceRelevant(ctx context.Context, s *server, raw json.RawMessage) (any, e
 	if ps.Position == nil && ps.Range == nil {
 		return nil, invalidParams("position or range is required")
 	}
-	text, path, err := s.docs.text(ps.TextDocument.URI)
+	text, path, err := s.docs.text("textDocument.uri", ps.TextDocument.URI, s.folders)
 	if err != nil {
 		return nil, err
 	}

@@ -40,17 +40,15 @@ func palaceRemember(ctx context.Context, s *server, raw json.RawMessage) (any, e
 	}
 	var path string
 	if ps.URI != "" {
-		var text string
-		var err error
-		if text, path, err = s.docs.text(ps.URI); err != nil && (ps.Text == "" || ps.Range != nil) {
-			return nil, err
-		}
+		path = uriPath(ps.URI)
 		if ps.Range != nil && n.Text == "" {
-			// Text read from disk must come from inside the workspace: a
-			// uri naming any other file (file:///../../etc/passwd, or a
-			// symlink out of the folder) would copy it into the palace.
-			if !s.docs.isOpen(ps.URI) && !s.folders.holds(path) {
-				return nil, invalidParams("uri: %s is not open and is outside every workspace folder; palace/remember reads only files inside the workspace", ps.URI)
+			// Only the selection's text is read; docs.text refuses a file
+			// that is neither open nor inside the workspace, so a uri
+			// naming any other (file:///../../etc/passwd, or a symlink out
+			// of the folder) cannot copy it into the palace.
+			text, _, err := s.docs.text("uri", ps.URI, s.folders)
+			if err != nil {
+				return nil, err
 			}
 			n.Text = sliceRange(text, *ps.Range)
 		}

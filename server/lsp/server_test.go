@@ -507,3 +507,33 @@ func TestRelevantSeesUnsavedEdits(t *testing.T) {
 		t.Errorf("relevant query %q does not use the unsaved identifier: %v", q, res["clues"])
 	}
 }
+
+// palace/relevant and hover return words of the document (clues, query,
+// symbol): a file the editor has not opened is read only inside the
+// workspace, so a client cannot read /etc/passwd, or any file, through
+// them.
+func TestRelevantAndHoverRefuseFilesOutsideTheWorkspace(t *testing.T) {
+	c, root := started(t, map[string]any{"hover": true})
+	outside := writeTree(t, t.TempDir(), map[string]string{"secret.go": "package s\n\nfunc toksecretLeak() {}\n"})
+	secret := filepath.Join(outside, "secret.go")
+	link := filepath.Join(root, "src", "leak.go")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	pos := map[string]int{"line": 2, "character": 8}
+	for _, u := range []string{fileURI(secret), fileURI(link), "file:///../../etc/passwd"} {
+		for _, method := range []string{"palace/relevant", "textDocument/hover"} {
+			we := c.callErr(method, map[string]any{"textDocument": map[string]string{"uri": u}, "position": pos})
+			if we == nil || we.Code != jsonrpc2.InvalidParams || !strings.Contains(we.Message, "outside every workspace folder") || strings.Contains(we.Message, "toksecret") {
+				t.Errorf("%s on %s: %v; want invalid params saying it is outside the workspace", method, u, we)
+			}
+		}
+	}
+	// The same file opened in the editor is the editor's to hand over.
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": fileURI(secret), "languageId": "go", "version": 1, "text": "package s\n\nfunc toksecretLeak() {}\n"}})
+	res := c.mustCall("palace/relevant", map[string]any{"textDocument": map[string]string{"uri": fileURI(secret)}, "position": pos})
+	if clues := res["clues"].(map[string]any); clues["identifier"] != "toksecretLeak" {
+		t.Errorf("open document outside the workspace: clues %v", clues)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/vectors"
 )
@@ -108,36 +109,28 @@ func (s *Server) minePath(ctx context.Context, given string) (string, *root, err
 		}
 		p = filepath.Join(rs[0].Dir, p)
 	}
-	real, err := filepath.EvalSymlinks(p)
+	dirs := make([]string, len(rs))
+	for i := range rs {
+		dirs[i] = rs[i].Dir
+	}
+	// The innermost root wins: its wing is the most specific.
+	real, at, err := fsx.Within(p, dirs)
 	if err != nil {
 		return "", nil, invalidf("path", "%q: %v", given, err)
 	}
-	var tried []string
-	var best *root
-	for i := range rs {
-		dir, err := filepath.EvalSymlinks(rs[i].Dir)
-		if err != nil {
-			continue
-		}
-		tried = append(tried, rs[i].Dir)
-		// The innermost root wins: its wing is the most specific.
-		if within(real, dir) && (best == nil || len(rs[i].Dir) > len(best.Dir)) {
-			best = &rs[i]
-		}
+	if at >= 0 {
+		return real, &rs[at], nil
 	}
-	if best != nil {
-		return real, best, nil
-	}
+	var allowed []string
 	for _, d := range s.opts.AllowPaths {
-		abs, err := filepath.Abs(d)
-		if err != nil {
-			continue
-		}
-		tried = append(tried, abs)
-		if dir, err := filepath.EvalSymlinks(abs); err == nil && within(real, dir) {
-			return real, nil, nil
+		if abs, err := filepath.Abs(d); err == nil {
+			allowed = append(allowed, abs)
 		}
 	}
+	if _, at, err := fsx.Within(real, allowed); err == nil && at >= 0 {
+		return real, nil, nil
+	}
+	tried := append(dirs, allowed...)
 	why := "the client shares no workspace roots"
 	if rootsErr != nil {
 		why = "the client's roots could not be read (" + rootsErr.Error() + ")"
@@ -146,15 +139,6 @@ func (s *Server) minePath(ctx context.Context, given string) (string, *root, err
 		why = "it is outside " + strings.Join(tried, ", ")
 	}
 	return "", nil, invalidf("path", "%q cannot be mined: %s; open it as a workspace folder or ask the user to start palace with --allow-path", given, why)
-}
-
-// within reports whether path is dir or lies below it (both resolved).
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
 }
 
 // hasOwnConfig reports whether the mined folder (a file's folder) has its
