@@ -36,6 +36,7 @@ vet:
 # binary), the editor-protocol suite driven by a real Node LSP client, then
 # short fuzz runs of each fuzz target.
 test: build vet
+	@bash scripts/setup.sh --test
 	@echo "==> go test ./..."
 	@go test -count=1 -timeout 30m ./...
 	@echo "==> LSP integration suite (node --test, vscode-languageserver-protocol)"

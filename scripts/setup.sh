@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Installs what building and testing Palace needs on a fresh Debian machine
-# with Go and Node, and says what it does. Safe to run again: it only
-# installs what is missing.
+# Installs what building Palace needs on a fresh Debian machine with Go and
+# Node, and with --test (make test) also what only the tests need, and says
+# what it does. Safe to run again: it only installs what is missing.
+#
+#   scripts/setup.sh [--test]
 set -euo pipefail
+for_tests=false
+[ "${1:-}" = --test ] && for_tests=true
 cd "$(dirname "$0")/.."
 
 need_apt=()
@@ -13,6 +17,17 @@ command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 # strace, for the test that proves `palace hook run` starts no program.
 command -v strace >/dev/null 2>&1 || need_apt+=(strace)
+# The VS Code extension's end-to-end test (vscode-extension/test/run.sh):
+# chromium, which playwright-core drives; ripgrep for code-server's offline
+# ripgrep cache; a toolchain and headers for code-server's native modules
+# (test/install-code-server.sh). Only `make test` needs them.
+editor_test_pkgs=()
+if $for_tests; then
+	editor_test_pkgs=(chromium ripgrep build-essential pkg-config python3 libkrb5-dev libxkbfile-dev libx11-dev libsecret-1-dev)
+fi
+for p in "${editor_test_pkgs[@]}"; do
+	dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
+done
 
 if ((${#need_apt[@]})); then
 	SUDO=""
@@ -21,7 +36,7 @@ if ((${#need_apt[@]})); then
 	$SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 else
-	echo "==> system packages present (libsqlite3-dev, gcc, g++, strace)"
+	echo "==> system packages present (libsqlite3-dev, gcc, g++, strace${editor_test_pkgs[*]:+; for the VS Code e2e: ${editor_test_pkgs[*]}})"
 fi
 
 command -v go >/dev/null || { echo "setup: Go is not on PATH (Go 1.26 or newer is needed)" >&2; exit 1; }

@@ -11,15 +11,15 @@
 // so one failing check still lets the others report.
 //
 //   PALACE_BIN      the palace binary (run.sh builds one when unset)
-//   PALACE_ORT_LIB  the ONNX Runtime library (default .cache/ort-lib, which
-//                   `make build` installs; without it the go backend embeds)
+//   PALACE_ORT_LIB  the ONNX Runtime library (run.sh sets .cache/ort-lib's,
+//                   which `make build` installs; unset, the go backend embeds)
 //   PALACE_LONG=1   mine all of $(go env GOROOT)/src instead of a subset
 //   PALACE_KEEP=1   keep the temporary folder (palaces, tree, server logs)
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -39,7 +39,7 @@ const repo = resolve(here, "..", "..");
 const BIN = process.env.PALACE_BIN;
 if (!BIN) throw new Error("set PALACE_BIN to the palace binary (run.sh does)");
 const TINY = join(repo, "core", "embed", "testdata", "tiny");
-const ORT = process.env.PALACE_ORT_LIB || join(repo, ".cache", "ort-lib", "libonnxruntime.so");
+const ORT = process.env.PALACE_ORT_LIB;
 const LONG = process.env.PALACE_LONG === "1";
 
 const NOTES = 1000;
@@ -75,7 +75,7 @@ const since = () => (performance.now() - start) / 1000;
 function childEnv() {
   const env = { HOME: root, PALACE_MODEL_DIR: TINY };
   for (const k of ["PATH", "LANG", "TMPDIR"]) if (process.env[k]) env[k] = process.env[k];
-  if (existsSync(ORT)) env.PALACE_ORT_LIB = ORT;
+  if (ORT) env.PALACE_ORT_LIB = ORT;
   return env;
 }
 
@@ -95,7 +95,9 @@ async function palaceJSON(h, args) {
 }
 
 // exportRows streams `palace export` and calls fn with each row after the
-// header: an export of all of Go's src is too large for one string.
+// header: an export of all of Go's src is too large for one string. It
+// settles on the child's 'close', not 'exit': stdout may still hold rows
+// at 'exit', and by 'close' readline has seen its end and every line.
 function exportRows(h, args, fn) {
   return new Promise((done, fail) => {
     const child = spawn(BIN, ["--home", h, "export", ...args], { env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
@@ -112,9 +114,8 @@ function exportRows(h, args, fn) {
       }
       fn(row);
     });
-    child.on("exit", (code) => {
-      lines.close();
-      if (code !== 0) fail(new Error(`palace export exited ${code}: ${stderr}`));
+    child.on("close", (code, signal) => {
+      if (code !== 0) fail(new Error(`palace export exited ${code ?? signal}: ${stderr}`));
       else done();
     });
   });
@@ -166,7 +167,8 @@ function startMine(tree) {
       m.signal ??= signal;
       done(m);
     };
-    child.on("exit", end);
+    // 'close', not 'exit': the summary on stdout is whole only then.
+    child.on("close", end);
     child.on("error", (e) => {
       m.stderr += `spawn nice ${BIN}: ${e.message}`;
       end(-1, null);
@@ -226,7 +228,6 @@ async function rememberAll(client, errors, pace, gate) {
         } else {
           n.id = r.id;
         }
-        if (r.notice) n.notice = r.notice;
       } catch (e) {
         n.doneAt = since();
         errors.push(`palace_remember ${k}: ${e.message}`);

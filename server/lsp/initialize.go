@@ -51,7 +51,7 @@ type clientInfo struct {
 
 // Custom methods, advertised in capabilities.experimental.palace.
 var (
-	customRequests      = []string{"palace/relevant", "palace/search", "palace/drawer", "palace/remember", "palace/forget", "palace/status", "palace/wakeUp"}
+	customRequests      = []string{"palace/relevant", "palace/search", "palace/drawer", "palace/remember", "palace/forget", "palace/status", "palace/wakeUp", "palace/mine"}
 	customNotifications = []string{"palace/didIndex"}
 )
 

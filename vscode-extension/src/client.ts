@@ -36,6 +36,9 @@ class ObservedClient extends LanguageClient {
   }
 }
 
+/** palace/mine's answer: the folders queued. */
+export interface MineResult { queued: { uri: string; path: string; wing: string }[] }
+
 export interface PalaceClientEvents {
   onProgress?(v: ProgressValue): void;
   onDidIndex?(n: { uri: string; wing?: string; drawers?: number; ms?: number; skipped?: string }): void;
@@ -135,7 +138,6 @@ export class PalaceClient {
 
   async request<T = any>(method: string, params: unknown, token?: vscode.CancellationToken): Promise<T> {
     if (!this.client) throw new Error('Palace server is not running');
-    if (this.client.state !== State.Running) await this.client.start();
     return token ? this.client.sendRequest<T>(method, params, token as any) : this.client.sendRequest<T>(method, params);
   }
 
@@ -145,5 +147,7 @@ export class PalaceClient {
   remember(params: object) { return this.request('palace/remember', params); }
   forget(id: string) { return this.request('palace/forget', { id }); }
   status() { return this.request('palace/status', {}); }
-  wakeUp(params: object = {}) { return this.request('palace/wakeUp', params); }
+  wakeUp(params: object = {}) { return this.request<{ text: string }>('palace/wakeUp', params); }
+  /** Queues a mine of every workspace folder (or of `uri`'s) on the server's own miner; answers at once. */
+  mine(params: { uri?: string } = {}) { return this.request<MineResult>('palace/mine', params); }
 }

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import * as cp from 'child_process';
 import { PalaceClient, resolveServer, ProgressValue } from './client';
-import { Hit, hitToItem, drawerText, debounce, statusText, drawerCount, StatusModel, searchHtml, makeNonce } from './models';
+import { Hit, hitToItem, drawerText, debounce, statusText, StatusModel, searchHtml, makeNonce } from './models';
 
 const SCHEME = 'palace-drawer';
 
@@ -124,7 +123,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
   });
   palace = client;
   refreshStatus = async () => {
-    try { status.drawers = drawerCount(await client.status()); } catch { /* not running */ }
+    try { status.drawers = (await client.status())?.drawers; } catch { /* not running */ }
     render();
   };
 
@@ -213,40 +212,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       return res;
     }],
     ['palace.mineWorkspace', async () => {
-      const bin = resolveServer(vscode.workspace.getConfiguration('palace').get<string>('serverPath', ''));
-      const folders = vscode.workspace.workspaceFolders ?? [];
-      if (!bin || !folders.length) { void vscode.window.showWarningMessage('Palace: no server binary or no workspace folder.'); return; }
-      const cfg = vscode.workspace.getConfiguration('palace');
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Palace: mining', cancellable: true }, async (p, tok) => {
-        for (const f of folders) {
-          p.report({ message: f.name });
-          const args = ['mine', f.uri.fsPath];
-          if (cfg.get<string>('home')) args.push('--home', cfg.get<string>('home')!);
-          if (cfg.get<string>('wing')) args.push('--wing', cfg.get<string>('wing')!);
-          await new Promise<void>((resolve) => {
-            const ch = cp.spawn(bin, args);
-            tok.onCancellationRequested(() => ch.kill());
-            ch.stdout.on('data', (d) => output.append(String(d)));
-            ch.stderr.on('data', (d) => output.append(String(d)));
-            ch.on('close', () => resolve());
-            ch.on('error', (e) => { output.appendLine(String(e)); resolve(); });
-          });
-        }
-      });
-      await refreshStatus();
+      // The server mines on its own queue (the one saves and the startup
+      // mine use), so this never races a second process for the palace;
+      // its $/progress drives the status bar.
+      const res = await client.mine();
+      const n = res.queued.length;
+      void vscode.window.showInformationMessage(n ? `Palace: mining ${n} folder(s)` : 'Palace: no workspace folder to mine.');
+      return res;
     }],
     ['palace.showStatus', async () => {
       const st = await client.status();
       output.appendLine(JSON.stringify(st, null, 2));
       output.show(true);
-      status.drawers = drawerCount(st); render();
+      status.drawers = st?.drawers; render();
       void vscode.window.showInformationMessage(`Palace: ${status.drawers ?? '?'} drawers`);
       return st;
     }],
     ['palace.wakeUp', async () => {
       const wing = vscode.workspace.getConfiguration('palace').get<string>('wing', '') || undefined;
       const res = await client.wakeUp(wing ? { wing } : {});
-      const text = typeof res === 'string' ? res : (res?.text ?? JSON.stringify(res));
+      const text = res.text;
+      if (!text) { void vscode.window.showWarningMessage('Palace: the wake-up is empty (nothing in the palace to show yet); the clipboard is unchanged.'); return text; }
       await vscode.env.clipboard.writeText(text);
       void vscode.window.showInformationMessage(`Palace: wake-up copied (${text.length} characters).`);
       return text;

@@ -55,8 +55,7 @@ export function shortTime(t: string | undefined): string {
 export function formatSource(h: Hit): string {
   if (h.uri || (h.source && h.line_start)) {
     const name = baseName(h.uri || h.source || '');
-    const ls = h.line_start ?? (h.range ? h.range.start.line + 1 : undefined);
-    const le = h.line_end ?? (h.range ? h.range.end.line + 1 : undefined);
+    const ls = h.line_start, le = h.line_end;
     if (ls) return le && le !== ls ? `${name}:${ls}-${le}` : `${name}:${ls}`;
     return name;
   }
@@ -111,20 +110,6 @@ export function statusText(s: StatusModel): string {
   }
   if (s.state === 'starting') return '$(sync~spin) Palace';
   return `$(database) Palace: ${s.drawers ?? '?'} drawers`;
-}
-
-/** Finds the drawer count in a palace/status answer, whatever its exact nesting. */
-export function drawerCount(status: unknown): number | undefined {
-  if (!status || typeof status !== 'object') return undefined;
-  const o = status as Record<string, unknown>;
-  for (const k of ['drawers', 'total_drawers', 'drawer_count', 'total']) {
-    if (typeof o[k] === 'number') return o[k] as number;
-  }
-  for (const k of ['palace', 'stats', 'counts', 'status']) {
-    const n = drawerCount(o[k]);
-    if (n !== undefined) return n;
-  }
-  return undefined;
 }
 
 /** HTML of the Search webview: escaped, strict CSP, scripts only by nonce. */

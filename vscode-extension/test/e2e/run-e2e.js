@@ -49,7 +49,7 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
     for (let i = 0; i < 100 && !/HTTP server listening/.test(serverLog); i++) await new Promise((r) => setTimeout(r, 200));
     log('code-server up');
     browser = await chromium.launch({ executablePath: CHROME, headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${path.join(tmp, 'chrome')}`].filter((a) => !a.startsWith('--user-data-dir')) });
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
     const ctx = await browser.newContext({ viewport: { width: 1400, height: 850 } });
     page = await ctx.newPage();
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
@@ -76,6 +76,17 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       await page.locator('.monaco-editor textarea').first().focus().catch(() => {});
       const row = page.locator('.pane', { hasText: 'Relevant' }).locator('.monaco-list-row', { hasText: /checksum\.go:\d+/ }).first();
       await row.waitFor({ timeout: 20000 });
+      // checksum.go shares words with upload.go, so the row alone proves
+      // nothing about the cursor. The row's aria-label is the item's
+      // tooltip, whose why must name the identifier at the cursor (as the
+      // unit test checks: "computeChecksum (at cursor)"); the list may still
+      // be an earlier update's.
+      let label = '';
+      for (let i = 0; i < 20 && !/why: .*computeChecksum \(at cursor\)/.test(label); i++) {
+        if (i) await new Promise((r) => setTimeout(r, 500));
+        label = (await row.getAttribute('aria-label')) || '';
+      }
+      if (!/why: .*computeChecksum \(at cursor\)/.test(label)) throw new Error(`the checksum.go row does not name computeChecksum at the cursor: ${JSON.stringify(label)}`);
       await page.mouse.move(700, 500);
       await page.locator('#workbench\\.parts\\.sidebar').screenshot({ path: path.join(ART, 'panel.png') });
       await page.screenshot({ path: path.join(ART, 'workbench.png') });

@@ -19,8 +19,22 @@ async function until(fn, ms = 15000, what = 'condition') {
 }
 
 let ext, api;
-const progress = [];
 const didIndex = [];
+
+// The fixture folder's entry in palace/status (state, finished mines, last mine).
+async function fixtureFolder() {
+  const st = await api.client.status();
+  return st.server.folders.find((f) => f.path === ws);
+}
+
+// progressEndedSince: from the status bar's texts[from] on, a mine's
+// $/progress showed ("mining", from begin or report) and then ended: only
+// an 'end' clears the mining text, and the bar then shows the drawer count.
+function progressEndedSince(from) {
+  const texts = T.state.statusBar[0].texts.slice(from);
+  const i = texts.findIndex((t) => /Palace: mining/.test(t));
+  return i >= 0 && texts.slice(i + 1).some((t) => t.startsWith('$(database) Palace: '));
+}
 
 test.before(async () => {
   assert.ok(fs.existsSync(BIN), `palace binary at ${BIN} (set PALACE_BIN)`);
@@ -28,20 +42,21 @@ test.before(async () => {
   vscode.workspace.workspaceFolders = [{ uri: vscode.Uri.file(ws), name: 'fixture', index: 0 }];
   ext = require('../../dist/extension.js');
   api = await ext.activate(T.makeContext());
-  const origP = api.client.client.progressListener;
-  api.client.client.progressListener = (v) => { progress.push(v); origP(v); };
   api.client.client.onNotification('palace/didIndex', (n) => didIndex.push(n));
 });
 
 test.after(async () => { await ext.deactivate(); fs.rmSync(tmp, { recursive: true, force: true }); });
 
-test('server starts, mines the workspace, status bar shows the drawer count', async () => {
+test('server starts and mines the workspace; the status bar shows its $/progress, then the drawer count', async () => {
   assert.strictEqual(api.client.running, true);
-  const st = await until(async () => { const s = await api.client.status(); return JSON.stringify(s).includes('fixture') && s; }, 15000, 'status');
-  await until(async () => { await api.refreshStatus(); return api.status.drawers > 0 && !api.status.mining; }, 15000, 'drawers mined');
-  const bar = T.state.statusBar[0];
-  assert.match(bar.text, /Palace: \d+ drawers/);
-  assert.ok(st.server, 'status has server part');
+  const f = await until(async () => { const x = await fixtureFolder(); return x && x.mines >= 1 && x.state === 'idle' && x; }, 15000, 'the startup mine of the fixture folder');
+  assert.ok(!f.last.error && f.last.drawers_added > 0, 'startup mine: ' + JSON.stringify(f.last));
+  // The status bar item exists before the server starts, so it saw the whole mine.
+  await until(() => progressEndedSince(0), 15000, 'the startup mine\'s progress to begin and end in the status bar');
+  await api.refreshStatus();
+  const st = await api.client.status();
+  assert.ok(st.drawers > 0, 'palace/status drawers: ' + st.drawers);
+  assert.strictEqual(T.state.statusBar[0].text, `$(database) Palace: ${st.drawers} drawers`);
 });
 
 test('Relevant: cursor on computeChecksum in upload.go lists checksum.go with why', async () => {
@@ -56,7 +71,7 @@ test('Relevant: cursor on computeChecksum in upload.go lists checksum.go with wh
   const items = tree.getChildren();
   const item = items.find((i) => /checksum\.go:\d+/.test(i.label));
   assert.ok(item, 'tree item for checksum.go: ' + items.map((i) => i.label).join(', '));
-  assert.match(String(item.tooltip), /why: .*computeChecksum/);
+  assert.match(String(item.tooltip), /why: .*computeChecksum \(at cursor\)/);
   // Selecting it jumps to the source lines.
   await vscode.commands.executeCommand(item.command.command, ...item.command.arguments);
   assert.match(T.state.shown.doc.uri.fsPath, /checksum\.go$/);
@@ -77,8 +92,12 @@ test('Remember Selection (wing/room pick) then Search finds it, drawer opens as 
   rememberedId = res.id;
   T.state.quickPickAnswers.push((items) => items.find((i) => i.hit.id === rememberedId));
   const hits = await vscode.commands.executeCommand('palace.search', 'exponential backoff');
-  assert.ok(hits.some((h) => h.id === rememberedId), 'search finds the remembered drawer');
-  // A drawer with uri+range jumps to the file; open it as a virtual document explicitly too.
+  const note = hits.find((h) => h.id === rememberedId);
+  assert.ok(note, 'search finds the remembered drawer');
+  // A note has no source lines to jump to (no uri/range): selecting it
+  // opened it as a read-only virtual document.
+  assert.ok(!note.range, 'a note has no range: ' + JSON.stringify(note));
+  assert.strictEqual(T.state.shown.doc.uri.scheme, 'palace-drawer');
   await vscode.commands.executeCommand('palace.openDrawer', { id: rememberedId });
   assert.strictEqual(T.state.shown.doc.uri.scheme, 'palace-drawer');
   assert.match(T.state.shown.doc.getText(), /exponential backoff capped/);
@@ -97,9 +116,42 @@ test('didSave re-mines the file (palace/didIndex) and Search finds the new text'
   assert.ok(res.hits.some((h) => /quota\.go/.test(h.uri || h.source || '')), 'search finds saved file');
 });
 
-test('Wake Up copies to the clipboard; Forget deletes the drawer', async () => {
+test('Mine Workspace queues a mine on the server (palace/mine): progress in the status bar, a new file becomes searchable', async () => {
+  await until(async () => (await fixtureFolder()).state === 'idle', 15000, 'no mine pending');
+  const before = (await fixtureFolder()).mines;
+  // Written behind the editor's back: no save, no watcher, so only a mine can find it.
+  const file = path.join(ws, 'ledger.go');
+  fs.writeFileSync(file, 'package storage\n\n// quokkaLedger records each upload once a mine has seen it.\nfunc quokkaLedger() {}\n');
+  const inLedger = (res) => res.hits.some((h) => /ledger\.go$/.test(h.uri || h.source || ''));
+  assert.ok(!inLedger(await api.client.search({ query: 'quokkaLedger' })), 'ledger.go is not in the palace before the mine');
+  const from = T.state.statusBar[0].texts.length;
+  const msgs = T.state.messages.length;
+  const res = await vscode.commands.executeCommand('palace.mineWorkspace');
+  assert.deepStrictEqual(res.queued.map((q) => [q.path, q.wing]), [[ws, 'fixture']], JSON.stringify(res));
+  assert.ok(T.state.messages.slice(msgs).some((m) => m[0] === 'info' && m[1] === 'Palace: mining 1 folder(s)'), JSON.stringify(T.state.messages.slice(msgs)));
+  const f = await until(async () => { const x = await fixtureFolder(); return x.mines > before && x.state === 'idle' && x; }, 15000, 'the requested mine');
+  assert.ok(!f.last.error && f.last.files_mined >= 1, 'requested mine: ' + JSON.stringify(f.last));
+  await until(() => progressEndedSince(from), 15000, 'the requested mine\'s progress to begin and end in the status bar');
+  assert.ok(inLedger(await api.client.search({ query: 'quokkaLedger' })), 'search finds the file the mine added');
+  // One folder by uri; a uri that is no workspace folder is refused.
+  const one = await api.client.mine({ uri: vscode.Uri.file(ws).toString() });
+  assert.deepStrictEqual(one.queued.map((q) => q.path), [ws]);
+  await until(async () => { const x = await fixtureFolder(); return x.mines > f.mines && x.state === 'idle'; }, 15000, 'the mine of one folder');
+  await assert.rejects(api.client.mine({ uri: vscode.Uri.file(path.join(tmp, 'elsewhere')).toString() }),
+    (e) => e.code === -32602 && /not a workspace folder/.test(e.message));
+});
+
+test('Wake Up copies to the clipboard (an empty one copies nothing); Forget deletes the drawer', async () => {
   const text = await vscode.commands.executeCommand('palace.wakeUp');
   assert.ok(text && text.length > 0);
+  assert.strictEqual(T.state.clipboard, text);
+  // A wing with nothing in it wakes up to no text: a warning, the clipboard kept.
+  T.state.config['palace.wing'] = 'nosuchwing';
+  const before = T.state.messages.length;
+  try {
+    assert.strictEqual(await vscode.commands.executeCommand('palace.wakeUp'), '');
+  } finally { T.state.config['palace.wing'] = 'fixture'; }
+  assert.ok(T.state.messages.slice(before).some((m) => m[0] === 'warn' && /wake-up is empty/.test(m[1])), JSON.stringify(T.state.messages.slice(before)));
   assert.strictEqual(T.state.clipboard, text);
   T.state.warningAnswers.push('Forget');
   const res = await vscode.commands.executeCommand('palace.forgetDrawer', rememberedId);
@@ -122,7 +174,6 @@ test('the server is restarted after a crash', async () => {
 });
 
 test('missing binary: clear message with a docs button', async () => {
-  const { PalaceClient } = require('../../dist/extension.js');
   T.state.config['palace.serverPath'] = path.join(tmp, 'nope', 'palace');
   const before = T.state.messages.length;
   await vscode.commands.executeCommand('palace.restartServer');

@@ -32,13 +32,14 @@ test('escapeHtml and searchHtml: escaped, strict CSP with nonce', () => {
   assert.ok(!/innerHTML/.test(html), 'results are inserted as text');
 });
 
-test('statusText and drawerCount', () => {
+// The drawer count comes from palace/status's top-level `drawers`
+// (extension.test.js checks the bar against the real server's answer).
+test('statusText', () => {
   assert.strictEqual(m.statusText({ state: 'running', drawers: 42 }), '$(database) Palace: 42 drawers');
   assert.strictEqual(m.statusText({ state: 'running', mining: { kind: 'report', percentage: 41.6 } }), '$(sync~spin) Palace: mining 42%');
+  assert.strictEqual(m.statusText({ state: 'running', mining: { kind: 'begin', title: 'Palace: mining fixture' } }), '$(sync~spin) Palace: mining');
   assert.strictEqual(m.statusText({ state: 'missing' }), '$(warning) Palace: no server');
-  assert.strictEqual(m.drawerCount({ drawers: 5 }), 5);
-  assert.strictEqual(m.drawerCount({ palace: { total_drawers: 7 } }), 7);
-  assert.strictEqual(m.drawerCount({}), undefined);
+  assert.strictEqual(m.statusText({ state: 'stopped', drawers: 3 }), '$(debug-disconnect) Palace: stopped');
 });
 
 test('debounce: only the last call within the window runs', async () => {

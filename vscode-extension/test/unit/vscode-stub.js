@@ -94,7 +94,8 @@ const window = {
   onDidChangeActiveTextEditor: onDidChangeActiveTextEditor.event, onDidChangeTextEditorSelection: onDidChangeTextEditorSelection.event,
   onDidChangeVisibleTextEditors: noopEvent, onDidChangeWindowState: noopEvent, onDidChangeActiveNotebookEditor: noopEvent,
   createOutputChannel: (name) => makeOutput(name),
-  createStatusBarItem() { const s = { text: '', show() {}, hide() {}, dispose() {} }; state.statusBar.push(s); return s; },
+  // texts keeps every text the item showed, so a test sees a state that has already passed (mining).
+  createStatusBarItem() { let text = ''; const s = { texts: [], get text() { return text; }, set text(v) { text = v; s.texts.push(v); }, show() {}, hide() {}, dispose() {} }; state.statusBar.push(s); return s; },
   createTreeView(id, o) { state.treeProviders[id] = o.treeDataProvider; return { dispose() {}, reveal: async () => {} }; },
   registerTreeDataProvider(id, p) { state.treeProviders[id] = p; return new Disposable(() => {}); },
   registerWebviewViewProvider(id, p) { state.webviewProviders[id] = p; return new Disposable(() => {}); },
