@@ -759,12 +759,12 @@ func badCLICases() []badCase {
 		},
 		{
 			name: "wing names with quotes and slashes are refused by remember", front: "cli", code: 2,
-			want: `wing .*cannot contain`,
+			want: `wing .*neither is allowed`,
 			act: func(t *testing.T, e *badEnv) badResult {
 				var last badResult
 				for _, w := range []string{`say "hi"`, "a/b", `"a" OR b*`, "../../etc"} {
 					last = badCLI(t, e.home, "remember", "tokbadwing", "--wing", w)
-					if last.code != 2 || !strings.Contains(last.err, "cannot contain") {
+					if last.code != 2 || !strings.Contains(last.err, "neither is allowed") {
 						t.Errorf("wing %q: exit %d, %q", w, last.code, last.err)
 					}
 				}
@@ -1373,7 +1373,7 @@ func badMCPCases() []badCase {
 		},
 		{
 			name: "palace_remember into a wing with a quote", front: "mcp", code: badToolError,
-			want: `^invalid input: wing .*cannot contain`,
+			want: `^invalid input: wing .*neither is allowed`,
 			act:  call("palace_remember", map[string]any{"content": "tokmcpquote", "wing": `say "hi"`}),
 		},
 		{
@@ -1629,7 +1629,7 @@ func badLSPCases() []badCase {
 		},
 		{
 			name: "palace/remember into a wing with a slash", front: "lsp", code: int(jsonrpc2.InvalidParams),
-			want: `wing .*cannot contain`,
+			want: `wing .*neither is allowed`,
 			act:  call("palace/remember", map[string]any{"text": "toklspslash", "wing": "../../etc"}),
 		},
 		{

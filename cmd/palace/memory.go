@@ -22,6 +22,14 @@ func textArg(c *cobra.Command, a []string) (string, error) {
 	return strings.Join(a, " "), nil
 }
 
+// printRedacted tells, when a note or diary entry had secrets, that they
+// were replaced by markers before it was stored, and their kinds.
+func printRedacted(out io.Writer, kinds []string) {
+	if len(kinds) > 0 {
+		fmt.Fprintf(out, "redacted %d secret(s) before storing: %s\n", len(kinds), strings.Join(kinds, ", "))
+	}
+}
+
 // flagNames are the flags that set a note's fields, for naming them in
 // errors ("--wing is empty" tells what to add; "wing is empty" did not).
 var flagNames = map[string]string{"wing": "--wing", "room": "--room", "source": "--source", "importance": "--importance"}
@@ -80,9 +88,7 @@ or input (nothing written).`,
 			if res.Notice != "" {
 				fmt.Fprintln(c.ErrOrStderr(), "palace: "+res.Notice)
 			}
-			if len(res.Redacted) > 0 {
-				fmt.Fprintf(out, "redacted %d secret(s) before storing: %s\n", len(res.Redacted), strings.Join(res.Redacted, ", "))
-			}
+			printRedacted(out, res.Redacted)
 			if res.Added {
 				fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, res.Wing, res.Room)
 				if len(res.Duplicates) > 0 {
@@ -159,9 +165,7 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 			if asJSON {
 				return printJSON(out, res)
 			}
-			if len(res.Redacted) > 0 {
-				fmt.Fprintf(out, "redacted %d secret(s) before storing: %s\n", len(res.Redacted), strings.Join(res.Redacted, ", "))
-			}
+			printRedacted(out, res.Redacted)
 			verb := "wrote"
 			if !res.Added {
 				verb = "already written:"

@@ -147,3 +147,22 @@ func TestSecretRememberRedacts(t *testing.T) {
 		t.Errorf("the same note with another token should be redacted and found a duplicate (exit %d):\n%s", code, out)
 	}
 }
+
+func TestSecretDiaryWriteRedacts(t *testing.T) {
+	home := t.TempDir()
+	tok, body := secretGitHubToken(4)
+	out, errOut, code := runPalace(t, home, "diary", "write", "claude", "The deploy log printed "+tok+" in clear.")
+	if code != 0 {
+		t.Fatalf("diary write: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.HasPrefix(out, "redacted 1 secret(s) before storing: github-token\nwrote ") || strings.Contains(out, body) {
+		t.Errorf("diary write with a token:\n%s", out)
+	}
+	out, _, code = runPalace(t, home, "diary", "write", "claude", "Nothing secret today.")
+	if code != 0 || strings.Contains(out, "redacted") || !strings.HasPrefix(out, "wrote ") {
+		t.Errorf("diary write without a secret (exit %d):\n%s", code, out)
+	}
+	if r := searchOK(t, home, body); len(r.Hits) != 0 {
+		t.Errorf("the token of a diary entry is searchable")
+	}
+}

@@ -135,12 +135,8 @@ func WriteDiary(ctx context.Context, p *palace.Palace, e DiaryEntry) (WriteResul
 	if err != nil {
 		return WriteResult{}, err
 	}
-	redacted := []string{}
 	var found []secrets.Finding
 	n.Text, found = secrets.Redact(n.Text)
-	for _, f := range found {
-		redacted = append(redacted, f.Kind)
-	}
 	full, at := stamp(n.At)
 	meta, err := json.Marshal(diaryMeta{Agent: n.Agent, AgentID: n.id})
 	if err != nil {
@@ -162,7 +158,7 @@ func WriteDiary(ctx context.Context, p *palace.Palace, e DiaryEntry) (WriteResul
 	if err != nil {
 		return WriteResult{}, fmt.Errorf("diary of %s: %w", n.id, err)
 	}
-	return WriteResult{DiaryLine: diaryLine(d), Added: existing == "", Redacted: redacted}, nil
+	return WriteResult{DiaryLine: diaryLine(d), Added: existing == "", Redacted: secrets.Kinds(found)}, nil
 }
 
 // DiaryQuery asks for an agent's latest entries.

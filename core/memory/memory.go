@@ -17,16 +17,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/route"
 )
 
 // Limits on input. A note is a memory, not a file: anything above MaxText
 // belongs in 'palace mine'. Checking sizes first means a huge input is
 // never scanned or echoed back.
 const (
-	MaxTextBytes   = 1 << 20 // note and diary text
-	MaxNameBytes   = 200     // wing, room, topic
-	MaxAgentBytes  = 100     // keeps "diary-<agent>" within MaxNameBytes
-	MaxSourceBytes = 1024    // a note's source (a path, a URL, a title)
+	MaxTextBytes   = 1 << 20            // note and diary text
+	MaxNameBytes   = route.MaxNameBytes // wing, room, topic
+	MaxAgentBytes  = 100                // keeps "diary-<agent>" within MaxNameBytes
+	MaxSourceBytes = 1024               // a note's source (a path, a URL, a title)
 )
 
 // ErrInvalid is matched (errors.Is) by every error about bad input.
@@ -63,25 +64,26 @@ func checkText(field, s string) (string, error) {
 	return s, nil
 }
 
-// checkName validates a wing, room or topic name and returns it trimmed.
-// It refuses what route.CheckName refuses, so a room the taxonomy accepts
-// can be remembered into: '/' because a wing names a file (the per-wing
-// identity, $PALACE_HOME/identity/<wing>.md) and names print as wing/room;
-// '"' because names are quoted in messages and other tools' query syntax.
-// An empty name is allowed only when optional.
+// checkName validates a wing, room or topic name and returns it without
+// the spaces around it. The rules are route.CheckName's, so that a room the
+// taxonomy accepts can be remembered into, and the other way round ('/'
+// matters here too: a wing names a file, the per-wing identity
+// $PALACE_HOME/identity/<wing>.md). Only spaces are trimmed: a tab or line
+// break at either end is a control character, refused with the rest. An
+// empty name is allowed only when optional.
 func checkName(field, s string, optional bool) (string, error) {
-	if len(s) > MaxNameBytes {
-		return "", invalid(field, "is %d bytes; the limit is %d", len(s), MaxNameBytes)
-	}
-	if err := checkLabel(field, s); err != nil {
-		return "", err
-	}
-	if i := strings.IndexAny(s, `/"`); i >= 0 {
-		return "", invalid(field, "%s contains %q; wing, room and topic names cannot contain '/' or '\"'", quote(s), s[i])
-	}
-	s = strings.TrimSpace(s)
-	if s == "" && !optional {
+	s = strings.Trim(s, " ")
+	if s == "" {
+		if optional {
+			return "", nil
+		}
 		return "", invalid(field, "is empty")
+	}
+	if err := route.CheckName(field, s); err != nil {
+		// route's message starts with what it checked, the field's name;
+		// as an InputError, fronts can name the field as their caller
+		// knows it (--wing).
+		return "", invalid(field, "%s", strings.TrimPrefix(err.Error(), field+" "))
 	}
 	return s, nil
 }

@@ -174,12 +174,10 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		return RememberResult{}, err
 	}
 	res := RememberResult{Wing: n.Wing, Room: n.Room, Source: n.Source, Importance: n.Importance,
-		Duplicates: []Match{}, NearChecks: []string{}, Redacted: []string{}}
+		Duplicates: []Match{}, NearChecks: []string{}}
 	var found []secrets.Finding
 	n.Text, found = secrets.Redact(n.Text)
-	for _, f := range found {
-		res.Redacted = append(res.Redacted, f.Kind)
-	}
+	res.Redacted = secrets.Kinds(found)
 	hash := store.ContentHash(n.Text)
 	exact, err := p.Store.DrawersByHash(ctx, n.Wing, hash, maxReported)
 	if err != nil {

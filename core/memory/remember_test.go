@@ -9,6 +9,7 @@ import (
 
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/route"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -312,6 +313,41 @@ func TestRememberBadInput(t *testing.T) {
 	res := remember(t, p, with(func(n *Note) { n.Wing, n.Room, n.Source = " proj ", "  ", " " }), false)
 	if !res.Added || res.Wing != "proj" || res.Room != DefaultRoom || res.Source != DefaultSource {
 		t.Errorf("trimmed names: %+v", res)
+	}
+}
+
+// Wing, room and topic names follow the taxonomy's rules (route.CheckName)
+// once the spaces around them are trimmed, so a room one accepts the other
+// accepts; a refusal names the field and what is wrong with the name.
+func TestNamesFollowTaxonomyRules(t *testing.T) {
+	for _, c := range []struct {
+		name, want string // want: "" accepted, else in the message
+	}{
+		{"proj", ""}, {" proj ", ""}, {"日本語 notes", ""}, {`a\b`, ""}, {"a:b", ""},
+		{"a/b", "'/'"}, {`my "wing"`, `'"'`}, {"a\nb", "control"}, {"proj\t", "control"}, {"\tproj", "control"},
+		{"w\xff", "UTF-8"}, {strings.Repeat("w", MaxNameBytes+1), "limit"}, {"\u00a0proj", "space"},
+	} {
+		n := note("A note about names.", c.name)
+		err := n.Validate()
+		trimmed := strings.Trim(c.name, " ")
+		if (err == nil) != (route.CheckName("wing", trimmed) == nil) {
+			t.Errorf("%q: memory says %v, the taxonomy %v", c.name, err, route.CheckName("wing", trimmed))
+		}
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%q refused: %v", c.name, err)
+			}
+			continue
+		}
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != "wing" || !strings.Contains(err.Error(), c.want) ||
+			!strings.HasPrefix(err.Error(), "wing name ") || strings.Contains(err.Error(), "wing wing") {
+			t.Errorf("%q: got %v, want an input error on wing naming %s", c.name, err, c.want)
+		}
+	}
+	// Topics and diary wings go through the same check.
+	if err := (DiaryEntry{Agent: "a", Text: "x", Topic: "a/b"}).Validate(); err == nil || !strings.Contains(err.Error(), "topic name") {
+		t.Errorf("topic a/b: %v", err)
 	}
 }
 

@@ -101,29 +101,44 @@ func (m *miner) conversation(c candidate, format, text string, src store.Source)
 // messages replaced, on a copy of its messages. Lines are the message's
 // line in a line-based export (0 in a JSON document, and for the title);
 // in a plain-text transcript, whose messages are verbatim lines, counted
-// from the message's line to the secret's.
+// from the message's line to the secret's. A plain-text transcript's title
+// is its first "# heading", which is also a line of its first message: a
+// secret there is reported once, on its line, not a second time as the
+// title's.
 func redactConversation(conv convo.Conversation, path string) (convo.Conversation, []Redaction) {
-	var found []Redaction
-	title, fs := secrets.Redact(conv.Title)
-	for _, f := range fs {
-		found = append(found, Redaction{Path: path, Kind: f.Kind})
+	plain := conv.Format == convo.FormatText
+	var found, fs []Redaction
+	conv.Title, fs = redactText(conv.Title, path, func(int) int { return 0 })
+	if !plain {
+		found = fs
 	}
-	conv.Title = title
 	ms := make([]convo.Message, len(conv.Messages))
 	for i, msg := range conv.Messages {
-		var fs []secrets.Finding
-		msg.Text, fs = secrets.Redact(msg.Text)
-		for _, f := range fs {
-			line := msg.Line
-			if line > 0 && conv.Format == convo.FormatText {
-				line += f.Line - 1
+		msg.Text, fs = redactText(msg.Text, path, func(line int) int {
+			if msg.Line > 0 && plain {
+				return msg.Line + line - 1
 			}
-			found = append(found, Redaction{Path: path, Kind: f.Kind, Line: line})
-		}
+			return msg.Line
+		})
+		found = append(found, fs...)
 		ms[i] = msg
 	}
 	conv.Messages = ms
 	return conv, found
+}
+
+// redactText replaces the secrets of text, found in the file path, and
+// reports each on the line that line gives for its line in text.
+func redactText(text, path string, line func(int) int) (string, []Redaction) {
+	text, fs := secrets.Redact(text)
+	if len(fs) == 0 {
+		return text, nil
+	}
+	rs := make([]Redaction, len(fs))
+	for i, f := range fs {
+		rs[i] = Redaction{Path: path, Kind: f.Kind, Line: line(f.Line)}
+	}
+	return text, rs
 }
 
 // conversationDrawers cuts conversations into exchanges and makes one

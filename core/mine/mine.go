@@ -19,7 +19,6 @@ import (
 	"github.com/palace-dev/palace/core/chunk"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/route"
-	"github.com/palace-dev/palace/core/secrets"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -429,11 +428,7 @@ func (m *miner) file(c candidate) result {
 	// secret into pieces that each look harmless.
 	var found []Redaction
 	if redact {
-		var fs []secrets.Finding
-		text, fs = secrets.Redact(text)
-		for _, f := range fs {
-			found = append(found, Redaction{Path: c.path, Kind: f.Kind, Line: f.Line})
-		}
+		text, found = redactText(text, c.path, func(line int) int { return line })
 	}
 	chunks := chunk.Split(text, m.opts.Chunk)
 	if len(chunks) == 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/core/convo"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -207,5 +208,54 @@ func TestMineRedactsConversations(t *testing.T) {
 	}
 	if secretHits(t, p.Store, "c", ghBody)+secretHits(t, p.Store, "c", pwBody) != 0 {
 		t.Error("the full-text index finds a secret of a conversation")
+	}
+}
+
+// A plain-text transcript's "# heading" is both its title and a line of
+// its first message: a secret there is gone from both, and reported once,
+// on its line.
+func TestMineReportsHeadingSecretOnce(t *testing.T) {
+	ctx := context.Background()
+	p := openPalace(t)
+	body := secretTok(6, 36)
+	transcript := "# deploy with gh" + "p_" + body + "\n\n> can you check the deploy?\n\nYes, it is green.\n\n> and the cache?\n\nWarm.\n\n> thanks\n\nAnytime.\n"
+	root := tree(t, map[string]string{"chat.txt": transcript})
+	sum, err := Run(ctx, p, root, Options{Wing: "c", Mode: ModeConvos})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Redaction{{Path: filepath.Join(root, "chat.txt"), Kind: "github-token", Line: 1}}
+	if !reflect.DeepEqual(sum.Redactions, want) {
+		t.Errorf("redactions %+v\nwant %+v", sum.Redactions, want)
+	}
+	ds, err := p.Store.ListDrawers(ctx, store.Filter{Wing: "c"}, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	titled := 0
+	for _, d := range ds {
+		if strings.Contains(d.Content, body) || strings.Contains(d.Metadata, body) || strings.Contains(d.IndexText, body) {
+			t.Errorf("drawer %s still holds the secret: %q %s", d.ID, d.Content, d.Metadata)
+		}
+		if strings.Contains(d.Metadata, `"title":"deploy with [REDACTED:github-token]"`) {
+			titled++
+		}
+	}
+	if titled != len(ds) || len(ds) == 0 {
+		t.Errorf("%d of %d drawers carry the redacted title", titled, len(ds))
+	}
+}
+
+// In a JSON export the title is apart from the messages: a secret there is
+// reported, at line 0.
+func TestRedactConversationReportsJSONTitle(t *testing.T) {
+	gh := "gh" + "p_" + secretTok(7, 36)
+	conv := convo.Conversation{Format: convo.FormatChatGPT, Title: "rotate " + gh,
+		Messages: []convo.Message{{Text: "the old one was " + gh, Index: 0}}}
+	got, found := redactConversation(conv, "export.json")
+	want := []Redaction{{Path: "export.json", Kind: "github-token"}, {Path: "export.json", Kind: "github-token"}}
+	if !reflect.DeepEqual(found, want) || got.Title != "rotate [REDACTED:github-token]" ||
+		got.Messages[0].Text != "the old one was [REDACTED:github-token]" || conv.Messages[0].Text == got.Messages[0].Text {
+		t.Errorf("got %+v, %+v", got, found)
 	}
 }

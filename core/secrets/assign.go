@@ -52,70 +52,130 @@ type assignment struct {
 	// ',' or ';' and a key is often a field: cfg.Token = ...).
 	alone bool
 	op    string
+	query bool // the key is a parameter of a URL's query (inQuery)
 }
 
 // valueAfter reads the operator and value that follow a key [ks, ke).
-// quote is the quote opened before the key ("key": ...), or 0.
-func valueAfter(text string, ks, ke int, quote byte) (assignment, bool) {
+// quote is the quote opened before the key ("key": ...), or "".
+func valueAfter(text string, ks, ke int, quote string) (assignment, bool) {
+	a, i, ok := operatorAfter(text, ks, ke, quote)
+	if !ok {
+		return a, false
+	}
+	return valueAt(text, ks, i, a)
+}
+
+// operatorAfter reads the operator after a key [ks, ke), and returns where
+// its value starts.
+func operatorAfter(text string, ks, ke int, quote string) (assignment, int, bool) {
 	var a assignment
 	i := ke
-	if quote != 0 {
-		if i >= len(text) || text[i] != quote {
-			return a, false
-		}
-		i++
+	if !strings.HasPrefix(text[i:], quote) {
+		return a, i, false
 	}
+	i += len(quote)
 	sp := runOf(text, i, cSpace)
 	spaced := sp > i
 	i = sp
 	if i >= len(text) {
-		return a, false
+		return a, i, false
 	}
 	switch {
 	case strings.HasPrefix(text[i:], ":="), strings.HasPrefix(text[i:], "=>"):
 		a.op = text[i : i+2]
 	case text[i] == '=':
 		if i+1 < len(text) && (text[i+1] == '=' || text[i+1] == '~') {
-			return a, false // a comparison
+			return a, i, false // a comparison
 		}
 		a.op = "="
 	case text[i] == ':':
 		if i+1 < len(text) && (text[i+1] == ':' || text[i+1] == '/') {
-			return a, false // a scope operator, a URL
+			return a, i, false // a scope operator, a URL
 		}
 		a.op = ":"
 	default:
-		return a, false
+		return a, i, false
 	}
 	i += len(a.op)
 	v := runOf(text, i, cSpace)
 	key := text[ks:ke]
-	query := ks > 0 && (text[ks-1] == '?' || text[ks-1] == '&')
-	a.env = a.op == "=" && !spaced && v == i && (query || strings.ToUpper(key) == key)
-	i = v
-	if i >= len(text) {
-		return a, false
+	a.query = inQuery(text, ks)
+	a.env = a.op == "=" && !spaced && v == i && (a.query || strings.ToUpper(key) == key)
+	return a, v, v < len(text)
+}
+
+// valueAt reads the value that starts at i, of the key starting at ks.
+func valueAt(text string, ks, i int, a assignment) (assignment, bool) {
+	open, escaped := i, false
+	if text[i] == '\\' && i+1 < len(text) && isQuote(text[i+1]) {
+		open, escaped = i+1, true // \"value\" in JSON written inside a string
 	}
-	switch q := text[i]; q {
-	case '"', '\'', '`':
-		end := strings.IndexByte(text[i+1:lineEnd(text, i)], q)
-		if end < 0 {
+	if isQuote(text[open]) {
+		end, ok := closingQuote(text, open+1, text[open], escaped)
+		if !ok {
 			return a, false
 		}
-		a.start, a.end, a.quoted = i+1, i+1+end, true
-	default:
-		j := i
-		for j < len(text) {
-			c := text[j]
-			if c <= ' ' || c == ',' || c == ';' || c == '"' || c == '\'' || c == '`' || c == ')' || c == ']' || c == '}' || c == '&' && query {
-				break
-			}
-			j++
-		}
-		a.start, a.end = i, j
-		a.alone = startsLine(text, ks) && endsLine(text, j)
+		a.start, a.end, a.quoted = open+1, end, true
+		return a, true
 	}
+	j := i
+	for j < len(text) && !stopsValue(text[j], a.query) {
+		j++
+	}
+	a.start, a.end = i, j
+	a.alone = startsLine(text, ks) && endsLine(text, j)
 	return a, true
+}
+
+// inQuery reports a key at ks that follows '?' or '&': a parameter of a
+// URL's query.
+func inQuery(text string, ks int) bool { return ks > 0 && (text[ks-1] == '?' || text[ks-1] == '&') }
+
+func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
+
+// stopsValue reports a byte that ends an unquoted value: white space,
+// punctuation that closes or separates (',', ';', ')', ']', '}'), a quote,
+// and, in a URL's query, '&'.
+func stopsValue(c byte, query bool) bool {
+	return c <= ' ' || strings.IndexByte(",;\"'`)]}", c) >= 0 || c == '&' && query
+}
+
+// closingQuote finds where a quoted value that starts at i ends, at the
+// quote q that closes it: one not escaped by a backslash, so "a\"b" is one
+// value. Written inside another string (escaped, \"a\"), the value ends at
+// the next \" instead, unless its backslash is escaped in turn (\\\" is a
+// quote inside the value). A line without a closing quote has no value,
+// but for a last resort: a quote escaped in a language without escapes
+// (a shell's 'C:\'), which closes as it did before escapes were read.
+func closingQuote(text string, i int, q byte, escaped bool) (int, bool) {
+	fallback := -1
+	for i < len(text) && text[i] != '\n' {
+		switch text[i] {
+		case '\\':
+			j := i
+			for j < len(text) && text[j] == '\\' {
+				j++
+			}
+			if j == len(text) || text[j] != q {
+				i = j
+				continue
+			}
+			switch k := j - i; {
+			case k%2 == 0:
+				return j, true // the backslashes escape each other: the quote closes
+			case escaped && k%4 == 1:
+				return j - 1, true // \" (or \\\\\": an escaped backslash, then \")
+			case !escaped && fallback < 0:
+				fallback = j
+			}
+			i = j + 1
+		case q:
+			return i, true
+		default:
+			i++
+		}
+	}
+	return fallback, fallback >= 0
 }
 
 // startsLine reports a key at the start of its line, after indentation,
@@ -139,11 +199,9 @@ func endsLine(text string, i int) bool {
 
 // lhs is the key side of an assignment read backwards from its value.
 type lhs struct {
-	key   string
-	start int // of the key
-	op    string
-	// tight is an '=' with no space on either side, as in KEY=value.
-	tight bool
+	key        string
+	start, end int    // of the key
+	quote      string // around the key, as quoteBefore gives it
 }
 
 // keyBefore reads the operator and key that precede a value starting at
@@ -151,13 +209,10 @@ type lhs struct {
 func keyBefore(text string, i int) (lhs, bool) {
 	var l lhs
 	j := backSpace(text, i)
-	after := j < i
 	switch {
 	case j >= 2 && (text[j-2:j] == ":=" || text[j-2:j] == "=>"):
-		l.op = text[j-2 : j]
 		j -= 2
 	case j >= 1 && (text[j-1] == '=' || text[j-1] == ':'):
-		l.op = text[j-1 : j]
 		j--
 		if j >= 1 && strings.IndexByte("=!<>+-*/|&^%:", text[j-1]) >= 0 {
 			return l, false // ==, !=, +=, ::, ...
@@ -165,22 +220,36 @@ func keyBefore(text string, i int) (lhs, bool) {
 	default:
 		return l, false
 	}
-	k := backSpace(text, j)
-	l.tight = l.op == "=" && !after && k == j
-	var quote byte
-	if k >= 1 && (text[k-1] == '"' || text[k-1] == '\'') {
-		quote = text[k-1]
-		k--
+	end := backSpace(text, j)
+	var quote string
+	if end >= 1 && (text[end-1] == '"' || text[end-1] == '\'') {
+		quote = text[end-1 : end]
+		if end >= 2 && text[end-2] == '\\' {
+			quote = text[end-2 : end]
+		}
+		end -= len(quote)
 	}
-	end := k
+	k := end
 	for k > 0 && is(text[k-1], cKey) {
 		k--
 	}
-	if k == end || quote != 0 && (k == 0 || text[k-1] != quote) {
+	if k == end || quote != "" && quoteBefore(text, k) != quote {
 		return l, false
 	}
-	l.key, l.start = text[k:end], k
-	return l, true
+	return lhs{key: text[k:end], start: k, end: end, quote: quote}, true
+}
+
+// quoteBefore is the quote that opens a key at i: ", ', the same escaped
+// (\"key\" in JSON written inside a string: logs, fixtures, pasted tool
+// output), or "".
+func quoteBefore(text string, i int) string {
+	if i == 0 || text[i-1] != '"' && text[i-1] != '\'' {
+		return ""
+	}
+	if i >= 2 && text[i-2] == '\\' {
+		return text[i-2 : i]
+	}
+	return text[i-1 : i]
 }
 
 func backSpace(text string, i int) int {
@@ -203,25 +272,37 @@ var secretWords = []string{
 }
 
 // secretValueAt marks the value of the key around a secret word found at
-// i (DB_PASSWORD=..., "apiKey": "...", client_secret: ...). keyEnd is
-// where the last key read ends: a key with two such words is read once.
-func secretValueAt(text string, i int, keyEnd *int) (span, bool) {
-	ks, ke := i, runOf(text, i, cKey)
-	if ke <= *keyEnd {
+// i (DB_PASSWORD=..., "apiKey": "...", client_secret: ...). A key with two
+// such words is read once, and a key inside the unquoted value of a
+// secret-named key is part of that value (judged whole, and redacted whole
+// if secret), so no text is read again for every key in it.
+func (s *scanState) secretValueAt(i int) (span, bool) {
+	text := s.text
+	if i < s.keyEnd {
 		return span{}, false
 	}
-	*keyEnd = ke
+	ks, ke := i, runOf(text, i, cKey)
+	s.keyEnd = ke
 	for ks > 0 && is(text[ks-1], cKey) {
 		ks--
 	}
-	var quote byte
-	if ks > 0 && (text[ks-1] == '"' || text[ks-1] == '\'') {
-		quote = text[ks-1]
+	if ks < s.valueEnd {
+		return span{}, false
 	}
 	// Most keys in code are not assigned to here (key), keys[i]): the
-	// operator is the cheaper test, so it comes first.
-	a, ok := valueAfter(text, ks, ke, quote)
-	if !ok || !secretKey(text[ks:ke]) || !secretValue(text[a.start:a.end], a) {
+	// operator is the cheapest test, so it comes first, and the value is
+	// read only for a secret-named key.
+	a, v, ok := operatorAfter(text, ks, ke, quoteBefore(text, ks))
+	if !ok || !secretKey(text[ks:ke]) {
+		return span{}, false
+	}
+	if a, ok = valueAt(text, ks, v, a); !ok {
+		return span{}, false
+	}
+	if !a.quoted {
+		s.valueEnd = a.end
+	}
+	if !secretValue(text[a.start:a.end], a) {
 		return span{}, false
 	}
 	return span{start: a.start, end: a.end, kind: KindEnvSecret, prio: prioAssign}, true
@@ -275,9 +356,10 @@ var keyQualifiers = map[string]bool{
 }
 
 // secretKey reports whether a key names a secret: its last word is one
-// (DB_PASSWORD, clientSecret, GITHUB_TOKEN, x-api-key), not a name, file,
-// URL, type or count of one (secret_name, token_url, max_tokens). Alone,
-// PWD is the shell's working directory and PASS a test's verdict.
+// (DB_PASSWORD, clientSecret, GITHUB_TOKEN, x-api-key), or ends in
+// "password" (PGPASSWORD, MYSQL_ROOTPASSWORD), not a name, file, URL, type
+// or count of one (secret_name, token_url, max_tokens). Alone, PWD is the
+// shell's working directory and PASS a test's verdict.
 func secretKey(key string) bool {
 	ws := words(key)
 	if len(ws) == 0 {
@@ -287,7 +369,7 @@ func secretKey(key string) bool {
 	if (last == "pwd" || last == "pass") && len(ws) == 1 {
 		return false
 	}
-	if secretLast[last] {
+	if secretLast[last] || strings.HasSuffix(last, "password") {
 		return true
 	}
 	if last == "key" && len(ws) > 1 {
@@ -302,7 +384,14 @@ func secretKey(key string) bool {
 // secretValue reports whether the value of a secret-named key is a
 // literal worth hiding, not a reference, a placeholder, a label or code.
 func secretValue(v string, a assignment) bool {
-	if len(v) < 4 || isPlaceholder(v) || isExample(v) {
+	// Unquoted, a literal is a .env value or stands alone on its line
+	// (YAML, INI); in code it is an expression (cfg.Token, loadKey(),
+	// -1000 - iota). This costs nothing, so it comes first.
+	if !a.env && !a.quoted && !a.alone {
+		return false
+	}
+	// isPlaceholder also refuses AWS's documented keys (EXAMPLE).
+	if len(v) < 4 || isPlaceholder(v) {
 		return false
 	}
 	switch strings.ToLower(v) {
@@ -313,9 +402,7 @@ func secretValue(v string, a assignment) bool {
 		return true
 	}
 	if !a.quoted {
-		// Unquoted, a literal stands alone on its line (YAML, INI); in
-		// code it is an expression (cfg.Token, loadKey(), -1000 - iota).
-		if !a.alone || number(v) || strings.ContainsAny(v, "([{") || strings.HasPrefix(v, "/") ||
+		if number(v) || strings.ContainsAny(v, "([{") || strings.HasPrefix(v, "/") ||
 			strings.HasPrefix(v, "./") || strings.HasPrefix(v, "~/") || dottedIdentifier(v) {
 			return false
 		}

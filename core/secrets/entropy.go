@@ -34,7 +34,9 @@ func highEntropy(text string, spans []span) []span {
 				}
 			}
 			v = runOf(text, v, cSpace)
-			if v < len(text) && (text[v] == '"' || text[v] == '\'' || text[v] == '`') {
+			if v+1 < len(text) && text[v] == '\\' && isQuote(text[v+1]) {
+				v += 2 // \"value\", escaped inside a string
+			} else if v < len(text) && isQuote(text[v]) {
 				v++
 			}
 			e := runOf(text, v, valueRun)
@@ -58,39 +60,40 @@ func highEntropy(text string, spans []span) []span {
 // entropyValue decides on one candidate run [s, e). A quoted value counts
 // wherever it is; an unquoted one only in .env (KEY=value) and YAML (key:
 // value, alone on its line) form: elsewhere an unquoted word is code, such
-// as v.Op = OpAMD64MOVQload.
+// as v.Op = OpAMD64MOVQload. The run must be the whole value: a quote
+// must close right after it, or an unquoted value end there. Those two are
+// checked before valueAfter reads the value, so that it reads no further
+// than the run.
 func entropyValue(text string, s, e int) (span, bool) {
-	from, quoted := s, false
-	if s > 0 && (text[s-1] == '"' || text[s-1] == '\'' || text[s-1] == '`') {
-		// The quote must close right after the run: the run is the value.
-		if e >= len(text) || text[e] != text[s-1] {
+	from := s // the value's opening quote, if any
+	if s > 0 && isQuote(text[s-1]) {
+		q := text[s-1]
+		from = s - 1
+		closed := e < len(text) && text[e] == q
+		if from > 0 && text[from-1] == '\\' {
+			from--
+			closed = e+1 < len(text) && text[e] == '\\' && text[e+1] == q
+		}
+		if !closed {
 			return span{}, false
 		}
-		from, quoted = s-1, true
-	} else if e < len(text) && !valueEnds(text[e]) {
-		return span{}, false
 	}
 	l, ok := keyBefore(text, from)
 	if !ok || secretKey(l.key) || harmlessKey(l.key) {
 		return span{}, false
 	}
-	if !quoted && !(l.tight && strings.ToUpper(l.key) == l.key) && !(l.op == ":" && yamlLine(text, l.start, e)) {
+	if from == s && e < len(text) && !stopsValue(text[e], inQuery(text, l.start)) {
 		return span{}, false
 	}
-	if !randomLooking(text[s:e]) {
+	// A URL's query parameters are literals (a.env), but long random ones
+	// there are mostly public ids (a playlist, a tracking id): only
+	// secret-named ones count, as env-secret.
+	a, ok := valueAfter(text, l.start, l.end, l.quote)
+	literal := a.quoted || a.env && !a.query || a.op == ":" && a.alone
+	if !ok || a.start != s || a.end != e || !literal || !randomLooking(text[s:e]) {
 		return span{}, false
 	}
 	return span{start: s, end: e, kind: KindHighEntropy, prio: prioEntropy}, true
-}
-
-// yamlLine reports a key that starts its line and a value that ends it.
-func yamlLine(text string, keyStart, valueEnd int) bool {
-	return startsLine(text, keyStart) && endsLine(text, valueEnd)
-}
-
-// valueEnds is what may follow an unquoted value.
-func valueEnds(c byte) bool {
-	return c <= ' ' || c == ',' || c == ';' || c == ')' || c == ']' || c == '}' || c == '&'
 }
 
 // harmlessLast are last words of keys whose long values are public by
@@ -143,7 +146,7 @@ func randomLooking(v string) bool {
 	if longestSequence(v) >= 5 {
 		return false // 0123456789abcdef..., ABCDEFGH...: an alphabet or a counter
 	}
-	if longestB64Run(strings.Map(digitsOnly, v)) >= 6 {
+	if longestRun(v, cDigit) >= 6 {
 		return false // xor_uint32_4294967295: a number in a name
 	}
 	return entropy(v) >= entropyThreshold(len(v))
@@ -153,15 +156,6 @@ func randomLooking(v string) bool {
 // image and PDF files (PNG, JPEG, GIF, WebP, PDF), embedded as data.
 var notSecretPrefixes = []string{"sha1-", "sha256-", "sha384-", "sha512-", "md5-",
 	"iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "JVBERi0"}
-
-// digitsOnly keeps digits and turns anything else into a separator, so
-// longestB64Run measures runs of digits.
-func digitsOnly(r rune) rune {
-	if r >= '0' && r <= '9' {
-		return r
-	}
-	return ' '
-}
 
 // longestSequence is the longest run of consecutive characters (abc, 123).
 func longestSequence(v string) int {

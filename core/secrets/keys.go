@@ -18,7 +18,8 @@ const beginArmor = "-----BEGIN "
 // line starts at i, and marks its body, keeping the BEGIN and END lines.
 // Certificates and public keys are not secret and are left alone. A block
 // cut short (no END line) loses the base64 lines that follow its BEGIN.
-func privateKeyAt(text string, i int) (span, bool) {
+func (s *scanState) privateKeyAt(i int) (span, bool) {
+	text := s.text
 	at := i + len(beginArmor)
 	label, ok := armorLabel(text, at)
 	if !ok || !strings.Contains(label, "PRIVATE KEY") {
@@ -32,22 +33,44 @@ func privateKeyAt(text string, i int) (span, bool) {
 	} else if strings.HasPrefix(text[start:], "\n") {
 		start = runOf(text, start+1, cSpace)
 	}
+	if start < s.keysDone {
+		return span{}, false
+	}
 	limit := min(len(text), start+maxKeyBody)
 	var end int
-	if j := strings.Index(text[start:limit], "-----END "); j >= 0 {
-		end = start + j
+	if e := s.armorEndFrom(start); e >= 0 && e+len(endArmor) <= limit {
+		end = e
 		// Whatever precedes END on its own line (indentation, a quote of
 		// string concatenation) stays, so the END line reads as it did.
 		if k := strings.LastIndexByte(text[start:end], '\n'); k >= 0 {
 			end = start + k + 1
 		}
 	} else {
-		end = truncatedBody(text, start)
+		end = s.truncatedBody(start)
 	}
-	if end <= start || longestB64Run(text[start:end]) < minKeyRun {
+	if end <= start || longestRun(text[start:end], cAlnum|cB64) < minKeyRun {
+		// A later BEGIN whose body starts inside this one (glued to a
+		// line of it) reads on to the same END line, or through the same
+		// lines: its body is a part of this one, and no key either.
+		s.keysDone = end
 		return span{}, false
 	}
 	return span{start: start, end: end, kind: KindPrivateKey, prio: prioKey}, true
+}
+
+// endArmor starts the line that closes an armoured block.
+const endArmor = "-----END "
+
+// armorEndFrom is the index of the first END line at or after i, or -1.
+// BEGIN lines before one END all look for it: it is searched for once.
+func (s *scanState) armorEndFrom(i int) int {
+	if s.armorFrom < 0 || i < s.armorFrom || s.armorEnd >= 0 && i > s.armorEnd {
+		s.armorFrom, s.armorEnd = i, strings.Index(s.text[i:], endArmor)
+		if s.armorEnd >= 0 {
+			s.armorEnd += i
+		}
+	}
+	return s.armorEnd
 }
 
 // armorLabel reads the label of an armour header from i (after "-----BEGIN
@@ -68,15 +91,15 @@ func armorLabel(text string, i int) (string, bool) {
 // of lines from start that hold only base64 (armour headers such as
 // "Proc-Type: 4,ENCRYPTED", quotes and escaped newlines of a key pasted
 // into code are allowed too).
-func truncatedBody(text string, start int) int {
+func (s *scanState) truncatedBody(start int) int {
 	end := start
-	for end < len(text) {
-		le := lineEnd(text, end)
-		line := strings.TrimSpace(text[end:le])
+	for end < len(s.text) {
+		le := s.lineEnd(end)
+		line := strings.TrimSpace(s.text[end:le])
 		if line == "" || !keyLine(line) {
 			break
 		}
-		end = min(le+1, len(text))
+		end = min(le+1, len(s.text))
 	}
 	return end
 }
@@ -101,11 +124,11 @@ func keyLine(line string) bool {
 	return true
 }
 
-// longestB64Run is the length of the longest run of base64 characters.
-func longestB64Run(s string) int {
+// longestRun is the length of the longest run of bytes of class mask.
+func longestRun(s string, mask uint8) int {
 	best := 0
 	for i := 0; i < len(s); {
-		j := runOf(s, i, cAlnum|cB64)
+		j := runOf(s, i, mask)
 		best = max(best, j-i)
 		i = j + 1
 	}

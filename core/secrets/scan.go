@@ -12,11 +12,40 @@ type trigger struct {
 	at  func(s *scanState, i int) (span, bool)
 }
 
-// scanState is what the pass carries from one trigger to the next.
+// scanState is what the pass carries from one trigger to the next. Each
+// trigger reads forward from where it is found; where many triggers share
+// what they read (a long run of "sk-sk-sk-...", keys in a long value, BEGIN
+// lines before one END), the state remembers what was read and decided,
+// so that no byte is read again for every trigger before it and the pass
+// stays linear in the text, whatever the text.
 type scanState struct {
 	text string
 	// keyEnd is where the last key read for a secret word ends.
 	keyEnd int
+	// valueEnd is where the unquoted value of the last secret-named key
+	// ends: a key inside it is part of that value, judged with it.
+	valueEnd int
+	// shapes holds, per shape, what its candidates read so far; made on the
+	// first token trigger, so text without one allocates nothing.
+	shapes []shapeRun
+	// armorFrom and armorEnd: the first "-----END " at or after
+	// armorFrom is at armorEnd (-1: none); armorFrom < 0 until searched.
+	armorFrom, armorEnd int
+	// keysDone: a BEGIN line whose body starts before it was judged with
+	// the earlier one whose body ends there (privateKeyAt).
+	keysDone int
+	// eolFrom and eol: no newline is in text[eolFrom:eol], and eol is one
+	// (or the end of text).
+	eolFrom, eol int
+}
+
+// lineEnd is lineEnd(s.text, i), remembered for the triggers that ask
+// about the same long line again.
+func (s *scanState) lineEnd(i int) int {
+	if i < s.eolFrom || i > s.eol {
+		s.eolFrom, s.eol = i, lineEnd(s.text, i)
+	}
+	return s.eol
 }
 
 // triggerGroups holds the triggers by their first two bytes; byPair maps a
@@ -27,13 +56,12 @@ var triggerGroups, byPair = buildTriggers()
 func buildTriggers() ([][]trigger, *[1 << 16]uint8) {
 	var ts []trigger
 	for k := range shapes {
-		sh := &shapes[k]
-		for _, p := range sh.prefixes {
-			ts = append(ts, trigger{p, func(s *scanState, i int) (span, bool) { return shapeAt(s.text, i, sh, p) }})
+		for _, p := range shapes[k].prefixes {
+			ts = append(ts, trigger{p, func(s *scanState, i int) (span, bool) { return s.shapeAt(i, k, p) }})
 		}
 	}
 	ts = append(ts,
-		trigger{beginArmor, func(s *scanState, i int) (span, bool) { return privateKeyAt(s.text, i) }},
+		trigger{beginArmor, (*scanState).privateKeyAt},
 		trigger{slackWebhook, func(s *scanState, i int) (span, bool) { return slackWebhookAt(s.text, i) }},
 		trigger{"://", func(s *scanState, i int) (span, bool) { return urlPasswordAt(s.text, i) }},
 	)
@@ -48,7 +76,7 @@ func buildTriggers() ([][]trigger, *[1 << 16]uint8) {
 		}})
 	}
 	for _, w := range secretWords {
-		ts = append(ts, trigger{w, func(s *scanState, i int) (span, bool) { return secretValueAt(s.text, i, &s.keyEnd) }})
+		ts = append(ts, trigger{w, (*scanState).secretValueAt})
 	}
 	var groups [][]trigger
 	pairs := new([1 << 16]uint8)
@@ -68,7 +96,7 @@ func pair(s string, i int) int { return int(s[i])<<8 | int(s[i+1]) }
 // scan runs every trigger found in text and returns what they marked, in
 // the order found; overlaps are left to resolve.
 func scan(text string) []span {
-	s := scanState{text: text, keyEnd: -1}
+	s := scanState{text: text, keyEnd: -1, armorFrom: -1, eolFrom: len(text) + 1}
 	var spans []span
 	for i := 0; i+1 < len(text); i++ {
 		g := byPair[pair(text, i)]

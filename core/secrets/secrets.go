@@ -52,6 +52,16 @@ type Finding struct {
 	Line int `json:"line"`
 }
 
+// Kinds lists the kind of each finding, in order; never nil, so that a
+// result with no secret reports an empty list.
+func Kinds(fs []Finding) []string {
+	kinds := make([]string, len(fs))
+	for i, f := range fs {
+		kinds[i] = f.Kind
+	}
+	return kinds
+}
+
 // Marker is what replaces a secret of kind.
 func Marker(kind string) string { return "[REDACTED:" + kind + "]" }
 
@@ -75,7 +85,8 @@ const (
 // Redact returns text with every secret it recognises replaced by its
 // marker, and what it replaced, in order. Newlines inside a secret (a
 // private key's body) are kept after the marker, so line numbers do not
-// move. Text without secrets is returned as is, unallocated.
+// move. Text without secrets is returned as is, unallocated. The time
+// taken is linear in the length of text, whatever it holds.
 func Redact(text string) (string, []Finding) {
 	spans := highEntropy(text, scan(text))
 	if len(spans) == 0 {
@@ -102,6 +113,8 @@ func Redact(text string) (string, []Finding) {
 
 // resolve keeps, among overlapping spans, the one of lowest prio (then the
 // earliest, then the first found), and returns the kept ones in text order.
+// It takes the spans one prio at a time, merging each group into those
+// kept: linear in the spans once sorted, however many there are.
 func resolve(spans []span) []span {
 	sort.SliceStable(spans, func(i, j int) bool {
 		if spans[i].prio != spans[j].prio {
@@ -110,16 +123,35 @@ func resolve(spans []span) []span {
 		return spans[i].start < spans[j].start
 	})
 	var kept []span
-	for _, s := range spans {
-		i := sort.Search(len(kept), func(i int) bool { return kept[i].end > s.start })
-		if i < len(kept) && kept[i].start < s.end {
-			continue // overlaps a span already kept
+	for g := 0; g < len(spans); {
+		h := g + 1
+		for h < len(spans) && spans[h].prio == spans[g].prio {
+			h++
 		}
-		kept = append(kept, span{})
-		copy(kept[i+1:], kept[i:])
-		kept[i] = s
+		kept = merge(kept, spans[g:h])
+		g = h
 	}
 	return kept
+}
+
+// merge returns kept (in text order, none overlapping) with the spans of
+// group (one prio, in text order) that overlap neither a kept one nor an
+// earlier one of the group.
+func merge(kept, group []span) []span {
+	out := make([]span, 0, len(kept)+len(group))
+	k, last := 0, -1 // last: the end of the last span taken from group
+	for _, s := range group {
+		for k < len(kept) && kept[k].end <= s.start {
+			out = append(out, kept[k])
+			k++
+		}
+		if k < len(kept) && kept[k].start < s.end || last > s.start {
+			continue
+		}
+		out = append(out, s)
+		last = s.end
+	}
+	return append(out, kept[k:]...)
 }
 
 // ---- character classes ----

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Secrets in this file are built when the tests run: samples are split
@@ -116,6 +117,20 @@ func secretCases() []secretCase {
 		one("high entropy in .env", "SESSION_SIGNING=@@\n", tok(36, 40), KindHighEntropy),
 		one("high entropy quoted in JSON", `{"cookie": "@@"}`, tok(37, 32), KindHighEntropy),
 		one("high entropy in YAML", "webhook:\n  signing: @@  # rotate monthly\n", rnd(38, 44, b64), KindHighEntropy),
+		// Quotes escaped with a backslash: inside a value, and around keys
+		// and values of JSON written inside a string (logs, fixtures,
+		// pasted tool output).
+		one("escaped quote inside a YAML value", "pass"+"word: \"@@\"\n", j("Xk92", `\"`, "lQz!p"), KindEnvSecret),
+		one("JSON value starting with an escaped quote", `{"pass`+`word": "@@"}`, j("a", `\"`, "Xk92lQz!p"), KindEnvSecret),
+		one("JSON inside a log line's string", `level=info body="{\"user\":\"bob\",\"pass`+`word\":\"@@\"}"`, j("Xk92", "lQz!p"), KindEnvSecret),
+		one("escaped JSON holding a quote", `{\"pass`+`word\": \"@@\"}`, j("Xk9", `\\\"`, "2lQz"), KindEnvSecret),
+		one("high entropy in escaped JSON", `{\"cookie\":\"@@\"}`, tok(41, 32), KindHighEntropy),
+		// A shell's single quotes have no escapes: a last backslash is the
+		// password's.
+		one("shell password ending in a backslash", "export DB_PASS"+"WORD='@@'\n", j("Xk92", "lQz", `\`), KindEnvSecret),
+		one("one-word key ending in password", "PGPASS"+"WORD=@@ psql -h db -U app\n", j("Xk92", "lQzp"), KindEnvSecret),
+		// An unquoted value ends at a quote, as for secret-named keys.
+		one("high entropy in a quoted docker -e", `docker run -e "SESSION_SIGNING=@@" app`, tok(42, 40), KindHighEntropy),
 		{name: "several on their lines", tmpl: "A=1\nGITHUB_TOKEN=@@\n\nDB_PASS" + "WORD=@@\nurl: https://u:@@@h.example\n",
 			secrets: []string{j("gh", "o_", tok(39, 36)), "pa55-w0rd", "hunter-22"},
 			kinds:   []string{KindGitHub, KindEnvSecret, KindURLPassword}},
@@ -302,6 +317,20 @@ var lookAlikes = []string{
 	// Prefixes inside longer words.
 	"mask-attribute-for-the-main-service-container-2024",
 	"the AKIA prefix and the ghp_ prefix name token kinds",
+	// Keys that end in pass or password without naming one.
+	"PGPASSFILE=/home/dev/.pgpass",
+	"SSH_ASKPASS=/usr/libexec/openssh/ssh-askpass",
+	`proxy_bypass = "localhost,127.0.0.1"`,
+	"PASSWORDLESS_LOGIN=enabled",
+	"sudo: NOPASSWD=ALL",
+	// Code that writes escaped JSON, and escaped JSON without a secret.
+	`body := fmt.Sprintf("{\"token\": \"%s\"}", tok)`,
+	`body := "{\"password\": \"" + pw + "\"}"`,
+	`{\"password\": \"\"}`,
+	`{\"api_key\": \"${API_KEY}\"}`,
+	`"password": "Enter your \"password\" here"`,
+	// A public id in a URL's query is no secret however random it looks.
+	"href:'https://www.youtube.com/watch?list=PLWz5rJ2EKKc9CBxr3BVjPTPoDPLdPIFCE&v='+videoId",
 }
 
 func TestLookAlikesSurvive(t *testing.T) {
@@ -358,6 +387,8 @@ func TestSecretKeyNames(t *testing.T) {
 		"secret_name": false, "token_url": false, "max_tokens": false, "password_file": false, "primary_key": false,
 		"key": false, "PWD": false, "PASS": false, "tokenizer": false, "bypass": false, "AWS_ACCESS_KEY_ID": false,
 		"auth": false, "passwordMinLength": false,
+		"PGPASSWORD": true, "pgPassword": true, "MYSQL_ROOTPASSWORD": true,
+		"PGPASSFILE": false, "SSH_ASKPASS": false, "passwordless": false, "NOPASSWD": false, "proxy_bypass": false,
 	} {
 		if got := secretKey(key); got != want {
 			t.Errorf("secretKey(%q) = %v, want %v (words %v)", key, got, want, words(key))
@@ -387,12 +418,63 @@ func TestRedactKeepsLinesAndText(t *testing.T) {
 	}
 }
 
+// adversarial are texts made of one unit repeated, each built so that a
+// scanner reading on from every trigger to where its run, key, value or
+// block ends would read the whole text again for each of them.
+func adversarial(size int) map[string]string {
+	begin := j("-----BEG", "IN PRIV", "ATE KEY-----")
+	units := map[string]string{
+		"secret words in one long key":      "key_",
+		"token prefixes in one long run":    "sk-",
+		"JWT headers in one long run":       "eyJ-",
+		"keys in one long unquoted value":   "pass=",
+		".env keys in one long value":       "PASS" + "WORD=",
+		"quoted values on one long line":    `"pass` + `word": "` + j("Xk92", "lQz!p") + `", `,
+		"BEGIN lines on one line, no END":   begin,
+		"BEGIN lines glued to header lines": begin + "Proc-Type:",
+		"tokens between assignments":        j("gh", "p_", tok(50, 36)) + " DB_PASS" + "WORD=" + j("hunter", "22") + "\n",
+		"BEGIN lines, one a line, no END":   begin + "\n",
+		"escaped quotes in one long value":  `pass` + `word: "\"`,
+		"URL passwords on one long line":    "http://u:" + tok(51, 12) + "@h/",
+		"assignments of long random values": "K=" + tok(52, 30) + ".",
+	}
+	out := map[string]string{}
+	for name, u := range units {
+		out[name] = strings.Repeat(u, size/len(u))
+	}
+	// A JWT whose header run is preceded by many other headers.
+	out["JWT headers before one payload"] = strings.Repeat("eyJ-", size/8) + "eyJaaaaaaaaaaaa.eyJ" + strings.Repeat("a", size/2) + "." + tok(53, 20)
+	return out
+}
+
+// TestRedactLinearTime checks that Redact stays linear on texts built to
+// make every trigger read on over the same bytes. Before scanState
+// remembered what was read and judged, seven of them took 7 s to 7 min at
+// 1 MiB; at the 4 MiB used here (--max-size can be raised, a conversation
+// message can be that long) the others took 3 to 5 s, but for BEGIN lines
+// one a line (1.3 s: each read at most 64 KiB). There is no portable count
+// of work done, so this measures wall time, with a bound far from the
+// quadratic times: a linear pass over 4 MiB of any of them takes 10 to 150
+// ms here.
+func TestRedactLinearTime(t *testing.T) {
+	for name, in := range adversarial(4 << 20) {
+		start := time.Now()
+		Redact(in)
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: %v for %d bytes, want well under 2 s", name, d, len(in))
+		}
+	}
+}
+
 func FuzzRedact(f *testing.F) {
 	for _, c := range secretCases() {
 		in, _, _ := c.build()
 		f.Add(in)
 	}
 	for _, s := range lookAlikes {
+		f.Add(s)
+	}
+	for _, s := range adversarial(256) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -449,5 +531,15 @@ func BenchmarkRedact(b *testing.B) {
 		for _, s := range texts {
 			Redact(s)
 		}
+	}
+}
+
+func TestKinds(t *testing.T) {
+	if k := Kinds(nil); k == nil || len(k) != 0 {
+		t.Errorf("Kinds(nil) = %#v, want an empty list", k)
+	}
+	fs := []Finding{{Kind: KindGitHub, Line: 2}, {Kind: KindEnvSecret, Line: 2}}
+	if k := Kinds(fs); !reflect.DeepEqual(k, []string{KindGitHub, KindEnvSecret}) {
+		t.Errorf("Kinds = %v", k)
 	}
 }

@@ -14,9 +14,11 @@ type shape struct {
 	body     uint8
 	min, max int
 	need     []uint8
-	// check, when set, validates a candidate of the right length further
-	// and may move its end.
-	check func(text string, start, end int) (int, bool)
+	// notPrefix starts another shape's tokens, which this one leaves alone.
+	notPrefix string
+	// check, when set, validates a candidate of the right length further,
+	// from where its body ends, and may move its end.
+	check func(text string, end int) (int, bool)
 }
 
 var shapes = []shape{
@@ -32,9 +34,7 @@ var shapes = []shape{
 	// OpenAI: legacy sk-<48>, project, service-account and admin keys. A
 	// mixed-case body with digits keeps kebab-case words out.
 	{kind: KindOpenAI, prefixes: []string{"sk-"}, body: cAlnum | cURL, min: 32, max: 255, need: []uint8{cDigit, cUpper, cLower},
-		check: func(text string, start, end int) (int, bool) {
-			return end, !strings.HasPrefix(text[start:], "sk-ant-")
-		}},
+		notPrefix: "sk-ant-"},
 	{kind: KindGoogleAPI, prefixes: []string{"AIza"}, body: cAlnum | cURL, min: 35, max: 35},
 	{kind: KindNPM, prefixes: []string{"npm_"}, body: cAlnum, min: 36, max: 36},
 	{kind: KindPyPI, prefixes: []string{"pypi-AgEIcHlwaS5vcmc"}, body: cAlnum | cURL, min: 50, max: 1000},
@@ -45,25 +45,62 @@ var shapes = []shape{
 	{kind: KindJWT, prefixes: []string{"eyJ"}, body: cAlnum | cURL, min: 10, max: 8000, check: jwtRest},
 }
 
-// shapeAt reads a token of shape sh whose prefix p starts at i.
-func shapeAt(text string, i int, sh *shape, p string) (span, bool) {
-	// A prefix glued to letters or digits is inside another word.
-	if i > 0 && is(text[i-1], cAlnum) {
+// shapeRun is what the candidates of one shape read so far.
+type shapeRun struct {
+	// text[from:to] is all of the shape's body: a candidate whose body
+	// starts inside it reads on from to.
+	from, to int
+	// judged is where the last body read whole ends. Candidates come in
+	// text order, so one whose body starts before it has the end of that
+	// body, followed by the same text: shorter, with fewer classes and the
+	// same check, it is judged alike, unless only EXAMPLE refused the
+	// earlier one and this one starts past the last EXAMPLE (at example-1).
+	judged, example int
+}
+
+// shapeAt reads a token of shape k whose prefix p starts at i.
+func (s *scanState) shapeAt(i, k int, p string) (span, bool) {
+	text, sh := s.text, &shapes[k]
+	if s.shapes == nil {
+		s.shapes = make([]shapeRun, len(shapes))
+	}
+	r := &s.shapes[k]
+	at := i + len(p)
+	// A prefix glued to letters or digits is inside another word; one that
+	// starts another shape's tokens is that shape's.
+	if i > 0 && is(text[i-1], cAlnum) || sh.notPrefix != "" && strings.HasPrefix(text[i:], sh.notPrefix) {
 		return span{}, false
 	}
-	at := i + len(p)
-	end := runOf(text, at, sh.body)
+	if at < r.judged && (r.example == 0 || i < r.example) {
+		return span{}, false // judged with the body it starts in
+	}
+	// The body is read no further than one byte past the longest allowed,
+	// and not again where an earlier candidate read it.
+	limit := min(len(text), at+sh.max+1)
+	from := at
+	if r.from <= at && at < r.to {
+		from = min(r.to, limit)
+	} else {
+		r.from, r.to = at, at
+	}
+	end := runOf(text[:limit], from, sh.body)
+	r.to = max(r.to, end)
 	n := end - at
-	if n < sh.min || n > sh.max || (end < len(text) && is(text[end], cAlnum)) || !hasAll(text[at:end], sh.need...) {
+	if n > sh.max {
+		return span{}, false // a later start inside the run may be short enough
+	}
+	r.judged, r.example = end, 0
+	if n < sh.min || (end < len(text) && is(text[end], cAlnum)) || !hasAll(text[at:end], sh.need...) {
 		return span{}, false
 	}
 	if sh.check != nil {
 		var ok bool
-		if end, ok = sh.check(text, i, end); !ok {
+		if end, ok = sh.check(text, end); !ok {
 			return span{}, false
 		}
 	}
-	if isExample(text[i:end]) {
+	if x := strings.LastIndex(text[i:end], "EXAMPLE"); x >= 0 {
+		r.example = i + x + 1
 		return span{}, false
 	}
 	return span{start: i, end: end, kind: sh.kind, prio: prioToken}, true
@@ -71,11 +108,12 @@ func shapeAt(text string, i int, sh *shape, p string) (span, bool) {
 
 // isExample reports AWS-style documentation keys such as
 // AKIAIOSFODNN7EXAMPLE: published on purpose, and so common in docs and
-// tests that blanking them would only hide what the text is about.
+// tests that blanking them would only hide what the text is about. (shapeAt
+// looks for the same word itself, to know where the last one is.)
 func isExample(s string) bool { return strings.Contains(s, "EXAMPLE") }
 
 // sendGridRest checks the second part of SG.<22>.<43>.
-func sendGridRest(text string, start, end int) (int, bool) {
+func sendGridRest(text string, end int) (int, bool) {
 	if end >= len(text) || text[end] != '.' {
 		return end, false
 	}
@@ -84,7 +122,7 @@ func sendGridRest(text string, start, end int) (int, bool) {
 }
 
 // jwtRest checks that the header is followed by ".eyJ<payload>.<signature>".
-func jwtRest(text string, start, end int) (int, bool) {
+func jwtRest(text string, end int) (int, bool) {
 	if !strings.HasPrefix(text[end:], ".eyJ") {
 		return end, false
 	}
