@@ -72,7 +72,7 @@ func FuzzSplitExact(f *testing.F) {
 			}
 			// A piece of a long line: next in the line, after whitespace.
 			no := c.LineStart
-			at := strings.Index(whole[pos[no]:], c.Text)
+			at := indexAtRunes(whole[pos[no]:], c.Text)
 			if at < 0 {
 				t.Fatalf("chunk %d %q is not a later piece of line %d %q", i, c.Text, no, whole)
 			}
@@ -91,6 +91,27 @@ func FuzzSplitExact(f *testing.F) {
 			}
 		}
 	})
+}
+
+// indexAtRunes is strings.Index for a match that starts and ends on rune
+// boundaries as ranging over s decodes them: bytewise, "\x80" is found
+// inside the encoding of U+2000, where no chunk can start.
+func indexAtRunes(s, sub string) int {
+	starts := map[int]bool{len(s): true}
+	for i := range s {
+		starts[i] = true
+	}
+	for from := 0; from <= len(s); {
+		at := strings.Index(s[from:], sub)
+		if at < 0 {
+			return -1
+		}
+		if at += from; starts[at] && starts[at+len(sub)] {
+			return at
+		}
+		from = at + 1
+	}
+	return -1
 }
 
 // sanitized is o as Split reads it.
