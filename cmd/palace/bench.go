@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/bench"
+	"github.com/palace-dev/palace/cmd/palace/internal/bench"
 	"github.com/palace-dev/palace/core/embed"
 )
 

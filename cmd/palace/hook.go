@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/hook"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/server/hook"
 )
 
 const hookLong = `Hooks let a coding agent hand each session to Palace as it goes: at every

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	mcpserver "github.com/palace-dev/palace/server/mcp"
+	palacemcp "github.com/palace-dev/palace/server/mcp"
 )
 
 // secUmask makes cmd run under umask 000, so only the modes palace asks for
@@ -176,7 +176,7 @@ func TestFileModes(t *testing.T) {
 	secMode(t, db, 0o600)
 	secMode(t, filepath.Join(home, "audit"), 0o700)
 	secMode(t, filepath.Join(home, "audit", "write_log.jsonl"), 0o600)
-	secMode(t, filepath.Join(home, mcpserver.TokenFileName), 0o600)
+	secMode(t, filepath.Join(home, palacemcp.TokenFileName), 0o600)
 	secMode(t, filepath.Join(home, "logs"), 0o700)
 	secMode(t, filepath.Join(home, "logs", "hook.log"), 0o600)
 	// Nothing else under the palace is readable by others either.
@@ -295,7 +295,7 @@ func TestNoListenerUnlessAsked(t *testing.T) {
 	if listening != 1 {
 		t.Errorf("serve --mcp --http listens on %d sockets, want 1", listening)
 	}
-	token, err := os.ReadFile(filepath.Join(home, mcpserver.TokenFileName))
+	token, err := os.ReadFile(filepath.Join(home, palacemcp.TokenFileName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/server/lsp"
-	mcpserver "github.com/palace-dev/palace/server/mcp"
+	palacemcp "github.com/palace-dev/palace/server/mcp"
 )
 
 func newServeCmd(g *globals) *cobra.Command {
@@ -50,11 +50,11 @@ palace/remember, palace/forget, palace/status and palace/wakeUp.`,
 				}
 				return err
 			case instructions:
-				fmt.Fprint(c.OutOrStdout(), mcpserver.Instructions())
+				fmt.Fprint(c.OutOrStdout(), palacemcp.Instructions())
 				return nil
 			}
 			if addr != "" {
-				if _, err := mcpserver.CheckAddr(addr, remote); err != nil {
+				if _, err := palacemcp.CheckAddr(addr, remote); err != nil {
 					return usageError{err}
 				}
 			}
@@ -67,7 +67,7 @@ palace/remember, palace/forget, palace/status and palace/wakeUp.`,
 				return err
 			}
 			defer p.Close()
-			return mcpserver.Serve(c.Context(), p, mcpserver.Options{Wing: wing, AllowPaths: allow, HTTP: addr,
+			return palacemcp.Serve(c.Context(), p, palacemcp.Options{Wing: wing, AllowPaths: allow, HTTP: addr,
 				AllowRemote: remote, Version: version, Log: c.ErrOrStderr()})
 		},
 	}

@@ -7,10 +7,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-func init() {
-	notifications["$/cancelRequest"] = cancelRequest
-}
-
 // cancelRequest cancels a request still running; it is answered with
 // RequestCancelled (-32800). A request already answered is left alone.
 func cancelRequest(_ context.Context, s *server, raw json.RawMessage) error {

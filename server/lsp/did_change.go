@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 )
 
-func init() {
-	notifications["textDocument/didChange"] = didChange
-}
-
 // didChange keeps the editor's current text, so palace/relevant and hover
 // read the identifier and function the cursor is really on, unsaved edits
 // included. The server asks for full-document sync: a change carries the

@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 )
 
-func init() {
-	notifications["workspace/didChangeWatchedFiles"] = didChangeWatchedFiles
-}
-
 // didChangeWatchedFiles re-mines the folders whose files changed outside the
 // editor (git checkout, formatters, generators): the folder mine reads what
 // changed and prunes what is gone. Events inside version-control and

@@ -7,10 +7,6 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-func init() {
-	notifications["workspace/didChangeWorkspaceFolders"] = didChangeWorkspaceFolders
-}
-
 // didChangeWorkspaceFolders mines an added folder into its wing, with
 // progress, as at startup. A removed folder's drawers stay: the palace
 // remembers projects that are not open.

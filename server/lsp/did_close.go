@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 )
 
-func init() {
-	notifications["textDocument/didClose"] = didClose
-}
-
 // didClose forgets the document's text; the file on disk stays mined.
 func didClose(_ context.Context, s *server, raw json.RawMessage) error {
 	var ps struct {

@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 )
 
-func init() {
-	notifications["workspace/didDeleteFiles"] = didDeleteFiles
-}
-
 // didDeleteFiles prunes deleted files (or folders) through a mine of their
 // folder, which removes every source that is gone.
 func didDeleteFiles(_ context.Context, s *server, raw json.RawMessage) error {

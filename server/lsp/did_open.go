@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 )
 
-func init() {
-	notifications["textDocument/didOpen"] = didOpen
-}
-
 // didOpen keeps the document's text for palace/relevant and hover.
 func didOpen(_ context.Context, s *server, raw json.RawMessage) error {
 	var ps struct {

@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 )
 
-func init() {
-	notifications["workspace/didRenameFiles"] = didRenameFiles
-}
-
 // didRenameFiles re-mines both ends of each rename: the old path is pruned
 // and the new one mined, by a mine of the folders involved.
 func didRenameFiles(_ context.Context, s *server, raw json.RawMessage) error {

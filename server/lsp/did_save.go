@@ -6,10 +6,6 @@ import (
 	"time"
 )
 
-func init() {
-	notifications["textDocument/didSave"] = didSave
-}
-
 // didSave queues a mine of the saved file's folder, answered by
 // palace/didIndex {uri, wing, drawers, ms} once the file's drawers are
 // replaced (one transaction: searches see the old drawers or the new, never

@@ -12,10 +12,6 @@ import (
 	"github.com/palace-dev/palace/core/search"
 )
 
-func init() {
-	requests["textDocument/hover"] = request{fn: hover}
-}
-
 // hover shows how many memories mention the symbol under the cursor, with
 // the top snippet. It is off unless initializationOptions.hover is true
 // (then the capability is advertised); an editor asks on every pause of

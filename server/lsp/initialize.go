@@ -11,10 +11,6 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-func init() {
-	requests["initialize"] = request{fn: initialize, inline: true, early: true}
-}
-
 // initializeParams is the part of InitializeParams the server reads. It is
 // declared here rather than taken whole from protocol v0.12.0 (LSP 3.16):
 // newer clients send 3.17 capability shapes that the old typed structs may

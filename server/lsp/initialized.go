@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 )
 
-func init() {
-	notifications["initialized"] = initialized
-}
-
 // initialized asks the client to watch the workspace's files (changes made
 // outside the editor: git checkout, formatters, generators) and queues the
 // first mine of every folder, which reports progress. Both run in the

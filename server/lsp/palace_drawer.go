@@ -12,10 +12,6 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-func init() {
-	requests["palace/drawer"] = request{fn: palaceDrawer}
-}
-
 // drawerResult is a drawer verbatim with its metadata, as `palace drawer
 // show --json` prints it, plus where an editor can open it.
 type drawerResult struct {

@@ -8,10 +8,6 @@ import (
 	"github.com/palace-dev/palace/core/input"
 )
 
-func init() {
-	requests["palace/forget"] = request{fn: palaceForget}
-}
-
 // forgetResult says whether the drawer left search now.
 type forgetResult struct {
 	ID      string `json:"id"`

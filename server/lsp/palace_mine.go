@@ -7,10 +7,6 @@ import (
 	"github.com/palace-dev/palace/core/input"
 )
 
-func init() {
-	requests["palace/mine"] = request{fn: palaceMine}
-}
-
 type mineParams struct {
 	// URI names one workspace folder; empty means every folder.
 	URI string `json:"uri"`

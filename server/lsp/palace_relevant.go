@@ -9,10 +9,6 @@ import (
 	"github.com/palace-dev/palace/core/relevant"
 )
 
-func init() {
-	requests["palace/relevant"] = request{fn: palaceRelevant}
-}
-
 // relevantParams are palace/relevant's parameters.
 type relevantParams struct {
 	TextDocument textDocument       `json:"textDocument"`

@@ -12,10 +12,6 @@ import (
 	"github.com/palace-dev/palace/core/memory"
 )
 
-func init() {
-	requests["palace/remember"] = request{fn: palaceRemember}
-}
-
 // palaceRemember files a note, typically a selection: {text?, uri?, range?,
 // wing?, room?, importance?, force?}. Without text the selection's text is
 // taken from the document. The source is the file with the selected lines

@@ -11,10 +11,6 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-func init() {
-	requests["palace/search"] = request{fn: palaceSearch}
-}
-
 // maxSearchLimit bounds palace/search's limit: an editor shows a list, not
 // the palace.
 const maxSearchLimit = 100

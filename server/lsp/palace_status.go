@@ -7,10 +7,6 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-func init() {
-	requests["palace/status"] = request{fn: palaceStatus}
-}
-
 // statusResult is `palace status` plus the server's own state.
 type statusResult struct {
 	store.Status

@@ -7,10 +7,6 @@ import (
 	"github.com/palace-dev/palace/core/memory"
 )
 
-func init() {
-	requests["palace/wakeUp"] = request{fn: palaceWakeUp}
-}
-
 // palaceWakeUp returns the opening context of a session ({format?, wing?,
 // budget?}): identity, then the essential story within a token budget. The
 // wing defaults to the only workspace folder's; with several folders and

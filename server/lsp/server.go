@@ -165,13 +165,6 @@ type request struct {
 	early bool
 }
 
-// requests and notifications are filled by each method's file in init, so
-// adding a method touches only its own file.
-var (
-	requests      = map[string]request{}
-	notifications = map[string]func(ctx context.Context, s *server, params json.RawMessage) error{}
-)
-
 // handle is the jsonrpc2 handler. It runs on the read loop and never blocks
 // on the client. It never returns an error: jsonrpc2 v0.10 records a
 // handler's error in an atomic.Value and panics when the read that then

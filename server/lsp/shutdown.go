@@ -6,11 +6,6 @@ import (
 	"time"
 )
 
-func init() {
-	requests["shutdown"] = request{fn: shutdown, inline: true}
-	notifications["exit"] = exit
-}
-
 // shutdown stops background work and answers once it has stopped (or
 // ShutdownWait passed). Mining is cancelled between files and embedding
 // between batches; each is committed in whole transactions, so the palace

@@ -6,10 +6,6 @@ import (
 	"fmt"
 )
 
-func init() {
-	notifications["window/workDoneProgress/cancel"] = workDoneProgressCancel
-}
-
 // workDoneProgressCancel stops the mine behind a progress token (the user
 // pressed cancel on "Palace: mining ..."). What was committed stays; the
 // next mine of the folder resumes.

@@ -1,4 +1,4 @@
-// Package mcpserver is Palace's MCP front: one stdio or streamable-HTTP
+// Package mcp is Palace's MCP front: one stdio or streamable-HTTP
 // server whose tools are thin adapters over the core functions the CLI
 // calls (search.Run, memory.Remember, kg.Add, mine.Run, ...). It holds no
 // memory logic of its own: it validates arguments, resolves the session's
@@ -8,7 +8,7 @@
 // default). Tool handlers run concurrently (mcp-go serves requests on
 // several goroutines), so everything here is goroutine-safe and the palace
 // handle is shared.
-package mcpserver
+package mcp
 
 import (
 	"context"

@@ -20,7 +20,7 @@ import (
 // fixture is a real Claude Code session log from core/convo's tests.
 func fixture(t *testing.T) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "convo", "testdata", "claude-code", "3f2a9c1e-5b7d-4e21-9a0c-8d6f1b2e4c7a.jsonl"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "core", "convo", "testdata", "claude-code", "3f2a9c1e-5b7d-4e21-9a0c-8d6f1b2e4c7a.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func TestRecall(t *testing.T) {
 // and the README put it (../shared beside the repository) and holds the
 // issue's targets: turn R_all@10 >= 0.60 and session R_any@5 >= 0.93.
 func TestLocomoDev(t *testing.T) {
-	path := "../../../shared/datasets/locomo/locomo_dev.json"
+	path := "../../../../../shared/datasets/locomo/locomo_dev.json"
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("LoCoMo dev split not found at %s", path)
 	}

@@ -16,7 +16,7 @@ import (
 // report's shape is checked, never a timing.
 
 func TestEmbedBenchShape(t *testing.T) {
-	tiny, err := filepath.Abs(filepath.Join("..", "embed", "testdata", "tiny"))
+	tiny, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "core", "embed", "testdata", "tiny"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func checkThroughput(t *testing.T, name string, tp *Throughput) {
 
 // Every text the benchmark builds has exactly the requested token count.
 func TestEmbedBenchTexts(t *testing.T) {
-	m, err := readBenchModel(filepath.Join("..", "embed", "testdata", "tiny"))
+	m, err := readBenchModel(filepath.Join("..", "..", "..", "..", "core", "embed", "testdata", "tiny"))
 	if err != nil {
 		t.Fatal(err)
 	}

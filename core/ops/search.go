@@ -1,0 +1,111 @@
+package ops
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/palace-dev/palace/core/dates"
+	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// SearchModes are the modes a search may ask for; "" (auto) is hybrid when
+// the palace has vectors of its model, else lexical.
+var SearchModes = []string{search.ModeLexical, search.ModeVector, search.ModeHybrid}
+
+// Search limits. A hit carries its drawer's whole verbatim content, so a
+// hundred hits is already a lot of context.
+const (
+	DefaultSearchLimit = search.DefaultLimit
+	MaxSearchLimit     = 100
+	MaxQueryRunes      = 4096
+)
+
+// SnippetMark surrounds matched words in every snippet an operation
+// returns, on every front: agents read markdown, and a terminal shows it
+// plainly.
+const SnippetMark = "**"
+
+// SearchRequest is a search as every front receives it.
+type SearchRequest struct {
+	Query  string
+	Wing   string
+	Room   string
+	Kind   string
+	Source string // path prefix
+	Since  string // YYYY-MM-DD or RFC 3339, inclusive
+	Until  string // YYYY-MM-DD (that whole day) or RFC 3339, exclusive
+	Limit  int    // 0: DefaultSearchLimit
+	Mode   string // one of SearchModes, or "" for auto
+}
+
+// Validate names the first bad field.
+func (r SearchRequest) Validate() error {
+	_, err := r.filter()
+	return err
+}
+
+// filter checks r and turns it into the store's filter.
+func (r SearchRequest) filter() (store.Filter, error) {
+	f := store.Filter{Wing: r.Wing, Room: r.Room, Kind: r.Kind, SourcePrefix: r.Source}
+	if err := checkText("query", r.Query); err != nil {
+		return f, err
+	}
+	if n := utf8.RuneCountInString(r.Query); n > MaxQueryRunes {
+		return f, input.Invalid("query", "is %d characters long: at most %d", n, MaxQueryRunes)
+	}
+	if err := checkEnum("kind", r.Kind, Kinds); err != nil {
+		return f, err
+	}
+	if err := checkEnum("mode", r.Mode, SearchModes); err != nil {
+		return f, err
+	}
+	if err := checkLimit("limit", r.Limit, MaxSearchLimit); err != nil {
+		return f, err
+	}
+	var err error
+	if f.Since, err = parseDate("since", r.Since, false); err != nil {
+		return f, err
+	}
+	if f.Until, err = parseDate("until", r.Until, true); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// parseDate reads a date field; endOfDay makes a bare date cover its day.
+func parseDate(field, v string, endOfDay bool) (time.Time, error) {
+	t, err := dates.Parse(v, endOfDay)
+	if err != nil {
+		return t, input.Invalid(field, "%s is not a date: %v", input.Quote(v), err)
+	}
+	return t, nil
+}
+
+// Search answers r: validated, routed by the taxonomy, with snippets
+// marked by SnippetMark.
+func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (search.Result, error) {
+	f, err := r.filter()
+	if err != nil {
+		return search.Result{Query: r.Query, Hits: []search.Hit{}}, err
+	}
+	if err := checkWing(ctx, p, "wing", r.Wing); err != nil {
+		return search.Result{Query: r.Query, Hits: []search.Hit{}}, err
+	}
+	limit := r.Limit
+	if limit == 0 {
+		limit = DefaultSearchLimit
+	}
+	res, err := search.Run(ctx, p, search.Request{Query: strings.TrimSpace(r.Query), Filter: f, Limit: limit, Mode: r.Mode})
+	if err != nil {
+		return res, err
+	}
+	for i := range res.Hits {
+		res.Hits[i].Snippet = search.Highlight(res.Hits[i].Snippet, SnippetMark, SnippetMark)
+	}
+	return res, nil
+}
