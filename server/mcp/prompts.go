@@ -13,8 +13,7 @@ import (
 
 // addPrompts registers the wake-up prompt: the same text as palace_wake_up,
 // for clients that let the user start a session from a prompt (wake-up
-// must be reachable without the agent deciding to call a tool; anchors.md
-// section 4, row 18).
+// must be reachable without the agent deciding to call a tool).
 func (s *Server) addPrompts() {
 	s.mcp.AddPrompt(mcp.NewPrompt("wake-up",
 		mcp.WithPromptTitle("Wake up with Palace"),

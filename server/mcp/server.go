@@ -151,7 +151,7 @@ func New(p *palace.Palace, opts Options) *Server {
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
 		name := req.Params.ClientInfo.Name
 		// One store serves every session, so the audit log names the client
-		// that most recently connected (see the report on per-call actors).
+		// that most recently connected: the actor is per store, not per call.
 		p.Store.SetActor("mcp", name)
 		s.log.Info("client connected", "client", name, "version", req.Params.ClientInfo.Version,
 			"protocol", req.Params.ProtocolVersion, "roots", req.Params.Capabilities.Roots != nil)
