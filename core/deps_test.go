@@ -36,12 +36,11 @@ const module = "github.com/palace-dev/palace"
 //	EXT   an external package this table does not name
 //	a standard package or an external package (or tree, x/...) by its path
 //
-// The layers say how the engine is stacked. Which packages alone may import
-// the SQLite driver, the store, aaak, protocol libraries or os/exec is said
-// by the only and never tables below, since a layer grants everything
-// beneath it.
+// The layers say how the engine is stacked. Since a layer grants everything
+// beneath it, which packages alone may import the SQLite driver, the store,
+// aaak, protocol libraries or os/exec is said by boundaries below.
 const layers = `
-	# External libraries that only their owners may use (see only below).
+	# External libraries that only their owners may use (see boundaries).
 	github.com/mattn/go-sqlite3, github.com/asg017/sqlite-vec-go-bindings/... < SQLITE;
 	github.com/knights-analytics/hugot/..., github.com/yalue/onnxruntime_go,
 	github.com/sugarme/tokenizer/... < EMBEDRT;
@@ -76,7 +75,7 @@ const layers = `
 	core/memory, core/mine, core/relevant, core/transfer < core/ops;
 	core/ops < ENGINE;
 
-	# Fronts: adapters over the engine (and never each other, see only).
+	# Fronts: adapters over the engine (never over each other: see boundaries).
 	ENGINE, MCPLIB < server/mcp;
 	ENGINE, LSPLIB < server/lsp;
 	ENGINE < server/hook;
@@ -169,6 +168,9 @@ func parseLayers(text string) (*rules, error) {
 		}
 		lines = append(lines, l)
 	}
+	type rule struct{ from, to []string }
+	var rs []rule
+	onRight := map[string]bool{}
 	for _, stmt := range strings.Split(strings.Join(lines, " "), ";") {
 		if strings.TrimSpace(stmt) == "" {
 			continue
@@ -177,23 +179,31 @@ func parseLayers(text string) (*rules, error) {
 		if !ok || strings.Contains(rhs, "<") {
 			return nil, fmt.Errorf("layers: rule %q: want \"a, b < c, d\"", strings.TrimSpace(stmt))
 		}
-		from, to := names(lhs), names(rhs)
-		if len(from) == 0 || len(to) == 0 {
+		ru := rule{names(lhs), names(rhs)}
+		if len(ru.from) == 0 || len(ru.to) == 0 {
 			return nil, fmt.Errorf("layers: rule %q has an empty side", strings.TrimSpace(stmt))
 		}
+		for _, n := range ru.to {
+			onRight[n] = true
+		}
+		rs = append(rs, ru)
+	}
+	for _, ru := range rs {
 		grant := map[string]bool{}
-		for _, n := range from {
-			r.named[n] = true
-			grant[n] = true
-			if r.defined[n] {
-				for m := range r.allowed[n] {
-					grant[m] = true
-				}
-			} else if isGroup(n) && n != "STD" && n != "EXT" {
+		for _, n := range ru.from {
+			// A name some rule defines must be defined before it is used,
+			// so that what it brings along is known: the text reads
+			// bottom-up, as the layers stack.
+			if (onRight[n] || isGroup(n) && n != "STD" && n != "EXT") && !r.defined[n] {
 				return nil, fmt.Errorf("layers: %s is used before a rule defines it", n)
 			}
+			r.named[n] = true
+			grant[n] = true
+			for m := range r.allowed[n] {
+				grant[m] = true
+			}
 		}
-		for _, n := range to {
+		for _, n := range ru.to {
 			if r.defined[n] {
 				return nil, fmt.Errorf("layers: %s is on the right of two rules", n)
 			}
@@ -498,7 +508,7 @@ func TestDepsCatchesForbiddenImports(t *testing.T) {
 		}
 	})
 	t.Run("malformed table", func(t *testing.T) {
-		for _, text := range []string{"a < b < c;", "LATER < core/x;", "STD < a; STD < a;"} {
+		for _, text := range []string{"a < b < c;", "LATER < core/x;", "STD < a; STD < a;", "a < b; STD < a;"} {
 			if bad := check(legal(), text); len(bad) != 1 || !strings.HasPrefix(bad[0], "layers:") {
 				t.Errorf("table %q: want one layers error, got %q", text, bad)
 			}
