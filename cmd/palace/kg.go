@@ -8,12 +8,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/kg"
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
 
-// exitConflict is palace's exit code for "the fact contradicts the graph;
-// nothing was written" (kg add, kg check).
+// exitConflict is palace's exit code for ops.ErrConflict: "the fact
+// contradicts the graph; nothing was written" (kg add, kg check).
 const exitConflict = 3
 
 const kgLong = `The knowledge graph holds dated facts: SUBJECT PREDICATE OBJECT, true from
@@ -51,13 +53,12 @@ func newKGCmd(g *globals) *cobra.Command {
 
 func newKGAddCmd(g *globals, check bool) *cobra.Command {
 	var (
-		f         kg.Fact
-		conf      float64
-		supersede bool
-		asJSON    bool
+		req    ops.KGAddRequest
+		conf   float64
+		asJSON bool
 	)
 	c := &cobra.Command{
-		Use:   "add SUBJECT PREDICATE OBJECT",
+		Use:   ops.KGActionAdd + " SUBJECT PREDICATE OBJECT",
 		Short: "Record a dated fact (exit 3 on a conflict: nothing written)",
 		Long: `Record a fact. If PREDICATE is functional and SUBJECT already has another
 value whose dates overlap, nothing is written, the conflicting facts are
@@ -73,7 +74,7 @@ Exit codes: 0 done, 1 error, 2 bad usage or input, 3 conflict (nothing written).
 		Args: args(cobra.ExactArgs(3)),
 	}
 	if check {
-		c.Use = "check SUBJECT PREDICATE OBJECT"
+		c.Use = ops.KGActionCheck + " SUBJECT PREDICATE OBJECT"
 		c.Short = "Say what 'kg add' would do, writing nothing (exit 3 if it would conflict)"
 		c.Long = `Check answers what 'palace kg add' would do with the same arguments, without
 writing: add, already known, merge, or conflict (listing the facts it would
@@ -84,21 +85,20 @@ Exit codes: 0 no conflict, 1 error, 2 bad usage or input, 3 would conflict.`
 		c.Example = `  palace kg check Alice works_at Globex --from 2023-06-01`
 	}
 	c.RunE = func(c *cobra.Command, a []string) error {
-		f.Subject, f.Predicate, f.Object = a[0], a[1], a[2]
+		req.Subject, req.Predicate, req.Object = a[0], a[1], a[2]
 		if c.Flags().Changed("confidence") {
-			f.Confidence = &conf
+			req.Confidence = &conf
 		}
-		if err := f.Validate(); err != nil {
+		if err := req.Validate(); err != nil {
 			return usageError{err}
 		}
-		opts := kg.AddOptions{Supersede: supersede}
-		res, err := withPalace(g, func(p *palace.Palace) (kg.AddResult, error) {
-			if check {
-				return kg.Check(c.Context(), p.Store, f, opts)
-			}
-			return kg.Add(c.Context(), p.Store, f, opts)
-		})
-		if err != nil && !errors.Is(err, kg.ErrConflict) {
+		op := ops.KGAdd
+		if check {
+			op = ops.KGCheck
+		}
+		res, err := withPalace(g, func(p *palace.Palace) (ops.KGAddResult, error) { return op(c.Context(), p, req) })
+		conflict := errors.Is(err, ops.ErrConflict)
+		if err != nil && !conflict {
 			return inputErr(err)
 		}
 		out := c.OutOrStdout()
@@ -109,23 +109,25 @@ Exit codes: 0 no conflict, 1 error, 2 bad usage or input, 3 would conflict.`
 		} else {
 			printAddResult(out, res)
 		}
-		if res.Conflict {
-			return exitError{code: exitConflict, err: errors.New("conflict: " + res.Reason)}
+		if conflict {
+			// The message names its class ("conflict: ..."), as on every
+			// front; main prints it after "palace: ".
+			return exitError{code: exitConflict, err: err}
 		}
 		return nil
 	}
-	c.Flags().StringVar(&f.ValidFrom, "from", "", "when the fact became true: YYYY-MM-DD or RFC 3339 (default: since always)")
-	c.Flags().StringVar(&f.ValidTo, "to", "", "when it stopped being true, excluded; a date keeps it true that whole day (default: still true)")
-	c.Flags().BoolVar(&supersede, "supersede", false, "close conflicting facts at this fact's --from instead of refusing it")
+	c.Flags().StringVar(&req.ValidFrom, "from", "", "when the fact became true: YYYY-MM-DD or RFC 3339 (default: since always)")
+	c.Flags().StringVar(&req.ValidTo, "to", "", "when it stopped being true, excluded; a date keeps it true that whole day (default: still true)")
+	c.Flags().BoolVar(&req.Supersede, "supersede", false, "close conflicting facts at this fact's --from instead of refusing it")
 	if !check {
 		c.Flags().Float64Var(&conf, "confidence", 1, "how sure the fact is, 0 to 1")
-		c.Flags().StringVar(&f.SourceDrawer, "source", "", "id of the drawer the fact comes from")
+		c.Flags().StringVar(&req.SourceDrawer, "source", "", "id of the drawer the fact comes from")
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
 }
 
-func printAddResult(out io.Writer, r kg.AddResult) {
+func printAddResult(out io.Writer, r ops.KGAddResult) {
 	would := func(done, dry string) string {
 		if r.DryRun {
 			return dry
@@ -151,11 +153,11 @@ func printAddResult(out io.Writer, r kg.AddResult) {
 
 func newKGInvalidateCmd(g *globals) *cobra.Command {
 	var (
-		req    kg.InvalidateRequest
+		req    ops.KGInvalidateRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
-		Use:   "invalidate SUBJECT PREDICATE OBJECT",
+		Use:   ops.KGActionInvalidate + " SUBJECT PREDICATE OBJECT",
 		Short: "Close every open fact matching SUBJECT PREDICATE OBJECT",
 		Long: `Invalidate sets the end of every matching fact that is still true (no end
 date) to --ended, now by default. A date-only --ended keeps the facts true
@@ -168,8 +170,8 @@ timeline.`,
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (kg.InvalidateResult, error) {
-				return kg.Invalidate(c.Context(), p.Store, req)
+			res, err := withPalace(g, func(p *palace.Palace) (ops.KGInvalidateResult, error) {
+				return ops.KGInvalidate(c.Context(), p, req)
 			})
 			if err != nil {
 				return inputErr(err)
@@ -179,7 +181,7 @@ timeline.`,
 				return printJSON(out, res)
 			}
 			if len(res.Closed) == 0 {
-				fmt.Fprintf(out, "no open fact matches %s %s %s (nothing changed)\n", req.Subject, kg.NormalizePredicate(req.Predicate), req.Object)
+				fmt.Fprintf(out, "no open fact matches %s %s %s (nothing changed)\n", req.Subject, req.Predicate, req.Object)
 			}
 			for _, t := range res.Closed {
 				fmt.Fprintf(out, "closed %s\n", kg.Describe(t))
@@ -194,11 +196,11 @@ timeline.`,
 
 func newKGQueryCmd(g *globals) *cobra.Command {
 	var (
-		req    kg.QueryRequest
+		req    ops.KGQueryRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
-		Use:   "query ENTITY",
+		Use:   ops.KGActionQuery + " ENTITY",
 		Short: "Facts about an entity, optionally as of a date",
 		Long: `Query lists the facts about ENTITY, oldest first: every fact ever recorded,
 or with --as-of only those true at that instant (a date means its start).
@@ -212,8 +214,8 @@ the object. Facts true now are marked with *.`,
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (kg.QueryResult, error) {
-				return kg.Query(c.Context(), p.Store, req)
+			res, err := withPalace(g, func(p *palace.Palace) (ops.KGQueryResult, error) {
+				return ops.KGQuery(c.Context(), p, req)
 			})
 			if err != nil {
 				return inputErr(err)
@@ -229,7 +231,7 @@ the object. Facts true now are marked with *.`,
 			fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", res.Entity.Name, len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
 			for _, f := range res.Facts {
 				arrow, mark := "->", " "
-				if f.Direction == kg.DirIn {
+				if f.Direction == ops.KGDirIn {
 					arrow = "<-"
 				}
 				if f.Current {
@@ -241,7 +243,7 @@ the object. Facts true now are marked with *.`,
 		},
 	}
 	c.Flags().StringVar(&req.AsOf, "as-of", "", "only facts true at this date or time")
-	c.Flags().StringVar(&req.Direction, "direction", kg.DirBoth, "in, out or both")
+	c.Flags().StringVar(&req.Direction, "direction", ops.KGDirBoth, ops.OneOf(ops.KGDirections))
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
 }
@@ -255,11 +257,11 @@ func plural(n int, one, many string) string {
 
 func newKGTimelineCmd(g *globals) *cobra.Command {
 	var (
-		req    kg.TimelineRequest
+		req    ops.KGTimelineRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
-		Use:   "timeline [ENTITY]",
+		Use:   ops.KGActionTimeline + " [ENTITY]",
 		Short: "Facts in chronological order, about one entity or all",
 		Long: `Timeline lists facts by the date they became true, facts true since always
 first, up to --limit.`,
@@ -268,14 +270,16 @@ first, up to --limit.`,
 			if len(a) == 1 {
 				req.Entity = a[0]
 			}
-			if req.Limit < 1 {
-				return usageError{fmt.Errorf("--limit %d: want 1 or more", req.Limit)}
+			// The flag's default is the default limit, so a 0 was typed:
+			// out of range, as it is over MCP (ops reads 0 as "not given").
+			if req.Limit == 0 {
+				return usageError{input.Invalid("limit", "0: want 1 to %d", ops.MaxTimelineLimit)}
 			}
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (kg.TimelineResult, error) {
-				return kg.Timeline(c.Context(), p.Store, req)
+			res, err := withPalace(g, func(p *palace.Palace) (ops.KGTimelineResult, error) {
+				return ops.KGTimeline(c.Context(), p, req)
 			})
 			if err != nil {
 				return inputErr(err)
@@ -296,7 +300,7 @@ first, up to --limit.`,
 			return nil
 		},
 	}
-	c.Flags().IntVar(&req.Limit, "limit", kg.DefaultTimelineLimit, "maximum number of facts")
+	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultTimelineLimit, fmt.Sprintf("maximum number of facts, 1 to %d", ops.MaxTimelineLimit))
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
 }
@@ -304,12 +308,12 @@ first, up to --limit.`,
 func newKGStatsCmd(g *globals) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
-		Use:   "stats",
+		Use:   ops.KGActionStats,
 		Short: "Count entities and facts (current, expired, future) per predicate",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			res, err := withPalace(g, func(p *palace.Palace) (kg.StatsResult, error) {
-				return kg.Stats(c.Context(), p.Store)
+			res, err := withPalace(g, func(p *palace.Palace) (ops.KGStatsResult, error) {
+				return ops.KGStats(c.Context(), p)
 			})
 			if err != nil {
 				return err
@@ -341,49 +345,45 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 	}
 	needsSubcommand(c)
 	var asJSON bool
-	show := func(c *cobra.Command, list []string) error {
+	run := func(c *cobra.Command, req ops.FunctionalRequest) error {
+		if err := req.Validate(); err != nil {
+			return usageError{err}
+		}
+		res, err := withPalace(g, func(p *palace.Palace) (ops.FunctionalResult, error) {
+			return ops.Functional(c.Context(), p, req)
+		})
+		if err != nil {
+			return inputErr(err)
+		}
 		out := c.OutOrStdout()
 		if asJSON {
-			return printJSON(out, map[string][]string{"functional": list})
+			return printJSON(out, res)
 		}
-		for _, p := range list {
+		for _, p := range res.Functional {
 			fmt.Fprintln(out, p)
 		}
 		return nil
 	}
 	list := &cobra.Command{
-		Use:   "list",
+		Use:   ops.FunctionalList,
 		Short: "Print the functional predicates",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			l, err := withPalace(g, func(p *palace.Palace) ([]string, error) { return kg.Functional(c.Context(), p.Store) })
-			if err != nil {
-				return err
-			}
-			return show(c, l)
+			return run(c, ops.FunctionalRequest{Action: ops.FunctionalList})
 		},
 	}
-	set := func(use, short string, on bool) *cobra.Command {
+	edit := func(action, short string) *cobra.Command {
 		return &cobra.Command{
-			Use:   use + " PREDICATE",
+			Use:   action + " PREDICATE",
 			Short: short,
 			Args:  args(cobra.ExactArgs(1)),
 			RunE: func(c *cobra.Command, a []string) error {
-				if err := kg.ValidatePredicate(a[0]); err != nil {
-					return usageError{err}
-				}
-				l, err := withPalace(g, func(p *palace.Palace) ([]string, error) {
-					return kg.SetFunctional(c.Context(), p.Store, a[0], on)
-				})
-				if err != nil {
-					return inputErr(err)
-				}
-				return show(c, l)
+				return run(c, ops.FunctionalRequest{Action: action, Predicate: a[0]})
 			},
 		}
 	}
-	add := set("add", "Make a predicate functional", true)
-	rm := set("rm", "Make a predicate multi-valued again", false)
+	add := edit(ops.FunctionalAdd, "Make a predicate functional")
+	rm := edit(ops.FunctionalRm, "Make a predicate multi-valued again")
 	for _, sub := range []*cobra.Command{list, add, rm} {
 		sub.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
 	}

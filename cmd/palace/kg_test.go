@@ -213,6 +213,29 @@ func TestKGHumanOutput(t *testing.T) {
 	}
 }
 
+// A conflict is reported once, in the same words on every front: stderr is
+// "palace: " and the result's reason, which starts with "conflict: " (it
+// used to read "conflict: conflict: ...").
+func TestKGConflictMessage(t *testing.T) {
+	needKG(t)
+	home := t.TempDir()
+	kgAdd(t, home, 0, "Alice", "works_at", "Acme", "--from", "2020-01-01")
+	for _, sub := range []string{"add", "check"} {
+		out, errOut := kgRun(t, home, exitConflict, sub, "Alice", "works_at", "Globex", "--from", "2023-06-01")
+		var r kgAddOut
+		decode(t, "kg "+sub, out, &r)
+		if !r.Conflict || !strings.HasPrefix(r.Reason, "conflict: works_at holds one value at a time") {
+			t.Errorf("%s: %+v", sub, r)
+		}
+		if errOut != "palace: "+r.Reason+"\n" {
+			t.Errorf("%s: stderr %q, want %q", sub, errOut, "palace: "+r.Reason+"\n")
+		}
+		if strings.Count(errOut, "conflict:") != 1 {
+			t.Errorf("%s: stderr repeats the conflict prefix: %q", sub, errOut)
+		}
+	}
+}
+
 func TestKGInvalidate(t *testing.T) {
 	needKG(t)
 	home := t.TempDir()
@@ -294,7 +317,10 @@ func TestKGBadInput(t *testing.T) {
 		{"query empty entity", []string{"kg", "query", ""}, "entity"},
 		{"query bad direction", []string{"kg", "query", "Alice", "--direction", "up"}, "direction"},
 		{"query bad as-of", []string{"kg", "query", "Alice", "--as-of", "2026/05/01"}, "2026/05/01"},
-		{"timeline zero limit", []string{"kg", "timeline", "--limit", "0"}, "--limit"},
+		{"timeline zero limit", []string{"kg", "timeline", "--limit", "0"}, "limit 0: want 1 to 10000"},
+		{"timeline limit too high", []string{"kg", "timeline", "--limit", "10001"}, "limit 10001: want 1 to 10000"},
+		{"query direction not in the list", []string{"kg", "query", "Alice", "--direction", "outgoing"}, `direction "outgoing": want out, in or both`},
+		{"functional rm blank", []string{"kg", "functional", "rm", " "}, "predicate is empty"},
 		{"timeline two entities", []string{"kg", "timeline", "a", "b"}, "timeline"},
 		{"functional add empty", []string{"kg", "functional", "add", ""}, "predicate"},
 		{"functional without subcommand", []string{"kg", "functional"}, "subcommand"},

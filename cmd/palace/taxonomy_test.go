@@ -153,7 +153,7 @@ func TestTaxonomyBadInput(t *testing.T) {
 		{"empty wing", []string{"set", "", "r"}, "empty"},
 		{"surrounding space", []string{"set", "w ", "r"}, "space"},
 		{"100 KB wing", []string{"set", big, "r"}, "limit is 200"},
-		{"100 KB keywords", []string{"set", "w", "r", "--keywords", big}, "keyword list is"},
+		{"100 KB keywords", []string{"set", "w", "r", "--keywords", big}, "limit is 64"},
 		{"long keyword", []string{"set", "w", "r", "--keywords", "ok," + strings.Repeat("k", 65)}, "limit is 64"},
 		{"keyword of two words", []string{"set", "w", "r", "--keywords", "auth service"}, "not one word"},
 		{"invalid UTF-8 keyword", []string{"set", "w", "r", "--keywords", "a,\xff"}, "UTF-8"},
@@ -163,6 +163,8 @@ func TestTaxonomyBadInput(t *testing.T) {
 		{"missing room", []string{"set", "w"}, "accepts 2 arg"},
 		{"rm 100 KB name", []string{"rm", "w", big}, "limit is 200"},
 		{"rm empty wing", []string{"rm", "", "r"}, "empty"},
+		{"rm blank room", []string{"rm", "w", "  "}, "room is empty"},
+		{"route blank query", []string{"route", " "}, "query is empty"},
 		{"unknown flag", []string{"list", "--nope"}, "unknown flag"},
 	}
 	for _, tc := range tests {
@@ -200,6 +202,19 @@ func TestTaxonomyBadInput(t *testing.T) {
 	}
 	if got := strings.Join(listRooms(t, home), " "); got != "shop/billing:invoice" {
 		t.Errorf("refused changes wrote something: %s", got)
+	}
+
+	// A wing the palace does not hold is bad input, not an empty answer,
+	// and the error lists the wings there are.
+	for _, a := range [][]string{
+		{"list", "--wing", "shpo"},
+		{"route", "invoice", "--wing", "shpo"},
+	} {
+		_, errOut, code := runPalace(t, home, append([]string{"taxonomy"}, a...)...)
+		if code != 2 || !strings.Contains(errOut, `wing "shpo": no such wing (wings: shop)`) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and the wings", a, code, errOut)
+		}
+		oneLine(t, errOut)
 	}
 }
 

@@ -129,7 +129,7 @@ func (f Fact) triple() (Triple, error) {
 	if err := checkText("object", f.Object, false); err != nil {
 		return Triple{}, err
 	}
-	if err := checkText("source drawer", f.SourceDrawer, true); err != nil {
+	if err := checkText("source_drawer", f.SourceDrawer, true); err != nil {
 		return Triple{}, err
 	}
 	from, err := ParseTime("valid_from", f.ValidFrom, false)

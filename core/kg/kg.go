@@ -1,8 +1,8 @@
 // Package kg is Palace's temporal knowledge graph: dated facts (subject,
 // predicate, object, valid over [valid_from, valid_to)) between named
 // entities, with contradiction detection on every add. It holds the rules;
-// core/store holds the SQL. The CLI, MCP and LSP fronts call these functions
-// and only format what they return.
+// core/store holds the SQL. core/ops wraps these functions as the
+// knowledge-graph operations every front (CLI, MCP) calls.
 //
 // Time: bounds are UTC, kept to the second. Intervals are half-open: a fact
 // is true at instant x when valid_from <= x < valid_to; a missing
@@ -217,7 +217,7 @@ func Add(ctx context.Context, st *store.Store, f Fact, opts AddOptions) (AddResu
 			return res, err
 		}
 		if errors.Is(err, store.ErrUnknownDrawer) {
-			return AddResult{}, invalid("source drawer", "%s does not exist", quote(n.SourceDrawer))
+			return AddResult{}, invalid("source_drawer", "%s does not exist", quote(n.SourceDrawer))
 		}
 		return AddResult{}, fmt.Errorf("add %s: %w", Describe(n), err)
 	}
@@ -228,7 +228,9 @@ func Add(ctx context.Context, st *store.Store, f Fact, opts AddOptions) (AddResu
 }
 
 // Check answers what Add would do with f and opts, without writing: the
-// result has DryRun set and Conflict set when Add would refuse.
+// result has DryRun set. When Add would refuse, Conflict is set and the
+// error is the *ConflictError Add would return, so a check and an add of
+// the same fact have the same outcome.
 func Check(ctx context.Context, st *store.Store, f Fact, opts AddOptions) (AddResult, error) {
 	n, err := prepare(f, opts)
 	if err != nil {
@@ -236,7 +238,7 @@ func Check(ctx context.Context, st *store.Store, f Fact, opts AddOptions) (AddRe
 	}
 	if n.SourceDrawer != "" {
 		if _, err := st.GetDrawer(ctx, n.SourceDrawer); errors.Is(err, store.ErrNotFound) {
-			return AddResult{}, invalid("source drawer", "%s does not exist", quote(n.SourceDrawer))
+			return AddResult{}, invalid("source_drawer", "%s does not exist", quote(n.SourceDrawer))
 		} else if err != nil {
 			return AddResult{}, err
 		}
@@ -250,8 +252,12 @@ func Check(ctx context.Context, st *store.Store, f Fact, opts AddOptions) (AddRe
 		return AddResult{}, fmt.Errorf("check %s: %w", Describe(n), err)
 	}
 	functional := isFunctional(n.Predicate, list, set)
-	res := result(n, plan(n, over, functional, opts.Supersede), functional)
+	o := plan(n, over, functional, opts.Supersede)
+	res := result(n, o, functional)
 	res.DryRun = true
+	if res.Conflict {
+		return res, &ConflictError{Fact: n, Conflicts: o.conflicts, Unresolvable: o.stuck}
+	}
 	return res, nil
 }
 

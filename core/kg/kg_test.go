@@ -567,6 +567,29 @@ func TestSourceDrawerAndConfidence(t *testing.T) {
 	}
 }
 
+// Check has Add's outcome: a fact Add would refuse is a *ConflictError
+// from both, with the result's Reason as its message.
+func TestCheckConflictIsAddsError(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	if _, err := Add(ctx, st, fact("Alice", "works_at", "Acme", "2020-01-01", ""), AddOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f := fact("Alice", "works_at", "Globex", "2023-06-01", "")
+	c, cerr := Check(ctx, st, f, AddOptions{})
+	a, aerr := Add(ctx, st, f, AddOptions{})
+	var ce *ConflictError
+	if !errors.Is(cerr, ErrConflict) || !errors.As(cerr, &ce) || !c.Conflict || !c.DryRun || cerr.Error() != c.Reason {
+		t.Errorf("check: %+v, %v", c, cerr)
+	}
+	if aerr == nil || cerr == nil || aerr.Error() != cerr.Error() || a.Reason != c.Reason {
+		t.Errorf("add and check disagree: %v / %v", aerr, cerr)
+	}
+	if !strings.HasPrefix(c.Reason, "conflict: ") || strings.Count(c.Reason, "conflict:") != 1 {
+		t.Errorf("reason %q", c.Reason)
+	}
+}
+
 func TestTimelineOrderAndLimit(t *testing.T) {
 	ctx := context.Background()
 	st := openStore(t)

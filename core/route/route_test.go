@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -251,8 +252,10 @@ func TestCheckName(t *testing.T) {
 	}
 	for n, want := range bad {
 		err := CheckName("wing", n)
-		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), want) {
-			t.Errorf("CheckName(%s) = %v, want ErrInvalid mentioning %q", Show(n), err, want)
+		var ie *input.Error
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "wing name") ||
+			!errors.As(err, &ie) || ie.Field != "wing" {
+			t.Errorf("CheckName(%s) = %v, want ErrInvalid on field wing mentioning %q", Show(n), err, want)
 			continue
 		}
 		if len(err.Error()) > 300 {
@@ -262,36 +265,41 @@ func TestCheckName(t *testing.T) {
 }
 
 func TestNormalizeKeywords(t *testing.T) {
-	got, err := ParseKeywords(" Auth, LOGIN ,,auth,token-refresh,认证,")
+	// The CLI's --keywords is a comma-separated list; MCP sends an array.
+	parse := func(list string) ([]string, error) { return NormalizeKeywords(strings.Split(list, ",")) }
+	got, err := parse(" Auth, LOGIN ,,auth,token-refresh,认证,")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "auth,login,token-refresh,认证"; strings.Join(got, ",") != want {
 		t.Errorf("keywords %q, want %q", got, want)
 	}
-	if got, err := ParseKeywords(""); err != nil || len(got) != 0 || got == nil {
-		t.Errorf(`ParseKeywords("") = %#v, %v; want an empty, non-nil list`, got, err)
+	if got, err := parse(""); err != nil || len(got) != 0 || got == nil {
+		t.Errorf(`keywords "" = %#v, %v; want an empty, non-nil list`, got, err)
+	}
+	if got, err := parse(strings.Repeat("abc,", 10<<20/4)); err != nil || strings.Join(got, ",") != "abc" {
+		t.Errorf("10 MB of one repeated keyword = %.40q, %v; want abc", got, err)
 	}
 	many := make([]string, MaxKeywords+1)
 	for i := range many {
 		many[i] = "k" + strconv.Itoa(i)
 	}
 	bad := map[string]string{
-		"auth service":                          "not one word",
-		"node.js":                               "not one word",
-		`a"b`:                                   "not one word",
-		"ok,\xff":                               "UTF-8",
-		strings.Repeat("k", MaxKeywordBytes+1):  "limit is 64",
-		strings.Join(many, ","):                 "more than 100",
-		strings.Repeat("abc,", 10<<20/4):        "keyword list is",
-		strings.Repeat("k", 10<<20):             "keyword list is",
-		"fine," + strings.Repeat("k", 300):      "limit is 64",
+		"auth service":                         "not one word",
+		"node.js":                              "not one word",
+		`a"b`:                                  "not one word",
+		"ok,\xff":                              "UTF-8",
+		strings.Repeat("k", MaxKeywordBytes+1): "limit is 64",
+		strings.Join(many, ","):                "more than 100",
+		strings.Repeat("k", 10<<20):            "limit is 64",
+		"fine," + strings.Repeat("k", 300):     "limit is 64",
 		"x," + strings.Repeat("ключ", 20) + ",": "limit is 64",
 	}
 	for in, want := range bad {
-		_, err := ParseKeywords(in)
-		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), want) {
-			t.Errorf("ParseKeywords(%s) = %v, want ErrInvalid mentioning %q", Show(in), err, want)
+		_, err := parse(in)
+		var ie *input.Error
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), want) || !errors.As(err, &ie) || ie.Field != "keywords" {
+			t.Errorf("keywords %s = %v, want ErrInvalid on field keywords mentioning %q", Show(in), err, want)
 		}
 		if err != nil && len(err.Error()) > 300 {
 			t.Errorf("error for %d bytes of keywords is %d bytes long", len(in), len(err.Error()))

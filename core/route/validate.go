@@ -1,7 +1,6 @@
 package route
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -11,7 +10,7 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-// Limits on taxonomy entries written through 'palace taxonomy set'. Names
+// Limits on taxonomy entries written by a taxonomy set (every front). Names
 // are identifiers, not text; keywords are single words.
 const (
 	MaxNameBytes    = 200
@@ -21,22 +20,10 @@ const (
 
 // ErrInvalid is matched (errors.Is) by every refused taxonomy entry: it is
 // input.ErrInvalid, so every front reports it as bad input (exit 2,
-// JSON-RPC invalid params), as for any other feature, and nothing is
-// written.
+// JSON-RPC invalid params, an MCP "invalid input" tool error), as for any
+// other feature, and nothing is written. The errors are *input.Error, so
+// they name the field at fault.
 var ErrInvalid = input.ErrInvalid
-
-// invalidError is an ErrInvalid whose message is only the reason, so the
-// CLI's one-line errors do not repeat "invalid input".
-type invalidError struct{ msg string }
-
-func (e invalidError) Error() string { return e.msg }
-
-// Is makes errors.Is(err, ErrInvalid) true.
-func (e invalidError) Is(target error) bool { return target == input.ErrInvalid }
-
-func invalid(format string, a ...any) error {
-	return invalidError{fmt.Sprintf(format, a...)}
-}
 
 // CheckName accepts a wing or room name (what is "wing" or "room"): not
 // empty, valid UTF-8, at most MaxNameBytes, no control characters, no
@@ -46,17 +33,17 @@ func invalid(format string, a ...any) error {
 func CheckName(what, name string) error {
 	switch {
 	case strings.TrimSpace(name) == "":
-		return invalid("%s name is empty", what)
+		return input.Invalid(what, "name is empty")
 	case len(name) > MaxNameBytes:
-		return invalid("%s name %s is %d bytes; the limit is %d", what, Show(name), len(name), MaxNameBytes)
+		return input.Invalid(what, "name %s is %d bytes; the limit is %d", Show(name), len(name), MaxNameBytes)
 	case !utf8.ValidString(name):
-		return invalid("%s name %s is not valid UTF-8", what, Show(name))
+		return input.Invalid(what, "name %s is not valid UTF-8", Show(name))
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return invalid("%s name %s contains a control character", what, Show(name))
+		return input.Invalid(what, "name %s contains a control character", Show(name))
 	case strings.ContainsAny(name, `/"`):
-		return invalid(`%s name %s contains '/' or '"': names appear as wing/room in paths and citations, so neither is allowed`, what, Show(name))
+		return input.Invalid(what, `name %s contains '/' or '"': names appear as wing/room in paths and citations, so neither is allowed`, Show(name))
 	case strings.TrimSpace(name) != name:
-		return invalid("%s name %s starts or ends with a space", what, Show(name))
+		return input.Invalid(what, "name %s starts or ends with a space", Show(name))
 	}
 	return nil
 }
@@ -66,23 +53,13 @@ func CheckName(what, name string) error {
 func CheckDisplayName(name string) error {
 	switch {
 	case len(name) > MaxNameBytes:
-		return invalid("display name %s is %d bytes; the limit is %d", Show(name), len(name), MaxNameBytes)
+		return input.Invalid("display_name", "%s is %d bytes; the limit is %d", Show(name), len(name), MaxNameBytes)
 	case !utf8.ValidString(name):
-		return invalid("display name %s is not valid UTF-8", Show(name))
+		return input.Invalid("display_name", "%s is not valid UTF-8", Show(name))
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return invalid("display name %s contains a control character", Show(name))
+		return input.Invalid("display_name", "%s contains a control character", Show(name))
 	}
 	return nil
-}
-
-// ParseKeywords splits a comma-separated keyword list (the --keywords flag)
-// and normalises it with NormalizeKeywords.
-func ParseKeywords(list string) ([]string, error) {
-	// Bound the work before splitting: a list this long cannot be valid.
-	if limit := MaxKeywords * (MaxKeywordBytes + 1) * 4; len(list) > limit {
-		return nil, invalid("keyword list is %d bytes; at most %d keywords of %d bytes are allowed", len(list), MaxKeywords, MaxKeywordBytes)
-	}
-	return NormalizeKeywords(strings.Split(list, ","))
 }
 
 // NormalizeKeywords trims and lower-cases keywords, drops empty ones and
@@ -95,25 +72,25 @@ func NormalizeKeywords(in []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, raw := range in {
 		if len(raw) > MaxKeywordBytes*4 { // before trimming a huge string
-			return nil, invalid("keyword %s is %d bytes; the limit is %d", Show(raw), len(raw), MaxKeywordBytes)
+			return nil, input.Invalid("keywords", "has %s, %d bytes long; the limit is %d", Show(raw), len(raw), MaxKeywordBytes)
 		}
 		if !utf8.ValidString(raw) {
-			return nil, invalid("keyword %s is not valid UTF-8", Show(raw))
+			return nil, input.Invalid("keywords", "has %s, which is not valid UTF-8", Show(raw))
 		}
 		k := strings.ToLower(strings.TrimSpace(raw))
 		if k == "" || seen[k] {
 			continue
 		}
 		if len(k) > MaxKeywordBytes {
-			return nil, invalid("keyword %s is %d bytes; the limit is %d", Show(k), len(k), MaxKeywordBytes)
+			return nil, input.Invalid("keywords", "has %s, %d bytes long; the limit is %d", Show(k), len(k), MaxKeywordBytes)
 		}
 		if strings.IndexFunc(k, notWord) >= 0 {
-			return nil, invalid("keyword %s is not one word: routing compares whole words of letters, digits, '-' and '_', so it could never match (give its words as separate keywords)", Show(k))
+			return nil, input.Invalid("keywords", "has %s, which is not one word: routing compares whole words of letters, digits, '-' and '_', so it could never match (give its words as separate keywords)", Show(k))
 		}
 		seen[k] = true
 		out = append(out, k)
 		if len(out) > MaxKeywords {
-			return nil, invalid("more than %d keywords", MaxKeywords)
+			return nil, input.Invalid("keywords", "has more than %d words; the limit is %d", MaxKeywords, MaxKeywords)
 		}
 	}
 	return out, nil

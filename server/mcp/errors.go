@@ -7,6 +7,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -22,6 +23,8 @@ func toolError(err error) *mcp.CallToolResult {
 		prefix = "invalid input: "
 	case errors.Is(err, store.ErrNotFound):
 		prefix = "not found: "
+	case errors.Is(err, ops.ErrConflict):
+		prefix = "" // the message begins with "conflict: ", as the CLI prints it
 	case errors.Is(err, context.DeadlineExceeded):
 		prefix = "timed out: "
 	case errors.Is(err, context.Canceled):

@@ -15,6 +15,7 @@ import (
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
@@ -235,9 +236,16 @@ func TestKnowledgeGraph(t *testing.T) {
 	if !add.Added {
 		t.Fatalf("add: %+v", add)
 	}
-	c.ok("palace_kg", map[string]any{"action": "add", "subject": "alice", "predicate": "works_at", "object": "Globex", "valid_from": "2023-06-01"}, &add)
-	if add.Added || !add.Conflict || len(add.Conflicts) != 1 || add.Conflicts[0].Object != "Acme" || !strings.Contains(add.Reason, "nothing written") {
-		t.Fatalf("contradiction not reported: %+v", add)
+	// A contradiction is the conflict outcome on every front: a tool error
+	// whose message, as the CLI prints it, says "conflict: " once and lists
+	// the conflicting fact. A check that would conflict answers the same.
+	for _, action := range []string{"add", "check"} {
+		msg := c.fails("palace_kg", map[string]any{"action": action, "subject": "alice", "predicate": "works_at", "object": "Globex", "valid_from": "2023-06-01"},
+			"conflict: works_at holds one value at a time")
+		if !strings.HasPrefix(msg, "conflict: ") || strings.Count(msg, "conflict:") != 1 || !strings.Contains(msg, "Alice works_at Acme (since 2020-01-01) [t_") ||
+			!strings.Contains(msg, "nothing written") {
+			t.Errorf("%s: conflict message %q", action, msg)
+		}
 	}
 	c.ok("palace_kg", map[string]any{"action": "check", "subject": "Alice", "predicate": "works_at", "object": "Globex", "valid_from": "2023-06-01", "supersede": true}, &add)
 	if add.Conflict || !add.Added {
@@ -280,7 +288,7 @@ func TestTaxonomy(t *testing.T) {
 	proj := t.TempDir()
 	writeFile(t, proj, "palace.yaml", "wing: shop\nrooms:\n  - name: billing\n    keywords: [invoice]\n")
 	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), []string{proj})
-	var ch taxonomyChange
+	var ch ops.TaxonomyChange
 	c.ok("palace_taxonomy", map[string]any{"action": "set", "room": "search", "keywords": []string{"Query", "ranking", "query"}}, &ch)
 	if ch.Action != "added" || ch.Room.Wing != "shop" || strings.Join(ch.Room.Keywords, ",") != "query,ranking" {
 		t.Fatalf("set: %+v", ch)
@@ -292,18 +300,27 @@ func TestTaxonomy(t *testing.T) {
 	if ch.Action != "updated" || ch.Room.DisplayName != "Search" || len(ch.Room.Keywords) != 2 {
 		t.Errorf("update kept the keywords? %+v", ch)
 	}
-	var list taxonomyList
+	var list ops.TaxonomyListResult
 	c.ok("palace_taxonomy", map[string]any{"action": "list", "wing": "shop"}, &list)
 	if len(list.Rooms) != 1 || list.Rooms[0].Room != "search" {
 		t.Errorf("list: %+v", list)
 	}
-	c.fails("palace_taxonomy", map[string]any{"action": "set", "room": "x", "keywords": []string{"two words"}}, "invalid input: keyword")
+	var r ops.Route
+	c.ok("palace_taxonomy", map[string]any{"action": "route", "query": "why is the ranking off"}, &r)
+	if r.Wing != "shop" || r.Room != "search" || !r.Applied {
+		t.Errorf("route: %+v", r)
+	}
+	c.fails("palace_taxonomy", map[string]any{"action": "route", "query": "  "}, "invalid input: query is empty")
+	c.fails("palace_taxonomy", map[string]any{"action": "route", "query": "ranking", "wing": "shpo"}, "invalid input: wing \"shpo\": no such wing (wings: shop)")
+	c.fails("palace_taxonomy", map[string]any{"action": "list", "wing": "shpo"}, "invalid input: wing \"shpo\": no such wing")
+	c.fails("palace_taxonomy", map[string]any{"action": "set", "room": "x", "keywords": []string{"two words"}}, "invalid input: keywords has \"two words\", which is not one word")
 	c.fails("palace_taxonomy", map[string]any{"action": "set", "room": "a/b"}, "invalid input: room name")
 	c.ok("palace_taxonomy", map[string]any{"action": "rm", "room": "search"}, &ch)
 	if ch.Action != "removed" {
 		t.Errorf("rm: %+v", ch)
 	}
-	c.fails("palace_taxonomy", map[string]any{"action": "rm", "room": "search"}, "has no such room")
+	// A room the wing does not have is not found, as in the CLI (exit 1).
+	c.fails("palace_taxonomy", map[string]any{"action": "rm", "room": "search"}, `not found: wing "shop" has no room "search" in its taxonomy (nothing removed)`)
 }
 
 func TestDiaryAndWakeUp(t *testing.T) {

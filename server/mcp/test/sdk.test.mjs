@@ -83,11 +83,11 @@ test("knowledge graph: a contradiction is reported and nothing is written", asyn
   const { client } = await connect(t, tempDir(t));
   const a = await call(client, "palace_kg", { action: "add", subject: "Alice", predicate: "works_at", object: "Acme", valid_from: "2020-01-01" });
   assert.equal(a.added, true);
-  const b = await call(client, "palace_kg", { action: "add", subject: "alice", predicate: "works at", object: "Globex", valid_from: "2023-06-01" });
-  assert.equal(b.conflict, true);
-  assert.equal(b.added, false);
-  assert.equal(b.conflicts[0].object, "Acme");
-  assert.match(b.reason, /nothing written/);
+  // The conflict outcome: a tool error that names the conflicting fact, in
+  // the words the CLI prints (exit 3).
+  const b = await toolError(client, "palace_kg", { action: "add", subject: "alice", predicate: "works at", object: "Globex", valid_from: "2023-06-01" });
+  assert.match(b, /^conflict: works_at holds one value at a time and .*Alice works_at Acme \(since 2020-01-01\).*nothing written/);
+  assert.doesNotMatch(b, /conflict: conflict:/);
   const q = await call(client, "palace_kg", { action: "query", entity: "Alice" });
   assert.deepEqual(q.facts.map((f) => f.object), ["Acme"]);
   const s = await call(client, "palace_kg", { action: "add", subject: "Alice", predicate: "works_at", object: "Globex", valid_from: "2023-06-01", supersede: true });
