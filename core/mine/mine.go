@@ -44,7 +44,12 @@ const DefaultMaxConvoSize = 512 << 20
 
 // Options controls a mine.
 type Options struct {
-	Wing         string // overrides palace.yaml and the folder name
+	Wing string // overrides palace.yaml and the folder name
+	// DefaultWing is the wing when Wing is empty and the mined folder (a
+	// file's folder) has no palace.yaml naming one: a front mining a
+	// folder inside a workspace passes the workspace's wing. Empty: the
+	// folder's name.
+	DefaultWing  string
 	Mode         string // ModeAuto (default), ModeProjects or ModeConvos
 	MaxSize      int64  // bytes, for project files; 0 means DefaultMaxSize
 	MaxConvoSize int64  // bytes, for conversation exports; 0 means DefaultMaxConvoSize
@@ -168,6 +173,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	wing := strings.TrimSpace(o.Wing)
+	if wing == "" && (cfg == nil || strings.TrimSpace(cfg.Wing) == "") {
+		wing = strings.TrimSpace(o.DefaultWing)
+	}
 	if wing == "" {
 		wing = WingOf(root, cfg)
 	}
@@ -203,6 +211,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	} else {
 		if w, err = walk(root); err != nil {
 			return nil, fmt.Errorf("mine %s: %w", dir, err)
+		}
+		if o.Mode != ModeProjects {
+			w.dropSlackMetadata()
 		}
 		known, err = st.Sources(wctx, wing, root+string(filepath.Separator))
 	}
