@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/route"
 	"github.com/palace-dev/palace/core/store"
@@ -137,6 +139,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	fi, err := os.Stat(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("path", "%s: no such file or folder", input.Quote(dir)))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
@@ -145,7 +150,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	single := ""
 	if !fi.IsDir() {
 		if !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("mine %s: not a directory or regular file", dir)
+			return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("path", "%s is not a folder or a regular file", input.Quote(dir)))
 		}
 		single, root = root, filepath.Dir(root)
 	}
@@ -160,7 +165,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		o.Mode = ModeAuto
 	case ModeAuto, ModeProjects, ModeConvos:
 	default:
-		return nil, fmt.Errorf("mine %s: unknown mode %q (want auto, projects or convos)", dir, o.Mode)
+		return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("mode", "%s: want %s, %s or %s", input.Quote(o.Mode), ModeAuto, ModeProjects, ModeConvos))
 	}
 	if o.Chunk.Size == 0 {
 		o.Chunk = chunk.Default
