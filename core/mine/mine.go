@@ -140,7 +140,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	}
 	fi, err := os.Stat(root)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("path", "%s: no such file or folder", input.Quote(dir)))
+		return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("path", "%q: no such file or folder", dir))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
@@ -150,7 +150,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	single := ""
 	if !fi.IsDir() {
 		if !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("path", "%s is not a folder or a regular file", input.Quote(dir)))
+			return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("path", "%q is not a folder or a regular file", dir))
 		}
 		single, root = root, filepath.Dir(root)
 	}

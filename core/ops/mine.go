@@ -132,6 +132,12 @@ func Mine(ctx context.Context, p *palace.Palace, r MineRequest) (MineResult, err
 		return mine.Run(ctx, p, r.Path, o)
 	})
 	res := MineResult{Summary: sum}
+	// A field the mine refused (a missing path) reads as Validate's
+	// errors do, whichever of the two found it.
+	var ie *input.Error
+	if errors.As(err, &ie) {
+		return res, ie
+	}
 	if sum != nil && len(r.Files) > 0 && (err == nil || mine.IsInterrupted(err)) {
 		var ferr error
 		if res.Files, ferr = fileOutcomes(ctx, p, sum, r.Files); err == nil {
