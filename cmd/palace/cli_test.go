@@ -339,7 +339,6 @@ func TestMineHonoursIgnoreRules(t *testing.T) {
 		"src/util/helper.go": "package util\n\n// tokhelper does things\n",
 		"docs/guide.md":      "# Guide\n\ntokguide explains\n",
 		".gitignore":         "*.log\nbuild/\n",
-		".palaceignore":      "secret.md\n",
 		"sub/.gitignore":     "*.tmp\n!keep.tmp\n",
 		"sub/keep.tmp":       "tokkeeptmp survives the nested negation\n",
 		"logs/.gitignore":    "!important.log\n",
@@ -355,8 +354,11 @@ func TestMineHonoursIgnoreRules(t *testing.T) {
 		".git/info/exclude":     "excluded.md\n",
 		".git/HEAD":             "tokgithead\n",
 	}
+	// Read by the mine, never mined.
+	config := map[string]string{".palaceignore": "secret.md\n"}
 	writeTree(t, proj, mined)
 	writeTree(t, proj, ignored)
+	writeTree(t, proj, config)
 
 	s := mineOK(t, home, proj)
 	if s.Wing != "widget-works" {
@@ -369,12 +371,12 @@ func TestMineHonoursIgnoreRules(t *testing.T) {
 		t.Errorf("files_seen %d, files_mined %d, want %d each", s.FilesSeen, s.FilesMined, len(mined))
 	}
 	// Ignored: secret.md, excluded.md, sub/a.tmp, logs/debug.log, build/,
-	// node_modules/, .git/.
-	if want := map[string]int{"ignored": 7}; fmt.Sprint(s.SkippedBy) != fmt.Sprint(want) {
+	// node_modules/, .git/. Metadata: .palaceignore.
+	if want := map[string]int{"ignored": 7, "metadata": 1}; fmt.Sprint(s.SkippedBy) != fmt.Sprint(want) {
 		t.Errorf("skipped_by_reason %v, want %v", s.SkippedBy, want)
 	}
-	if len(s.Skipped) != 0 {
-		t.Errorf("ignored entries should not be listed in skipped: %v", s.Skipped)
+	if len(s.Skipped) != 1 || s.Skipped[0].Path != filepath.Join(proj, ".palaceignore") {
+		t.Errorf("ignored entries should not be listed in skipped, .palaceignore should: %v", s.Skipped)
 	}
 	if s.DrawersAdded != len(mined) { // every file is one small chunk
 		t.Errorf("drawers_added %d, want %d", s.DrawersAdded, len(mined))
@@ -783,10 +785,12 @@ func TestMineBadDirArgument(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A path that names no file or folder is a mistake in the call, as
+	// for palace_mine over MCP: exit 2.
 	for _, dir := range []string{missing, fifo} {
 		out, errOut, code := runPalace(t, home, "mine", dir, "--json")
-		if code != 1 || out != "" || !strings.Contains(errOut, dir) {
-			t.Errorf("mine %s: exit %d, stdout %q, stderr %q; want 1, nothing, the path named", dir, code, out, errOut)
+		if code != 2 || out != "" || !strings.Contains(errOut, dir) {
+			t.Errorf("mine %s: exit %d, stdout %q, stderr %q; want 2, nothing, the path named", dir, code, out, errOut)
 		}
 		oneLine(t, errOut)
 	}

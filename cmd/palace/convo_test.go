@@ -38,8 +38,8 @@ func copyFixtures(t *testing.T) string {
 func TestMineConversations(t *testing.T) {
 	home, dir := t.TempDir(), copyFixtures(t)
 	s := mineOK(t, home, dir, "--mode", "convos")
-	if s.FilesMined != 11 || s.SkippedBy["not_conversation"] != 2 {
-		t.Fatalf("mined %d (skipped %v), want the 11 exports and users/channels.json skipped", s.FilesMined, s.SkippedBy)
+	if s.FilesMined != 11 || s.SkippedBy["metadata"] != 2 || len(s.SkippedBy) != 1 {
+		t.Fatalf("mined %d (skipped %v), want the 11 exports and users/channels.json skipped as metadata", s.FilesMined, s.SkippedBy)
 	}
 	// Every format is searchable, as a conversation drawer with speakers and,
 	// where the export has timestamps (all but plain text), a time.

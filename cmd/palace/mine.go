@@ -9,16 +9,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/mine"
-	"github.com/palace-dev/palace/core/vectors"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func newMineCmd(g *globals) *cobra.Command {
 	var (
-		o         mine.Options
-		asJSON    bool
-		noBar     bool
-		noVectors bool
-		maxBytes  int64
+		r      ops.MineRequest
+		asJSON bool
+		noBar  bool
 	)
 	c := &cobra.Command{
 		Use:   "mine PATH",
@@ -28,15 +26,20 @@ and .palaceignore, skips VCS and dependency folders, binary files, files over
 --max-size and files that are not UTF-8, and stores the rest verbatim as
 drawers of about 800 characters. Unchanged files are skipped; changed files
 are replaced atomically; deleted or newly ignored files are pruned.
+palace.yaml and .palaceignore configure the mine and are never drawers.
 
 Chat exports (Claude Code and Codex session JSONL, Claude.ai and ChatGPT
 conversations.json, Gemini CLI sessions, Slack exports) are recognised by
 their content and stored verbatim as conversation drawers, one per exchange
-(a user turn with its replies), with speakers and times. --mode convos also
-reads plain-text transcripts ("> " user lines or "Name: text" lines).
+(a user turn with its replies), with speakers and times; a Slack export's
+users.json and channels.json name its speakers and channels and are not
+drawers. --mode convos also reads plain-text transcripts ("> " user lines or
+"Name: text" lines; one "> " line is enough, as the mode says the files are
+conversations), whose drawers hold the transcript's lines as they are.
 PATH may be a single file. The wing is --wing, else palace.yaml in PATH,
 else the folder name. An export that is only partly readable is reported
-(file and line or byte offset) and its valid part is still mined.
+(file and line or byte offset), its valid part is still mined, and the exit
+code is 1.
 
 Secrets are redacted before anything is stored: private key blocks, provider
 tokens (AWS, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic, Google, npm,
@@ -52,54 +55,47 @@ the other mode are mined again even if unchanged.`,
   palace mine ~/Downloads/chatgpt/conversations.json --wing chats`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
+			// Bad flags are refused before the palace is opened or created.
+			r.Path = a[0]
+			if err := r.Validate(); err != nil {
+				return inputErr(err)
+			}
 			p, err := g.open()
 			if err != nil {
 				return err
 			}
 			defer p.Close()
-			o.MaxSize = maxBytes
-			o.Progress = progressFunc("mining", !noBar)
-			sum, err := mine.Run(c.Context(), p, a[0], o)
-			// The lexical index is committed; vectors follow as a second
-			// phase, resumable, for what has none yet.
-			var vec *vectors.Summary
-			if err == nil && !noVectors {
-				v, verr := fillVectors(c, p, 0, !noBar)
-				if verr != nil {
-					err = verr
-				}
-				vec = &v
-			}
-			if err == nil && sum != nil && len(sum.Errors) > 0 {
-				err = fmt.Errorf("mine %s: %d export(s) only partly readable (their valid part was mined): %s: %s",
-					a[0], len(sum.Errors), sum.Errors[0].Path, sum.Errors[0].Detail)
-			}
-			if sum != nil {
+			r.Progress = progressFunc("mining", !noBar)
+			r.EmbedProgress = progressFunc("embedding", !noBar)
+			res, err := ops.Mine(c.Context(), p, r)
+			if res.Summary != nil {
 				if asJSON {
-					if jerr := printJSON(c.OutOrStdout(), struct {
-						*mine.Summary
-						Vectors *vectors.Summary `json:"vectors,omitempty"`
-					}{sum, vec}); jerr != nil {
-						return jerr
+					if jerr := printJSON(c.OutOrStdout(), res); jerr != nil && err == nil {
+						err = jerr
 					}
 				} else {
-					printSummary(c.OutOrStdout(), sum)
-					if vec != nil {
-						printVectorSummary(c.OutOrStdout(), *vec)
+					printSummary(c.OutOrStdout(), res.Summary)
+					if res.Vectors != nil {
+						printVectorSummary(c.OutOrStdout(), *res.Vectors)
 					}
 				}
+			}
+			// A partly readable export is mined, but a script must notice.
+			if err == nil && len(res.Errors) > 0 {
+				err = fmt.Errorf("mine %s: %s", a[0], res.Notice)
 			}
 			return inputErr(err)
 		},
 	}
-	c.Flags().StringVar(&o.Wing, "wing", "", "wing to mine into (default: palace.yaml's wing, else the folder name)")
-	c.Flags().Int64Var(&maxBytes, "max-size", mine.DefaultMaxSize, "skip project files larger than this many bytes")
-	c.Flags().Int64Var(&o.MaxConvoSize, "max-convo-size", mine.DefaultMaxConvoSize, "skip conversation exports larger than this many bytes")
-	c.Flags().StringVar(&o.Mode, "mode", mine.ModeAuto, "auto (files, plus JSON chat exports), projects (every text file as a file) or convos (conversations only, text transcripts included)")
+	c.Flags().StringVar(&r.Wing, "wing", "", "wing to mine into (default: palace.yaml's wing, else the folder name)")
+	c.Flags().Int64Var(&r.MaxSize, "max-size", ops.DefaultMaxSize, "skip project files larger than this many bytes")
+	c.Flags().Int64Var(&r.MaxConvoSize, "max-convo-size", ops.DefaultMaxConvoSize, "skip conversation exports larger than this many bytes")
+	c.Flags().StringVar(&r.Mode, "mode", mine.ModeAuto, "what to mine: "+ops.OneOf(ops.MineModes)+
+		" (auto: files, plus JSON chat exports; projects: every text file as a file; convos: conversations only, text transcripts included)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	c.Flags().BoolVar(&noBar, "no-progress", false, "do not draw a progress bar")
-	c.Flags().BoolVar(&noVectors, "no-vectors", false, "skip the embedding phase (run 'palace reindex' later)")
-	c.Flags().BoolVar(&o.KeepSecrets, "keep-secrets", false, "store secrets as found instead of redacting them (this run only)")
+	c.Flags().BoolVar(&r.NoVectors, "no-vectors", false, "skip the embedding phase (run 'palace reindex' later)")
+	c.Flags().BoolVar(&r.KeepSecrets, "keep-secrets", false, "store secrets as found instead of redacting them (this run only)")
 	return c
 }
 

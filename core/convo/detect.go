@@ -21,7 +21,16 @@ import (
 // not conversations, and give "". Text is only considered for .txt, .md,
 // .markdown, .text and extension-less files, and must look like a
 // transcript (see ParseText).
-func Detect(name string, head []byte) string {
+func Detect(name string, head []byte) string { return detect(name, head, true) }
+
+// DetectNamed is Detect for a file the user named as a conversation
+// (`palace mine --mode convos`): a text file is a transcript with a single
+// "> " line or two speakers, the thresholds ParseText settles for, so a
+// short session is not turned away for being short.
+func DetectNamed(name string, head []byte) string { return detect(name, head, false) }
+
+// detect is Detect, with Detect's thresholds for text when strict.
+func detect(name string, head []byte, strict bool) string {
 	head = trimBOM(head)
 	ext := strings.ToLower(path.Ext(strings.ReplaceAll(name, "\\", "/")))
 	t := bytes.TrimSpace(head)
@@ -35,18 +44,18 @@ func Detect(name string, head []byte) string {
 		if isJSON {
 			return detectJSON(name, head)
 		}
-		return detectText(head)
+		return detectText(head, strict)
 	case ".txt", ".md", ".markdown", ".text":
-		return detectText(head)
+		return detectText(head, strict)
 	}
 	return ""
 }
 
-func detectText(head []byte) string {
+func detectText(head []byte, strict bool) string {
 	if bytes.IndexByte(head, 0) >= 0 {
 		return "" // binary
 	}
-	if textStyle(textLines(string(head)), true) != 0 {
+	if textStyle(textLines(string(head)), strict) != 0 {
 		return FormatText
 	}
 	return ""

@@ -2,6 +2,7 @@ package convo
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -67,5 +68,49 @@ func TestParseUnknown(t *testing.T) {
 	}
 	if _, err := ParseFormat("nope", "x", nil); err == nil {
 		t.Error("unknown format name accepted")
+	}
+}
+
+// A file the user names as a conversation needs only one quoted line or
+// two speakers; the same file found in a project is prose.
+func TestDetectNamed(t *testing.T) {
+	tests := []struct {
+		name, head   string
+		strict, told string
+	}{
+		{"short.md", "> Who signs off on the release?\n\nDana does, on Thursdays.\n", "", FormatText},
+		{"two.txt", "> a\nreply\n> b\nreply\n", "", FormatText},
+		{"chat.txt", "Alice: are we shipping?\nBob: tomorrow\n", "", FormatText},
+		{"notes.md", "# Notes\n\nNothing quoted, nobody speaks.\n", "", ""},
+		{"one.txt", "Alice: a single speaker is a note\n", "", ""},
+		{"main.go", "// > quoted\n", "", ""},
+		{"bin.txt", "> a\x00\n", "", ""},
+		{"users.json", `[{"id":"U1","name":"a"}]`, "", ""},
+	}
+	for _, tt := range tests {
+		if got := Detect(tt.name, []byte(tt.head)); got != tt.strict {
+			t.Errorf("Detect(%q) = %q, want %q", tt.name, got, tt.strict)
+		}
+		if got := DetectNamed(tt.name, []byte(tt.head)); got != tt.told {
+			t.Errorf("DetectNamed(%q) = %q, want %q", tt.name, got, tt.told)
+		}
+	}
+	if got := DetectNamed(quoteFile, read(t, quoteFile)); got != FormatText {
+		t.Errorf("DetectNamed(%s) = %q", quoteFile, got)
+	}
+}
+
+func TestSlackMetadata(t *testing.T) {
+	paths := []string{
+		"slack/users.json", "slack/channels.json", "slack/dms.json", "slack/integration_logs.json",
+		"slack/general/2023-11-14.json", "slack/general/users.json",
+		"app/users.json", "app/channels.json", "app/api/handler.go", // no day files: an app's data
+		"z/users.json", "z/2024-01-02.json", // a day file beside it, not in a channel folder
+		"x/groups.json", "x/c/2024-01-02.json", // day files but neither users.json nor channels.json
+	}
+	got := SlackMetadata(paths)
+	want := map[string]bool{"slack/users.json": true, "slack/channels.json": true, "slack/dms.json": true, "slack/integration_logs.json": true}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("SlackMetadata = %v, want %v", got, want)
 	}
 }

@@ -10,14 +10,21 @@ import (
 
 // Exchange is one drawer's worth of a conversation.
 type Exchange struct {
-	// Text renders each message as "Speaker: text" (just the text when the
-	// speaker is unknown), messages joined by a blank line. IndexText is
-	// the same with IndexText applied to every message; messages that are
-	// nothing but noise are left out of it.
+	// Text is what the drawer shows. In a plain-text transcript it is the
+	// transcript's lines LineStart..LineEnd, verbatim ("> " markers,
+	// "Name:" labels and the blank lines between messages included). In
+	// the other formats, which are JSON, it renders each message as
+	// "Speaker: text" (just the text when the speaker is unknown),
+	// messages joined by a blank line. IndexText renders messages that
+	// way in every format, with IndexText applied to each; messages that
+	// are nothing but noise are left out of it.
 	Text, IndexText   string
-	FirstMsg, LastMsg int       // message indexes covered, inclusive
-	Speakers          []string  // distinct, in order of appearance
-	Start, End        time.Time // earliest and latest message time; zero if none known
+	FirstMsg, LastMsg int // message indexes covered, inclusive
+	// LineStart and LineEnd are the 1-based lines of a plain-text
+	// transcript that Text holds; 0 in the other formats.
+	LineStart, LineEnd int
+	Speakers           []string  // distinct, in order of appearance
+	Start, End         time.Time // earliest and latest message time; zero if none known
 }
 
 const msgSep = "\n\n"
@@ -35,8 +42,9 @@ const msgSep = "\n\n"
 // boundaries into pieces of at most o.Size; a single message longer than
 // o.Size is cut by chunk.Split (line, then whitespace boundaries, with
 // o.Overlap) into pieces that each cover just that message. The first piece
-// of a cut message starts with "Speaker: ", the others are bare
-// continuations.
+// of a cut message starts with "Speaker: " (in a plain-text transcript, with
+// the message's first line), the others are bare continuations. Sizes are
+// those of Text: in a plain-text transcript, of the lines quoted.
 //
 // Stability. Every decision depends only on the messages already seen, so
 // the same messages always give the same exchanges, and appending messages
@@ -56,12 +64,29 @@ func Exchanges(c Conversation, o chunk.Options) []Exchange {
 	if len(ms) == 0 {
 		return nil
 	}
+	verbatim := quotable(c)
 	rs := make([]rendering, len(ms))
 	for i, m := range ms {
-		rs[i].text = render(m.Speaker, m.Text)
-		rs[i].size = utf8.RuneCountInString(rs[i].text)
+		r := &rs[i]
+		if verbatim {
+			r.text = strings.Join(c.Source[m.Line-1:m.EndLine], "\n")
+			r.line, r.endLine = m.Line, m.EndLine
+			if i > 0 {
+				// The blank lines between two messages, as the file has them.
+				var sep strings.Builder
+				sep.WriteString("\n")
+				for _, l := range c.Source[ms[i-1].EndLine : m.Line-1] {
+					sep.WriteString(l + "\n")
+				}
+				r.sep = sep.String()
+			}
+		} else {
+			r.text, r.sep = render(m.Speaker, m.Text), msgSep
+		}
+		r.size = utf8.RuneCountInString(r.text)
+		r.sepSize = utf8.RuneCountInString(r.sep)
 		if t := IndexText(m.Text); t != "" {
-			rs[i].index = render(m.Speaker, t)
+			r.index = render(m.Speaker, t)
 		}
 	}
 	var out []Exchange
@@ -71,11 +96,30 @@ func Exchanges(c Conversation, o chunk.Options) []Exchange {
 	return out
 }
 
+// quotable reports whether c's exchanges can quote its source lines:
+// every message knows its lines, in order, within the source.
+func quotable(c Conversation) bool {
+	if c.Source == nil {
+		return false
+	}
+	prev := 0
+	for _, m := range c.Messages {
+		if m.Line <= prev || m.EndLine < m.Line || m.EndLine > len(c.Source) {
+			return false
+		}
+		prev = m.EndLine
+	}
+	return true
+}
+
 // rendering is a message as it appears in an exchange, computed once.
 type rendering struct {
-	text  string // "Speaker: text"
-	size  int    // runes in text
-	index string // "Speaker: " + IndexText(text), "" when all noise
+	text          string // the source lines, or "Speaker: text"
+	size          int    // runes in text
+	sep           string // what joins it to the message before it
+	sepSize       int    // runes in sep
+	index         string // "Speaker: " + IndexText(text), "" when all noise
+	line, endLine int    // the source lines text is; 0 when rendered
 }
 
 func render(speaker, text string) string {
@@ -117,16 +161,19 @@ func pieces(ms []Message, rs []rendering, o chunk.Options) []Exchange {
 				// Index text per piece: the message's own would repeat
 				// the whole message in every piece.
 				part := rendering{text: ch.Text, index: IndexText(ch.Text)}
+				if rs[i].line > 0 {
+					part.line, part.endLine = rs[i].line+ch.LineStart-1, rs[i].line+ch.LineEnd-1
+				}
 				out = append(out, exchange(ms[i:i+1], []rendering{part}))
 			}
 			from = i + 1
 			continue
 		}
-		if i > from && n+len(msgSep)+rs[i].size > o.Size {
+		if i > from && n+rs[i].sepSize+rs[i].size > o.Size {
 			flush(i)
 		}
 		if i > from {
-			n += len(msgSep)
+			n += rs[i].sepSize
 		}
 		n += rs[i].size
 	}
@@ -135,16 +182,20 @@ func pieces(ms []Message, rs []rendering, o chunk.Options) []Exchange {
 }
 
 func exchange(ms []Message, rs []rendering) Exchange {
-	e := Exchange{FirstMsg: ms[0].Index, LastMsg: ms[len(ms)-1].Index}
-	texts := make([]string, 0, len(rs))
+	e := Exchange{FirstMsg: ms[0].Index, LastMsg: ms[len(ms)-1].Index,
+		LineStart: rs[0].line, LineEnd: rs[len(rs)-1].endLine}
+	var text strings.Builder
 	var idx []string
-	for _, r := range rs {
-		texts = append(texts, r.text)
+	for i, r := range rs {
+		if i > 0 {
+			text.WriteString(r.sep)
+		}
+		text.WriteString(r.text)
 		if r.index != "" {
 			idx = append(idx, r.index)
 		}
 	}
-	e.Text = strings.Join(texts, msgSep)
+	e.Text = text.String()
 	e.IndexText = strings.Join(idx, msgSep)
 	seen := map[string]bool{}
 	for _, m := range ms {

@@ -233,3 +233,33 @@ func TestExchangesBoundary(t *testing.T) {
 		}
 	}
 }
+
+// A plain-text transcript's exchanges hold its lines as the file has them,
+// "> " markers, "Name:" labels and blank lines included, and name those
+// lines: a drawer reads exactly as the lines its citation points at.
+func TestTextExchangesQuoteTheirLines(t *testing.T) {
+	for _, file := range []string{quoteFile, peopleFile} {
+		data := read(t, file)
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		c := ParseText(file, data)
+		for _, o := range []chunk.Options{chunk.Default, {Size: 120, Overlap: 10}} {
+			for i, e := range Exchanges(c, o) {
+				if e.LineStart < 1 || e.LineEnd < e.LineStart || e.LineEnd > len(lines) {
+					t.Fatalf("%s size %d: exchange %d names lines %d-%d of %d", file, o.Size, i, e.LineStart, e.LineEnd, len(lines))
+				}
+				want := strings.Join(lines[e.LineStart-1:e.LineEnd], "\n")
+				if strings.TrimSuffix(e.Text, "\n") != want {
+					t.Errorf("%s size %d: exchange %d (lines %d-%d) =\n%q\nthe file's lines are\n%q", file, o.Size, i, e.LineStart, e.LineEnd, e.Text, want)
+				}
+			}
+		}
+	}
+	c := ParseText("short.md", []byte("> Who signs off?\n\nDana does.\n"))
+	ex := Exchanges(c, chunk.Default)
+	if len(ex) != 1 || ex[0].Text != "> Who signs off?\n\nDana does." || ex[0].LineStart != 1 || ex[0].LineEnd != 3 {
+		t.Errorf("exchanges = %+v", ex)
+	}
+	if ex[0].IndexText != "user: Who signs off?\n\nassistant: Dana does." {
+		t.Errorf("index text = %q: it renders speakers, as for every format", ex[0].IndexText)
+	}
+}

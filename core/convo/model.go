@@ -66,6 +66,9 @@ type Message struct {
 	// Line is the 1-based line where the message starts in line-based
 	// formats (JSONL, text); 0 for JSON documents.
 	Line int
+	// EndLine is the message's last line in a plain-text transcript (its
+	// "> " or "Name:" markers included); 0 in the other formats.
+	EndLine int
 }
 
 // Conversation is one session, chat or Slack channel-day.
@@ -75,6 +78,11 @@ type Conversation struct {
 	Format   string            // one of the Format* constants
 	Meta     map[string]string // e.g. session_id, cwd, model, channel
 	Messages []Message
+	// Source holds a plain-text transcript's lines (line ends dropped,
+	// invalid UTF-8 as U+FFFD): its exchanges quote them verbatim, so a
+	// drawer reads exactly as the lines its citation names. Nil for the
+	// JSON formats, whose exchanges render their messages.
+	Source []string
 }
 
 // ParseError reports a malformed or truncated export. Parsers return it

@@ -242,9 +242,9 @@ func checkConv(t *testing.T, c Conversation, format string, want wantConv) {
 func TestParseTextSpeakerOnOwnLine(t *testing.T) {
 	c := ParseText("chat.txt", []byte("User:\nhi there\n\nAssistant:\nhello\nsecond line\nUser: bye\n"))
 	want := []Message{
-		{Index: 0, Speaker: "User", Role: RoleUser, Text: "hi there", Line: 1},
-		{Index: 1, Speaker: "Assistant", Role: RoleAssistant, Text: "hello\nsecond line", Line: 4},
-		{Index: 2, Speaker: "User", Role: RoleUser, Text: "bye", Line: 7},
+		{Index: 0, Speaker: "User", Role: RoleUser, Text: "hi there", Line: 1, EndLine: 2},
+		{Index: 1, Speaker: "Assistant", Role: RoleAssistant, Text: "hello\nsecond line", Line: 4, EndLine: 6},
+		{Index: 2, Speaker: "User", Role: RoleUser, Text: "bye", Line: 7, EndLine: 7},
 	}
 	if !reflect.DeepEqual(c.Messages, want) {
 		t.Errorf("messages = %+v", c.Messages)

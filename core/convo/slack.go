@@ -185,6 +185,41 @@ func slackTitle(channel, day string) string {
 
 var slackDayFile = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\.json$`)
 
+// slackMetaFiles are what a Slack export holds at its top beside the
+// channel folders: lists of users, channels, DMs and integrations.
+var slackMetaFiles = map[string]bool{
+	"users.json": true, "channels.json": true, "integration_logs.json": true,
+	"dms.json": true, "groups.json": true, "mpims.json": true,
+}
+
+// SlackMetadata picks, from the slash-separated paths of a folder's files,
+// a Slack export's metadata files: users.json, channels.json,
+// integration_logs.json, dms.json, groups.json and mpims.json in a folder
+// that also holds day files (<channel>/YYYY-MM-DD.json) and users.json or
+// channels.json. They describe the export (users.json gives speakers their
+// names) and hold no conversation; anywhere else such a name is an
+// ordinary file.
+func SlackMetadata(paths []string) map[string]bool {
+	days := map[string]bool{}  // folders whose channel folders hold day files
+	lists := map[string]bool{} // folders with users.json or channels.json
+	for _, p := range paths {
+		base := path.Base(p)
+		if ch := path.Dir(p); slackDayFile.MatchString(base) && ch != "." {
+			days[path.Dir(ch)] = true
+		}
+		if base == "users.json" || base == "channels.json" {
+			lists[path.Dir(p)] = true
+		}
+	}
+	meta := map[string]bool{}
+	for _, p := range paths {
+		if dir := path.Dir(p); slackMetaFiles[path.Base(p)] && days[dir] && lists[dir] {
+			meta[p] = true
+		}
+	}
+	return meta
+}
+
 // slackPathParts reads channel and day from an export path
 // ".../<channel>/YYYY-MM-DD.json"; day is "" when the name is not dated.
 func slackPathParts(name string) (channel, day string) {

@@ -28,7 +28,9 @@ import (
 // marker becomes a message with no speaker. Anything else is one message.
 // Message text drops the ">" marker (and one following space) and uses "\n"
 // line ends; it is otherwise verbatim (invalid UTF-8 becomes U+FFFD, as it
-// does in the JSON formats).
+// does in the JSON formats). Exchanges do not use it: they quote the
+// transcript's lines (Conversation.Source) from a message's Line to its
+// EndLine, markers and all, so a drawer holds the lines its citation names.
 
 const minQuoteLines = 3
 
@@ -158,7 +160,10 @@ func textStyle(ls []textLine, strict bool) byte {
 func ParseText(name string, data []byte) Conversation {
 	s := strings.ToValidUTF8(string(trimBOM(data)), "\uFFFD")
 	ls := textLines(s)
-	c := Conversation{ID: name, Format: FormatText, Meta: map[string]string{}}
+	c := Conversation{ID: name, Format: FormatText, Meta: map[string]string{}, Source: make([]string, len(ls))}
+	for i, l := range ls {
+		c.Source[i] = l.text
+	}
 	for _, l := range ls {
 		if !isBlank(l.text) {
 			if strings.HasPrefix(l.text, "# ") {
@@ -181,7 +186,7 @@ func ParseText(name string, data []byte) Conversation {
 }
 
 // block2msg joins lines into a message trimmed of blank edge lines; Line is
-// the first non-blank line.
+// the first non-blank line, EndLine the last.
 func block2msg(speaker, role string, ls []textLine) Message {
 	for len(ls) > 0 && isBlank(ls[0].text) {
 		ls = ls[1:]
@@ -196,7 +201,7 @@ func block2msg(speaker, role string, ls []textLine) Message {
 	for i, l := range ls {
 		parts[i] = l.text
 	}
-	return Message{Speaker: speaker, Role: role, Text: strings.Join(parts, "\n"), Line: ls[0].no}
+	return Message{Speaker: speaker, Role: role, Text: strings.Join(parts, "\n"), Line: ls[0].no, EndLine: ls[len(ls)-1].no}
 }
 
 func quoteMessages(ls []textLine) []Message {

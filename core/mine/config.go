@@ -72,6 +72,17 @@ func WingOf(dir string, cfg *Config) string {
 	return Slug(filepath.Base(dir))
 }
 
+// WingOfDir is WingOf for dir with its own palace.yaml: the wing
+// `palace mine DIR` fills when no wing is given. A palace.yaml that cannot
+// be read is an error, as it is for the mine.
+func WingOfDir(dir string) (string, error) {
+	cfg, err := LoadConfig(dir)
+	if err != nil {
+		return "", err
+	}
+	return WingOf(dir, cfg), nil
+}
+
 // ProposeConfig suggests a palace.yaml for dir: the directory's name as the
 // wing and one room per top-level folder that is not ignored, keyed by the
 // folder's name.

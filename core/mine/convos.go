@@ -50,7 +50,13 @@ func (m *miner) detect(c candidate) (string, error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return "", err
 	}
-	format := convo.Detect(c.path, head[:n])
+	// In ModeConvos the user said the files are conversations: a short
+	// transcript with a single "> " line is one.
+	detect := convo.Detect
+	if m.opts.Mode == ModeConvos {
+		detect = convo.DetectNamed
+	}
+	format := detect(c.path, head[:n])
 	if m.opts.Mode == ModeAuto && format == convo.FormatText {
 		return "", nil
 	}
@@ -97,30 +103,33 @@ func (m *miner) conversation(c candidate, format, text string, src store.Source)
 	return result{c: c, keep: true, problem: problem, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found}
 }
 
-// redactConversation returns conv with the secrets of its title and
-// messages replaced, on a copy of its messages. Lines are the message's
-// line in a line-based export (0 in a JSON document, and for the title);
-// in a plain-text transcript, whose messages are verbatim lines, counted
-// from the message's line to the secret's. A plain-text transcript's title
-// is its first "# heading", which is also a line of its first message: a
-// secret there is reported once, on its line, not a second time as the
-// title's.
+// redactConversation returns conv with the secrets of its title, messages
+// and source lines replaced, on copies. A plain-text transcript's drawers
+// quote its source lines, and its title and messages are lines of it too:
+// each secret is reported once, on its line of the source. In the other
+// formats a secret is reported on its message's line in a line-based
+// export (0 in a JSON document, and for the title).
 func redactConversation(conv convo.Conversation, path string) (convo.Conversation, []Redaction) {
-	plain := conv.Format == convo.FormatText
+	quoted := len(conv.Source) > 0
 	var found, fs []Redaction
 	conv.Title, fs = redactText(conv.Title, path, func(int) int { return 0 })
-	if !plain {
+	if !quoted {
 		found = fs
+	}
+	if quoted {
+		// Redaction keeps every line where it was, so the messages' line
+		// numbers still name the same lines.
+		var text string
+		text, fs = redactText(strings.Join(conv.Source, "\n"), path, func(line int) int { return line })
+		conv.Source = strings.Split(text, "\n")
+		found = append(found, fs...)
 	}
 	ms := make([]convo.Message, len(conv.Messages))
 	for i, msg := range conv.Messages {
-		msg.Text, fs = redactText(msg.Text, path, func(line int) int {
-			if msg.Line > 0 && plain {
-				return msg.Line + line - 1
-			}
-			return msg.Line
-		})
-		found = append(found, fs...)
+		msg.Text, fs = redactText(msg.Text, path, func(int) int { return msg.Line })
+		if !quoted {
+			found = append(found, fs...)
+		}
 		ms[i] = msg
 	}
 	conv.Messages = ms
@@ -195,7 +204,10 @@ func conversationDrawers(p *palace.Palace, rt *router, wing, source string, conv
 			if d.OccurredAt.IsZero() {
 				d.OccurredAt = started
 			}
-			d.LineStart, d.LineEnd = lineRange(conv.Messages, ex.FirstMsg, ex.LastMsg)
+			d.LineStart, d.LineEnd = ex.LineStart, ex.LineEnd
+			if d.LineStart == 0 {
+				d.LineStart, d.LineEnd = lineRange(conv.Messages, ex.FirstMsg, ex.LastMsg)
+			}
 			ds = append(ds, d)
 		}
 	}

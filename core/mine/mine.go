@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/route"
 	"github.com/palace-dev/palace/core/store"
@@ -44,7 +46,12 @@ const DefaultMaxConvoSize = 512 << 20
 
 // Options controls a mine.
 type Options struct {
-	Wing         string // overrides palace.yaml and the folder name
+	Wing string // overrides palace.yaml and the folder name
+	// DefaultWing is the wing when Wing is empty and the mined folder (a
+	// file's folder) has no palace.yaml naming one: a front mining a
+	// folder inside a workspace passes the workspace's wing. Empty: the
+	// folder's name.
+	DefaultWing  string
 	Mode         string // ModeAuto (default), ModeProjects or ModeConvos
 	MaxSize      int64  // bytes, for project files; 0 means DefaultMaxSize
 	MaxConvoSize int64  // bytes, for conversation exports; 0 means DefaultMaxConvoSize
@@ -132,6 +139,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	fi, err := os.Stat(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("path", "%q: no such file or folder", dir))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
@@ -140,7 +150,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	single := ""
 	if !fi.IsDir() {
 		if !fi.Mode().IsRegular() {
-			return nil, fmt.Errorf("mine %s: not a directory or regular file", dir)
+			return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("path", "%q is not a folder or a regular file", dir))
 		}
 		single, root = root, filepath.Dir(root)
 	}
@@ -155,7 +165,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		o.Mode = ModeAuto
 	case ModeAuto, ModeProjects, ModeConvos:
 	default:
-		return nil, fmt.Errorf("mine %s: unknown mode %q (want auto, projects or convos)", dir, o.Mode)
+		return nil, fmt.Errorf("mine %s: %w", dir, input.Invalid("mode", "%s: want %s, %s or %s", input.Quote(o.Mode), ModeAuto, ModeProjects, ModeConvos))
 	}
 	if o.Chunk.Size == 0 {
 		o.Chunk = chunk.Default
@@ -168,6 +178,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	wing := strings.TrimSpace(o.Wing)
+	if wing == "" && (cfg == nil || strings.TrimSpace(cfg.Wing) == "") {
+		wing = strings.TrimSpace(o.DefaultWing)
+	}
 	if wing == "" {
 		wing = WingOf(root, cfg)
 	}
@@ -203,6 +216,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	} else {
 		if w, err = walk(root); err != nil {
 			return nil, fmt.Errorf("mine %s: %w", dir, err)
+		}
+		if o.Mode != ModeProjects {
+			w.dropSlackMetadata()
 		}
 		known, err = st.Sources(wctx, wing, root+string(filepath.Separator))
 	}

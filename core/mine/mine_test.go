@@ -69,7 +69,7 @@ func TestIgnoreRules(t *testing.T) {
 		"vendor/lib/lib.go":       "x",
 	})
 	got := relFiles(t, root)
-	want := []string{".gitignore", ".palaceignore", "a.go", "keep.log", "other/secret.txt", "sub/.gitignore", "sub/debug2.log", "sub/rootonly.txt"}
+	want := []string{".gitignore", "a.go", "keep.log", "other/secret.txt", "sub/.gitignore", "sub/debug2.log", "sub/rootonly.txt"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("walk kept\n %v\nwant\n %v", got, want)
 	}

@@ -21,6 +21,11 @@ const (
 	ReasonBinary          = "binary"
 	ReasonInvalidUTF8     = "invalid_utf8"
 	ReasonNotConversation = "not_conversation" // --mode convos and no chat format
+	// ReasonMetadata marks files a mine reads for what they say about the
+	// others, never as drawers: palace.yaml and .palaceignore (at any
+	// depth), and a Slack export's users.json, channels.json and the like
+	// (see convo.SlackMetadata; not in ModeProjects).
+	ReasonMetadata = "metadata"
 )
 
 // errSkip carries a reason a file is not text Palace should keep.

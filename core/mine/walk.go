@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/palace-dev/palace/core/convo"
 )
 
 // skipDirs are version-control and dependency folders: never a project's own
@@ -26,6 +28,12 @@ var skipDirs = map[string]bool{
 // ignoreFiles are read in every directory; later files and deeper
 // directories take priority, as in git.
 var ignoreFiles = []string{".gitignore", ".palaceignore"}
+
+// palaceFiles configure mining and are never mined: a drawer of palace.yaml
+// would answer searches for the project's words with its settings. A
+// nested palace.yaml is skipped too: it configures the folder below when
+// that folder is mined on its own, and is no more a memory there.
+var palaceFiles = map[string]bool{ConfigName: true, ".palaceignore": true}
 
 // candidate is a regular file the walk wants mined.
 type candidate struct {
@@ -101,6 +109,10 @@ func (w *walker) dir(abs string, rel []string, ps []gitignore.Pattern) error {
 				w.skip(p, ReasonIgnored, nil)
 				continue
 			}
+			if palaceFiles[e.Name()] {
+				w.skip(p, ReasonMetadata, nil)
+				continue
+			}
 			info, err := e.Info()
 			if err != nil {
 				// Vanished between ReadDir and Info: nothing to mine.
@@ -114,6 +126,30 @@ func (w *walker) dir(abs string, rel []string, ps []gitignore.Pattern) error {
 		}
 	}
 	return nil
+}
+
+// dropSlackMetadata moves the metadata files of Slack exports (users.json,
+// channels.json, ...) from the files to mine to the skipped ones: the
+// export's day files are its conversations, and users.json only names
+// their speakers.
+func (w *walker) dropSlackMetadata() {
+	rels := make([]string, len(w.files))
+	for i, c := range w.files {
+		rels[i] = c.rel
+	}
+	meta := convo.SlackMetadata(rels)
+	if len(meta) == 0 {
+		return
+	}
+	kept := w.files[:0]
+	for _, c := range w.files {
+		if meta[c.rel] {
+			w.skip(c.path, ReasonMetadata, nil)
+			continue
+		}
+		kept = append(kept, c)
+	}
+	w.files = kept
 }
 
 func (w *walker) skip(path, reason string, err error) {

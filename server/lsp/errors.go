@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/palace-dev/palace/core/input"
@@ -91,25 +90,16 @@ func jsonType(t string) string {
 	return "an object"
 }
 
-// isBusy reports a palace locked by another process (an agent's MCP server,
-// another editor window, a CLI mine) for longer than the store's busy
-// timeout.
-func isBusy(err error) bool {
-	var se sqlite3.Error
-	if errors.As(err, &se) {
-		return se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked
-	}
-	return false
-}
-
 // retryBusy runs fn until it succeeds, fails for another reason, or ctx
 // ends. A busy palace is a wait, never an error shown in the editor: the
 // core's writes are single transactions, so running one again is safe.
+// (Writes that go through core/ops get ops' own retries; this serves the
+// methods not yet moved there.)
 func retryBusy[T any](ctx context.Context, s *server, what string, fn func() (T, error)) (T, error) {
 	delay := 50 * time.Millisecond
 	for {
 		v, err := fn()
-		if err == nil || !isBusy(err) || ctx.Err() != nil {
+		if err == nil || !store.IsBusy(err) || ctx.Err() != nil {
 			return v, err
 		}
 		s.logf("%s: the palace is busy (another process is writing); retrying in %s", what, delay)

@@ -2,17 +2,14 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/palace-dev/palace/core/mine"
-	"github.com/palace-dev/palace/core/store"
-	"github.com/palace-dev/palace/core/vectors"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // indexer keeps the palace current off the read loop. One goroutine mines,
@@ -196,11 +193,13 @@ func (ix *indexer) wait() {
 	ix.vec.wait()
 }
 
-// mine runs `palace mine FOLDER` for a job, reports progress when asked,
-// and answers each save with palace/didIndex. The whole folder is mined,
-// not the saved file alone: only a folder mine applies the folder's ignore
-// rules, palace.yaml and room routing by path (mine.Run on one file routes
-// it by its name alone), and an unchanged file costs one stat.
+// mine runs `palace mine FOLDER --no-vectors` for a job (the vector filler
+// embeds afterwards, so a save is searchable as soon as its text is
+// committed), reports progress when asked, and answers each save with
+// palace/didIndex. The whole folder is mined, not the saved file alone:
+// only a folder mine applies the folder's ignore rules, palace.yaml and
+// room routing by path (a mine of one file routes it by its name alone),
+// and an unchanged file costs one stat.
 func (ix *indexer) mine(ctx context.Context, j *job) {
 	f := j.folder
 	jctx, cancel := context.WithCancel(ctx)
@@ -215,13 +214,15 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 		})
 	}
 	start := time.Now()
-	o := mine.Options{Wing: wing}
+	req := ops.MineRequest{Path: f.path, Wing: wing, NoVectors: true}
 	if prog != nil {
-		o.Progress = func(done, total int) { prog.report(done, total) }
+		req.Progress = func(done, total int) { prog.report(done, total) }
 	}
-	sum, err := retryBusy(jctx, ix.s, "mine "+f.path, func() (*mine.Summary, error) {
-		return mine.Run(jctx, ix.s.p, f.path, o)
-	})
+	for _, sv := range j.saves {
+		req.Files = append(req.Files, sv.path)
+	}
+	res, err := ops.Mine(jctx, ix.s.p, req)
+	sum := res.Summary
 	note := &mineNote{Why: j.why, At: time.Now().UTC().Format(time.RFC3339), Seconds: time.Since(start).Seconds()}
 	if sum != nil {
 		note.FilesSeen, note.FilesMined = sum.FilesSeen, sum.FilesMined
@@ -258,7 +259,7 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 	}
 	ix.mu.Unlock()
 	if len(j.saves) > 0 && ctx.Err() == nil {
-		ix.answerSaves(ctx, f, wing, j.saves, sum, err)
+		ix.answerSaves(wing, j.saves, res.Files, err)
 	}
 }
 
@@ -284,39 +285,19 @@ type didIndex struct {
 	Error   string  `json:"error,omitempty"`
 }
 
-func (ix *indexer) answerSaves(ctx context.Context, f *folder, wing string, saves []save, sum *mine.Summary, mineErr error) {
-	known, err := ix.s.p.Store.Sources(ctx, wing, f.path+string(filepath.Separator))
-	if err != nil {
-		ix.s.logf("didIndex: %v", err)
-	}
-	skipped := map[string]string{}
-	if sum != nil {
-		for _, k := range sum.Skipped {
-			skipped[k.Path] = k.Reason
-		}
-	}
+func (ix *indexer) answerSaves(wing string, saves []save, files map[string]ops.FileOutcome, mineErr error) {
 	done := map[string]bool{}
 	for i := len(saves) - 1; i >= 0; i-- { // the latest save of a file answers for it
 		sv := saves[i]
-		n := didIndex{URI: sv.uri, Wing: wing, Ms: float64(time.Since(sv.at).Microseconds()) / 1000}
 		if done[sv.uri] {
 			continue
 		}
 		done[sv.uri] = true
-		src, ok := known[sv.path]
-		switch {
-		case mineErr != nil && !mine.IsInterrupted(mineErr):
+		n := didIndex{URI: sv.uri, Wing: wing, Ms: float64(time.Since(sv.at).Microseconds()) / 1000}
+		if mineErr != nil && !mine.IsInterrupted(mineErr) {
 			n.Error = mineErr.Error()
-		case ok:
-			n.Drawers = src.Drawers
-		case skipped[sv.path] != "":
-			n.Skipped = skipped[sv.path]
-		default:
-			if _, err := os.Stat(sv.path); errors.Is(err, os.ErrNotExist) {
-				n.Skipped = "deleted"
-			} else {
-				n.Skipped = mine.ReasonIgnored
-			}
+		} else {
+			n.Drawers, n.Skipped = files[sv.path].Drawers, files[sv.path].Skipped
 		}
 		ix.s.sendNotification("palace/didIndex", n)
 	}
@@ -412,9 +393,7 @@ func (v *vectorFiller) run() {
 		v.mu.Lock()
 		v.cancel = cancel
 		v.mu.Unlock()
-		sum, err := retryBusy(fctx, v.s, "embed drawers", func() (vectors.Summary, error) {
-			return vectors.Fill(fctx, v.s.p, vectors.Options{})
-		})
+		sum, err := ops.Embed(fctx, v.s.p, ops.EmbedRequest{})
 		paused := fctx.Err() != nil
 		cancel()
 		note := &vectorNote{Backend: sum.Backend, Model: sum.Model, Reason: sum.Reason, Embedded: sum.Embedded, Pending: sum.Pending}
@@ -478,14 +457,4 @@ func (s *server) changed(why string, paths ...string) {
 		seen[f] = true
 		s.idx.enqueue(f, why, false)
 	}
-}
-
-// sourceCount is how many drawers a mined file has, for tests.
-func sourceCount(ctx context.Context, st *store.Store, wing, path string) (int, bool, error) {
-	m, err := st.Sources(ctx, wing, path)
-	if err != nil {
-		return 0, false, err
-	}
-	src, ok := m[path]
-	return src.Drawers, ok, nil
 }

@@ -3,12 +3,11 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/store"
 )
 
 // initializeParams is the part of InitializeParams the server reads. It is
@@ -76,9 +75,6 @@ func initialize(ctx context.Context, s *server, raw json.RawMessage) (any, error
 	if home == "" {
 		home = cfg.home
 	}
-	if home, err = store.ResolveHome(home); err != nil {
-		return nil, err
-	}
 	s.client = clientInfo{
 		progress:         ps.Capabilities.Window.WorkDoneProgress,
 		watchRegistation: ps.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration,
@@ -89,11 +85,9 @@ func initialize(ctx context.Context, s *server, raw json.RawMessage) (any, error
 	if ps.ProcessID != nil {
 		s.client.pid = int(*ps.ProcessID)
 	}
-	p, err := retryBusy(ctx, s, "open palace", func() (*palace.Palace, error) {
-		return palace.Open(home, palace.Options{ModelDir: s.opts.ModelDir, Actor: "lsp", Client: s.client.name})
-	})
+	p, err := ops.Open(ctx, home, palace.Options{ModelDir: s.opts.ModelDir, Actor: "lsp", Client: s.client.name})
 	if err != nil {
-		return nil, fmt.Errorf("open palace %s: %w", home, err)
+		return nil, err
 	}
 	s.p, s.cfg = p, cfg
 	s.folders = &folders{}

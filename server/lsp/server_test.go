@@ -442,24 +442,6 @@ func TestFolderWingsAndWorkspaceChanges(t *testing.T) {
 	}
 }
 
-func TestBusyPalaceIsRetried(t *testing.T) {
-	calls := 0
-	s := &server{log: newDiscardLogger()}
-	v, err := retryBusy(t.Context(), s, "test", func() (int, error) {
-		calls++
-		if calls < 3 {
-			return 0, busyErr()
-		}
-		return 7, nil
-	})
-	if v != 7 || err != nil || calls != 3 {
-		t.Errorf("retryBusy = %d, %v after %d calls", v, err, calls)
-	}
-	if _, err := retryBusy(t.Context(), s, "test", func() (int, error) { return 0, errors.New("other") }); err == nil || err.Error() != "other" {
-		t.Errorf("a non-busy error must pass through: %v", err)
-	}
-}
-
 // TestBusyPalaceWaits holds the palace's write lock from another connection
 // (another process, as far as SQLite knows) while a file is saved: the save
 // waits and is indexed once the lock goes, and no error reaches the client.

@@ -91,7 +91,7 @@ func (s *Server) roots(ctx context.Context) ([]root, error) {
 			s.log.Warn("root skipped", "uri", r.URI, "error", err)
 			continue
 		}
-		w, err := wingOfDir(dir)
+		w, err := mine.WingOfDir(dir)
 		if err != nil {
 			s.log.Warn("root skipped", "uri", r.URI, "error", err)
 			continue
@@ -117,17 +117,6 @@ func rootDir(uri string) (string, error) {
 		return "", fmt.Errorf("root %q has no absolute path", uri)
 	}
 	return filepath.Clean(u.Path), nil
-}
-
-// wingOfDir is the wing `palace mine DIR` fills: palace.yaml's wing, else
-// the folder's name as a slug. It repeats what mine.Run decides (and the
-// CLI's configWing); core has no function for it yet, see the report.
-func wingOfDir(dir string) (string, error) {
-	cfg, err := mine.LoadConfig(dir)
-	if err != nil {
-		return "", err
-	}
-	return mine.WingOf(dir, cfg), nil
 }
 
 // wing resolves the wing a tool writes to: the argument, else --wing, else

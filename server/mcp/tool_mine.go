@@ -2,9 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,8 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/palace-dev/palace/core/fsx"
-	"github.com/palace-dev/palace/core/mine"
-	"github.com/palace-dev/palace/core/vectors"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func toolMine() *tool {
@@ -23,15 +19,17 @@ func toolMine() *tool {
 		title: "Mine a folder or transcript",
 		desc: "Index a project folder, a file, or a conversation export into the palace, incrementally: unchanged files cost nothing, changed files are replaced, " +
 			"deleted ones pruned. Only paths inside the client's workspace roots (or folders the user allowed with --allow-path) can be mined. " +
-			"Returns the mining summary (files seen, mined, unchanged, skipped by reason; drawers added and removed) and how many drawers got vectors.",
+			"Returns the mining summary (files seen, mined, unchanged, skipped by reason; drawers added and removed), how many drawers got vectors, " +
+			"and a notice when an export was only partly readable or embedding stopped early (the rest is searchable lexically).",
 		// Mining replaces the drawers of changed files and prunes those of
 		// deleted ones; running it again on an unchanged tree changes nothing.
 		destructive: true, idempotent: true,
 		params: []param{
-			{name: "path", kind: kString, required: true, maxLen: 4096,
+			{name: "path", kind: kString, required: true, maxLen: ops.MaxPathBytes,
 				desc: "The folder or file to mine: an absolute path, or relative to the workspace root when the client has exactly one."},
-			{name: "mode", kind: kString, enum: []string{mine.ModeAuto, mine.ModeProjects, mine.ModeConvos},
-				desc: "auto (default: project files, plus JSON chat exports as conversations), projects (every text file as a project file), or convos (conversations only, plain-text transcripts included)."},
+			{name: "mode", kind: kString, enum: ops.MineModes,
+				desc: "auto (default: project files, plus JSON chat exports as conversations), projects (every text file as a project file), " +
+					"or convos (conversations only; a text file with a single \"> \" line counts as a transcript, use it for a session the user names)."},
 			{name: "wing", kind: kString, maxLen: 200,
 				desc: "The wing to mine into. Omit it: the session's project wing, else the path's palace.yaml or folder name."},
 		},
@@ -45,52 +43,34 @@ type mineArgs struct {
 	Wing string `json:"wing"`
 }
 
-type mineResult struct {
-	*mine.Summary
-	Vectors vectors.Summary `json:"vectors"`
-	Notice  string          `json:"notice,omitempty"`
-}
-
 func runMine(ctx context.Context, s *Server, a args) (any, error) {
 	var in mineArgs
 	if err := a.decode(&in); err != nil {
+		return nil, err
+	}
+	req := ops.MineRequest{Path: in.Path, Mode: in.Mode, Wing: in.Wing, EmbedBudget: s.opts.EmbedBudget, Progress: s.progress(ctx)}
+	// Bad arguments are named before the path is resolved against roots.
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	path, under, err := s.minePath(ctx, in.Path)
 	if err != nil {
 		return nil, err
 	}
-	wing := in.Wing
-	if wing == "" {
-		wing = s.opts.Wing
+	req.Path = path
+	if req.Wing == "" {
+		req.Wing = s.opts.Wing
 	}
-	if wing == "" && under != nil && !hasOwnConfig(path) {
-		wing = under.Wing
+	if under != nil {
+		// A folder inside a root mines into the root's wing unless it has
+		// a palace.yaml of its own.
+		req.DefaultWing = under.Wing
 	}
-	o := mine.Options{Wing: wing, Mode: in.Mode, Progress: s.progress(ctx)}
-	sum, err := mine.Run(ctx, s.p, path, o)
-	if sum != nil && (sum.DrawersAdded > 0 || sum.DrawersRemoved > 0) {
-		defer s.changed(statusURI)
+	res, err := ops.Mine(ctx, s.p, req)
+	if res.Summary != nil && (res.DrawersAdded > 0 || res.DrawersRemoved > 0) {
+		s.changed(statusURI)
 	}
 	if err != nil {
-		return nil, err
-	}
-	res := mineResult{Summary: sum}
-	if len(sum.Errors) > 0 {
-		res.Notice = fmt.Sprintf("%d export(s) only partly readable; their valid part was mined (see errors)", len(sum.Errors))
-	}
-	// The lexical index is committed; vectors follow within a budget so the
-	// call returns. Filling is resumable: the rest is embedded by the next
-	// mine or `palace reindex`, and those drawers are found lexically
-	// meanwhile.
-	ectx, cancel := context.WithTimeout(ctx, s.opts.EmbedBudget)
-	defer cancel()
-	res.Vectors, err = vectors.Fill(ectx, s.p, vectors.Options{})
-	switch {
-	case err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil:
-		res.Notice = strings.TrimSpace(res.Notice + fmt.Sprintf(" embedding stopped after %s with %d drawers left; they are searchable lexically and get vectors at the next mine or `palace reindex`",
-			s.opts.EmbedBudget, res.Vectors.Pending))
-	case err != nil:
 		return nil, err
 	}
 	return res, nil
@@ -139,18 +119,6 @@ func (s *Server) minePath(ctx context.Context, given string) (string, *root, err
 		why = "it is outside " + strings.Join(tried, ", ")
 	}
 	return "", nil, invalidf("path", "%q cannot be mined: %s; open it as a workspace folder or ask the user to start palace with --allow-path", given, why)
-}
-
-// hasOwnConfig reports whether the mined folder (a file's folder) has its
-// own palace.yaml naming a wing: mine then takes the wing from it rather
-// than from the enclosing root.
-func hasOwnConfig(path string) bool {
-	dir := path
-	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
-		dir = filepath.Dir(path)
-	}
-	cfg, err := mine.LoadConfig(dir)
-	return err == nil && cfg != nil && strings.TrimSpace(cfg.Wing) != ""
 }
 
 // progress reports mining progress to the client when the call asked for

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A bad mode or size is a mistake in the call (exit 2, as `search --mode
+// bogus`), refused before a palace is created.
+func TestMineFlagsAreValidated(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.md": "alpha\n"})
+	for _, tt := range []struct {
+		args  []string
+		field string
+	}{
+		{[]string{"--mode", "bogus"}, "auto, projects or convos"},
+		{[]string{"--max-size", "-5"}, "max_size"},
+		{[]string{"--max-convo-size", "-1"}, "max_convo_size"},
+		{[]string{"--wing", "a/b"}, "wing"},
+	} {
+		out, errOut, code := runPalace(t, home, append([]string{"mine", dir, "--json"}, tt.args...)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, tt.field) {
+			t.Errorf("mine %v: exit %d, stdout %q, stderr %q; want 2 naming %s", tt.args, code, out, errOut, tt.field)
+		}
+		oneLine(t, errOut)
+	}
+	if _, err := os.Stat(home); err == nil {
+		t.Errorf("a refused mine created the palace %s", home)
+	}
+	if out, _, _ := runPalace(t, "", "mine", "--help"); !strings.Contains(out, "auto, projects or convos") {
+		t.Errorf("mine --help does not list the modes:\n%s", out)
+	}
+}
+
+// The palace.yaml `palace init` writes configures the mine; it is not a
+// drawer that search, wake-up or compress could show.
+func TestInitConfigIsNotMined(t *testing.T) {
+	home, dir := t.TempDir(), filepath.Join(t.TempDir(), "proj")
+	writeTree(t, dir, map[string]string{"src/app.go": "package app\n\n// tokapp serves requests\n"})
+	if _, errOut, code := runPalace(t, home, "init", dir); code != 0 {
+		t.Fatalf("init: exit %d, %q", code, errOut)
+	}
+	s := mineOK(t, home, dir)
+	if s.FilesMined != 1 || s.SkippedBy["metadata"] != 1 {
+		t.Errorf("mine after init: %+v; want app.go mined and palace.yaml skipped as metadata", s)
+	}
+	for _, q := range []string{"Palace project settings", "rooms", "wing"} {
+		if r := searchOK(t, home, q); len(r.Hits) != 0 {
+			t.Errorf("search %q finds %s", q, r.Hits[0].Citation)
+		}
+	}
+	if out, errOut, code := runPalace(t, home, "wake-up", "--wing", "proj", "--budget", "2000"); code != 0 || strings.Contains(out, "palace.yaml") || strings.Contains(out, "project settings") {
+		t.Errorf("wake-up: exit %d, %q\n%s", code, errOut, out)
+	}
+}
+
+// A Slack export's users.json and channels.json are not file drawers in
+// auto mode: they name the speakers of its day files.
+func TestMineSlackExportAuto(t *testing.T) {
+	home, dir := t.TempDir(), copyFixtures(t)
+	s := mineOK(t, home, filepath.Join(dir, "slack"))
+	if s.SkippedBy["metadata"] != 2 {
+		t.Errorf("skipped %v; want users.json and channels.json as metadata", s.SkippedBy)
+	}
+	r := searchOK(t, home, "the", "--limit", "100")
+	if len(r.Hits) == 0 {
+		t.Fatal("no drawers")
+	}
+	for _, h := range r.Hits {
+		if h.Kind != "conversation" {
+			t.Errorf("%s is a %s drawer", h.Citation, h.Kind)
+		}
+	}
+	if out, _, _ := runPalace(t, home, "wake-up", "--wing", "slack", "--budget", "2000"); strings.Contains(out, "users.json") || strings.Contains(out, "U04ALICE01\"") {
+		t.Errorf("wake-up shows Slack metadata:\n%s", out)
+	}
+}
+
+// With --mode convos the user named the file a conversation: a short
+// transcript is one, and its drawer holds its lines as they are.
+func TestMineConvosShortTranscript(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	writeTree(t, dir, map[string]string{"standup.md": "> Who signs off on the release?\n\nDana does, on Thursdays.\n"})
+	s := mineOK(t, home, dir, "--mode", "convos")
+	if s.FilesMined != 1 || s.SkippedBy["not_conversation"] != 0 {
+		t.Fatalf("mine --mode convos: %+v; want the transcript mined", s)
+	}
+	r := searchOK(t, home, "signs off")
+	if len(r.Hits) != 1 {
+		t.Fatalf("hits %v", r.Hits)
+	}
+	h := r.Hits[0]
+	if h.Kind != "conversation" || h.Content != "> Who signs off on the release?\n\nDana does, on Thursdays." || h.LineStart != 1 || h.LineEnd != 3 {
+		t.Errorf("drawer %s (%s, lines %d-%d): %q; want the file's lines 1-3 verbatim", h.Citation, h.Kind, h.LineStart, h.LineEnd, h.Content)
+	}
+}
+
+// Given a folder, split splits each transcript in it and says what it did
+// with each.
+func TestSplitFolder(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	mega, err := os.ReadFile(filepath.Join("..", "..", "core", "convo", "testdata", "text", "mega-transcript.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, dir, map[string]string{
+		"mega.txt":    string(mega),
+		"notes.md":    "# Notes\n\nOne session only.\n",
+		"app.go":      "package app\n",
+		"sub/mega.md": string(mega),
+	})
+	out, errOut, code := runPalace(t, home, "split", dir)
+	if code != 0 {
+		t.Fatalf("split %s: exit %d, %q", dir, code, errOut)
+	}
+	pieces, _ := filepath.Glob(filepath.Join(dir, "mega.session-*.txt"))
+	if len(pieces) < 2 || !strings.Contains(out, filepath.Join(dir, "mega.txt")+": ") || !strings.Contains(out, filepath.Join(dir, "notes.md")+": one session") ||
+		strings.Contains(out, "app.go") || strings.Contains(out, "sub") {
+		t.Errorf("split of a folder wrote %v and said:\n%s", pieces, out)
+	}
+	var joined []byte
+	for _, p := range pieces {
+		b, _ := os.ReadFile(p)
+		joined = append(joined, b...)
+	}
+	if string(joined) != string(mega) {
+		t.Error("the pieces do not join back to mega.txt")
+	}
+	// Again: the pieces are left alone, and mega.txt's names are taken.
+	out, errOut, code = runPalace(t, home, "split", dir)
+	if code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("second split: exit %d, %q, %q; want a refusal to overwrite", code, out, errOut)
+	}
+	out, _, code = runPalace(t, home, "split", dir, "--out", t.TempDir())
+	if code != 0 || !strings.Contains(out, "a piece of an earlier split; left alone") {
+		t.Errorf("split into a new folder: exit %d:\n%s", code, out)
+	}
+}
