@@ -10,16 +10,6 @@ import (
 	"github.com/palace-dev/palace/core/palace"
 )
 
-func openPalace(t *testing.T) *palace.Palace {
-	t.Helper()
-	p, err := palace.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
-
 // wantField checks that err is invalid input naming field.
 func wantField(t *testing.T, what string, err error, field string) {
 	t.Helper()

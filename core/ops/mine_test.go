@@ -18,16 +18,6 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-func openPalace(t *testing.T, o palace.Options) *palace.Palace {
-	t.Helper()
-	p, err := palace.Open(t.TempDir(), o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
-
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
