@@ -16,8 +16,8 @@ import (
 	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/vectors"
 )
 
 // Run defaults and bounds.
@@ -222,15 +222,17 @@ func Run(ctx context.Context, p *palace.Palace, in Input, o RunOptions) (Result,
 		return res, err
 	}
 	res.Transcript, res.Wing = transcript, wing
-	sum, err := mine.Run(ctx, p, transcript, mine.Options{Wing: wing, Mode: mine.ModeConvos})
-	res.Summary = sum
+	// Embedding is asked for only when the mine added drawers: loading the
+	// model costs more than most hook runs take.
+	m, err := ops.Mine(ctx, p, ops.MineRequest{Path: transcript, Wing: wing, Mode: mine.ModeConvos, NoVectors: true})
+	res.Summary = m.Summary
 	if err != nil {
 		return res, fmt.Errorf("hook: %w", err)
 	}
-	if sum.DrawersAdded == 0 {
+	if m.DrawersAdded == 0 {
 		return res, nil
 	}
-	v, err := vectors.Fill(ctx, p, vectors.Options{})
+	v, err := ops.Embed(ctx, p, ops.EmbedRequest{})
 	res.Embedded, res.Pending = v.Embedded, v.Pending
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		return res, fmt.Errorf("hook: %w", err)
