@@ -48,7 +48,7 @@ type Tagged struct {
 // Segmenter segments Chinese text. It is safe for concurrent use. Create it
 // with New; it is cheap until it sees Han text.
 //
-// Locking: Cut, CutForSearch, CutAll and Tag only read cppjieba's trie, so
+// Locking: Cut, CutAll and Tag only read cppjieba's trie, so
 // any number of goroutines run them at once under the read lock. AddWordEx
 // mutates the trie and Free destroys it, so AddWord and Close take the write
 // lock and wait for in-flight segmentation to finish.
