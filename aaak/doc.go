@@ -14,6 +14,9 @@
 //	T:0<->1|same index
 //	ARC:anx->relief
 //
+// Several documents form a stream, one after another, each starting at its
+// header ([ParseStream], [PrintStream]).
+//
 // The package offers a strict V1 reader ([Parse]), a lenient reader for
 // MemPalace-era lines ([ParseLegacy]), a canonical printer ([Print]), a
 // validator ([Validate]), an encoder from drawer text ([Encode]), a decoder

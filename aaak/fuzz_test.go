@@ -13,7 +13,7 @@ import (
 
 // FuzzParse: Parse never panics; every error has a sane position; anything
 // accepted is valid, prints canonically, and reads back equal, through
-// both the strict and the legacy reader.
+// the strict, the stream and the legacy reader.
 func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		doc, err := Parse(src)
@@ -34,6 +34,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if again := Print(back); again != out {
 			t.Fatalf("printing is not idempotent:\n%s\n%s", out, again)
+		}
+		if docs, err := ParseStream(src); err != nil || len(docs) != 1 || !docs[0].Equal(doc) {
+			t.Fatalf("stream reader disagrees on one document: %v, %d documents", err, len(docs))
 		}
 		legacy, notes, err := ParseLegacy(out)
 		if err != nil || len(notes) > 0 || !legacy.Equal(doc) {

@@ -11,15 +11,42 @@ import (
 // Parse reads one AAAK V1 document strictly. On failure it returns nil and
 // an [Errors] value holding every error found, each with its line, rune
 // column and reason; lines are checked independently, so one bad line does
-// not hide the others.
+// not hide the others. A second header is an error: read a stream of
+// documents with [ParseStream].
 func Parse(src string) (*Document, error) {
 	p := &parser{}
-	doc := p.document(src)
+	lines := p.scan(src)
+	doc := p.document(lines)
 	if len(p.errs) > 0 {
 		p.errs.sort()
 		return nil, p.errs
 	}
 	return doc, nil
+}
+
+// ParseStream reads a stream of one or more AAAK V1 documents, as
+// [PrintStream] writes them: every line that starts with 'V' is the
+// header of the next document. Each document is read and checked as
+// [Parse] reads one (ids are unique and tunnels resolve within their
+// document); error positions are lines of the whole stream.
+func ParseStream(src string) ([]*Document, error) {
+	p := &parser{}
+	lines := p.scan(src)
+	var docs []*Document
+	for len(lines) > 0 || docs == nil {
+		n := 1
+		for n < len(lines) && !isHeaderLine(lines[n]) {
+			n++
+		}
+		n = min(n, len(lines))
+		docs = append(docs, p.document(lines[:n]))
+		lines = lines[n:]
+	}
+	if len(p.errs) > 0 {
+		p.errs.sort()
+		return nil, p.errs
+	}
+	return docs, nil
 }
 
 // ParseReader reads all of r and parses it with [Parse].
@@ -30,6 +57,10 @@ func ParseReader(r io.Reader) (*Document, error) {
 	}
 	return Parse(string(b))
 }
+
+// isHeaderLine: no body line starts with 'V' (a zettel starts with its id,
+// a tunnel with "T:", an arc with "ARC:"), so one that does is a header.
+func isHeaderLine(l srcLine) bool { return !l.bad && strings.HasPrefix(l.text, "V") }
 
 type parser struct {
 	errs Errors
@@ -73,9 +104,16 @@ type tunnelRef struct {
 	fromOK, toOK   bool
 }
 
-func (p *parser) document(src string) *Document {
+// scan splits src into lines, recording encoding errors.
+func (p *parser) scan(src string) []srcLine {
 	lines, errs := scanLines(src)
-	p.errs = errs
+	p.errs = append(p.errs, errs...)
+	return lines
+}
+
+// document reads one document from lines, the first of which should be
+// its header.
+func (p *parser) document(lines []srcLine) *Document {
 	doc := &Document{}
 	if len(lines) == 0 {
 		p.fail(1, 1, RuleHeader, "empty document: want a header V1|wing|room|date|source")
@@ -108,6 +146,8 @@ func (p *parser) document(src string) *Document {
 			continue
 		}
 		switch {
+		case isHeaderLine(l):
+			p.fail(l.num, 1, RuleHeader, "a second header: this is a stream of documents (read it with ParseStream, or 'palace aaak check')")
 		case strings.HasPrefix(l.text, "T:"):
 			t, ref, ok := p.tunnel(l)
 			refs = append(refs, ref)

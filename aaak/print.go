@@ -36,6 +36,22 @@ func Print(doc *Document) string {
 	return b.String()
 }
 
+// StreamSeparator goes between the documents of a stream: a blank line,
+// for people; [ParseStream] needs none, since each header starts a
+// document.
+const StreamSeparator = "\n\n"
+
+// PrintStream writes docs as a stream: each in canonical form, separated
+// by [StreamSeparator]. For valid documents ParseStream(PrintStream(docs))
+// equals docs, and a stream of one document is Print of that document.
+func PrintStream(docs []*Document) string {
+	parts := make([]string, len(docs))
+	for i, d := range docs {
+		parts[i] = Print(d)
+	}
+	return strings.Join(parts, StreamSeparator)
+}
+
 // String returns Print(d).
 func (d *Document) String() string { return Print(d) }
 

@@ -57,11 +57,11 @@ func VerifyRoundtrip(text string, opts EncodeOptions) (Report, error) {
 // nothing. A spaced word is recoverable when the same lowercased word
 // occurs; a CJK word when it occurs as a substring.
 //
-// The caller's entity map is not modified: the measure works on a copy.
+// Like [Encode], VerifyItems adds the names it codes to opts.Entities, so
+// the map that encoded Report.AAAK is the caller's, to store and to decode
+// with; pass a clone to measure without changing a map.
 func VerifyItems(items []Item, opts EncodeOptions) (Report, error) {
-	if opts.Entities != nil {
-		opts.Entities = opts.Entities.Clone()
-	} else {
+	if opts.Entities == nil {
 		opts.Entities = NewEntityMap()
 	}
 	doc, err := Encode(items, opts)

@@ -3,73 +3,83 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/aaak"
 	"github.com/palace-dev/palace/core/compress"
-	"github.com/palace-dev/palace/core/dates"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func newCompressCmd(g *globals) *cobra.Command {
 	var (
-		req    compress.Request
-		since  string
+		req    ops.CompressRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
 		Use:   "compress",
 		Short: "Print drawers as AAAK, the compact dialect for token-limited agents",
-		Long: `Compress encodes the selected drawers as AAAK documents, one per wing and
-room, newest first. AAAK is lossy: after each document a comment line gives its
-size against the raw text and the share of source sentences it preserves, and
---json lists the sentences it lost. Entity codes are kept in the palace so a
-name keeps its code across runs.`,
+		Long: `Compress encodes the selected drawers as AAAK: one document per wing and
+room, newest first, printed as one AAAK stream (the documents one after
+another, a blank line between them) that 'palace aaak check' and
+'palace aaak decode' read whole. AAAK is lossy: for each document a comment
+line on stderr gives its size against the raw text and the share of source
+sentences it preserves, and --json lists the sentences it lost. Names are
+coded with the palace's entity map, which keeps each new name's code, so a
+name has one code in every room and run and decode expands it.`,
 		Example: `  palace compress --wing myproject --room decisions
+  palace compress --wing myproject | palace aaak check -
   palace compress --since 2026-01-01 --json`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			var err error
-			if req.Filter.Since, err = dates.Parse(since, false); err != nil {
-				return usageError{fmt.Errorf("--since %q: %w", since, err)}
-			}
 			p, err := g.open()
 			if err != nil {
 				return err
 			}
 			defer p.Close()
-			docs, err := compress.Run(c.Context(), p, req)
+			docs, err := ops.Compress(c.Context(), p, req)
 			if err != nil {
-				return err
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				if docs == nil {
-					docs = []compress.Document{}
-				}
 				return printJSON(out, docs)
 			}
 			if len(docs) == 0 {
 				fmt.Fprintln(c.ErrOrStderr(), "no drawers match")
+				return nil
 			}
-			for i, d := range docs {
-				if i > 0 {
-					fmt.Fprintln(out)
-				}
-				fmt.Fprintln(out, d.AAAK)
+			fmt.Fprintln(out, compress.Stream(docs))
+			for _, d := range docs {
 				fmt.Fprintf(c.ErrOrStderr(), "# %s/%s: %d drawers, %d tokens (raw %d), coverage %.2f, %d sentences lost\n",
 					d.Wing, d.Room, d.Drawers, d.Tokens, d.Raw, d.Coverage, len(d.Lost))
 			}
 			return nil
 		},
 	}
-	c.Flags().StringVar(&req.Filter.Wing, "wing", "", "only this wing")
-	c.Flags().StringVar(&req.Filter.Room, "room", "", "only this room")
-	c.Flags().StringVar(&since, "since", "", "only drawers from this date on (YYYY-MM-DD or RFC 3339)")
-	c.Flags().IntVar(&req.Limit, "limit", compress.DefaultLimit, "at most this many drawers")
+	c.Flags().StringVar(&req.Wing, "wing", "", "only this wing")
+	c.Flags().StringVar(&req.Room, "room", "", "only this room")
+	c.Flags().StringVar(&req.Since, "since", "", "only drawers from this date on (YYYY-MM-DD or RFC 3339)")
+	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultCompressLimit, fmt.Sprintf("at most this many drawers (1 to %d)", ops.MaxCompressLimit))
 	c.Flags().BoolVar(&asJSON, "json", false, "print documents with their measures as JSON")
 	return c
+}
+
+// readAAAK reads the file an aaak subcommand names; "-" is stdin, so
+// 'palace compress | palace aaak check -' works.
+func readAAAK(c *cobra.Command, name string) (string, error) {
+	if name == "-" {
+		b, err := io.ReadAll(c.InOrStdin())
+		if err != nil {
+			return "", fmt.Errorf("read stdin: %w", err)
+		}
+		return string(b), nil
+	}
+	b, err := os.ReadFile(name)
+	return string(b), err
 }
 
 func newAAAKCmd(g *globals) *cobra.Command {
@@ -81,15 +91,15 @@ func newAAAKCmd(g *globals) *cobra.Command {
 	var legacy bool
 	check := &cobra.Command{
 		Use:   "check FILE",
-		Short: "Validate an AAAK document; errors give line, column and rule (exit 1)",
+		Short: "Validate AAAK: a document or a stream of them, FILE or - for stdin; errors give line, column and rule (exit 1)",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			src, err := os.ReadFile(a[0])
+			src, err := readAAAK(c, a[0])
 			if err != nil {
 				return err
 			}
 			if legacy {
-				doc, notes, err := aaak.ParseLegacy(string(src))
+				doc, notes, err := aaak.ParseLegacy(src)
 				if err != nil {
 					return fmt.Errorf("%s: %w", a[0], err)
 				}
@@ -99,7 +109,7 @@ func newAAAKCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(c.OutOrStdout(), "%s: legacy document read: %d zettels\n", a[0], len(doc.Zettels))
 				return nil
 			}
-			doc, err := aaak.Parse(string(src))
+			docs, err := aaak.ParseStream(src)
 			var errs aaak.Errors
 			if errors.As(err, &errs) {
 				for _, e := range errs {
@@ -110,21 +120,29 @@ func newAAAKCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w", a[0], err)
 			}
-			fmt.Fprintf(c.OutOrStdout(), "%s: ok, V%d, %d zettels, %d tunnels, %d arcs\n", a[0], doc.Version, len(doc.Zettels), len(doc.Tunnels), len(doc.Arcs))
+			var zettels, tunnels, arcs int
+			for _, d := range docs {
+				zettels, tunnels, arcs = zettels+len(d.Zettels), tunnels+len(d.Tunnels), arcs+len(d.Arcs)
+			}
+			what := ""
+			if len(docs) > 1 {
+				what = fmt.Sprintf("%d documents, ", len(docs))
+			}
+			fmt.Fprintf(c.OutOrStdout(), "%s: ok, V%d, %s%d zettels, %d tunnels, %d arcs\n", a[0], aaak.Version, what, zettels, tunnels, arcs)
 			return nil
 		},
 	}
-	check.Flags().BoolVar(&legacy, "legacy", false, "read MemPalace-style legacy lines leniently and report what was normalised")
+	check.Flags().BoolVar(&legacy, "legacy", false, "read one MemPalace-style legacy document leniently and report what was normalised")
 	decode := &cobra.Command{
 		Use:   "decode FILE",
-		Short: "Print an AAAK document as readable text, expanding entity codes from the palace",
+		Short: "Print AAAK (a document or a stream, FILE or - for stdin) as readable text, expanding entity codes from the palace",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			src, err := os.ReadFile(a[0])
+			src, err := readAAAK(c, a[0])
 			if err != nil {
 				return err
 			}
-			doc, err := aaak.Parse(string(src))
+			docs, err := aaak.ParseStream(src)
 			if err != nil {
 				return fmt.Errorf("%s: %w (run 'palace aaak check %s' for positions)", a[0], err, a[0])
 			}
@@ -137,7 +155,11 @@ func newAAAKCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(c.OutOrStdout(), aaak.Decode(doc, em))
+			text := make([]string, len(docs))
+			for i, d := range docs {
+				text[i] = aaak.Decode(d, em)
+			}
+			fmt.Fprintln(c.OutOrStdout(), strings.Join(text, "\n\n"))
 			return nil
 		},
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +49,43 @@ func TestChineseSearch(t *testing.T) {
 	}
 	if r := searchOK(t, home, "公园散步 知识图谱"); len(r.Hits) == 0 || r.Hits[0].Match != "any" {
 		t.Errorf("two unrelated Chinese words should only match as 'any': %+v", r.Hits)
+	}
+}
+
+// Defect: Chinese snippets showed the segmented index text (我们 决定 使用
+// 知识 识图 图谱 …), and 识图, a fragment across the words 知识 and 图谱,
+// matched. Snippets now come from the verbatim text, and only sub-words
+// that tile a word are indexed.
+func TestChineseSnippetAndFragments(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	const text = "我们决定使用知识图谱来组织记忆。"
+	writeTree(t, dir, map[string]string{
+		"kg.md":      text + "\n",
+		"filler.md":  "今天的天气很好，我们去公园散步。\n",
+		"filler2.md": "这是另一段无关的文字。\n",
+	})
+	mineOK(t, home, dir)
+	out, errOut, code := runPalace(t, home, "search", "知识图谱", "--json")
+	if code != 0 {
+		t.Fatalf("search 知识图谱: exit %d, %s", code, errOut)
+	}
+	var r struct {
+		Hits []struct {
+			Snippet string `json:"snippet"`
+		} `json:"hits"`
+	}
+	decode(t, "search", out, &r)
+	if len(r.Hits) != 1 {
+		t.Fatalf("search 知识图谱: %s", out)
+	}
+	snip := r.Hits[0].Snippet
+	plain := strings.NewReplacer("\x02", "", "\x03", "", "**", "").Replace(snip)
+	if strings.TrimSpace(plain) != text || !strings.Contains(snip, "知识图谱") {
+		t.Errorf("snippet %q is not cut from the text %q", snip, text)
+	}
+	for q, want := range map[string]int{"识图": 0, "华大": 0, "图谱": 1, "知识": 1} {
+		if r := searchOK(t, home, q); len(r.Hits) != want {
+			t.Errorf("search %s: %d hits, want %d", q, len(r.Hits), want)
+		}
 	}
 }

@@ -21,6 +21,8 @@ func newRepairCmd(g *globals) *cobra.Command {
   fts      rebuilds the full-text index from the drawers when it disagrees
   indexes  REINDEX when PRAGMA integrity_check still fails (it includes the
            full-text index's own check, so it runs after fts)
+  cjk      re-segments Chinese index text written by an earlier version
+           (whose sub-words straddled word boundaries), once per palace
   vectors  drops vectors of missing or deleted drawers and of drawers not
            marked as embedded, marks embedded drawers that lost their vector
            as pending, drops an index of the wrong dimension, then embeds
@@ -79,6 +81,9 @@ func printRepair(w io.Writer, r vectors.RepairResult) {
 	}
 	if r.FTSRebuilt {
 		line("fts        rebuilt from the drawers")
+	}
+	if r.Resegmented > 0 {
+		line("cjk        %d drawers' Chinese index text re-segmented", r.Resegmented)
 	}
 	if r.VectorIndexDropped {
 		line("vectors    index dropped: it did not fit its model's dimension")

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/core/vectors"
 )
 
@@ -85,35 +85,47 @@ committed on its own, so an interrupted reindex continues where it stopped.`,
 
 func newDupCmd(g *globals) *cobra.Command {
 	var (
-		f      store.Filter
-		limit  int
+		req    ops.DupRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
 		Use:   "dup TEXT",
-		Short: "Show the drawers nearest to TEXT, with their cosine similarity",
-		Args:  args(cobra.MinimumNArgs(1)),
+		Short: "Show the drawers nearest to TEXT, with their similarity",
+		Long: `Dup lists the drawers nearest to TEXT, most similar first. With vectors of
+the palace's embedding model it ranks by the cosine of embeddings (finder
+` + ops.FinderVector + `); without them it ranks the drawers that share a word with TEXT by
+the cosine of the two texts' content-word sets (finder ` + ops.FinderLexical + `), and says why
+there were no vectors. The first line (--json: "finder") names the finder.`,
+		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			p, err := g.open()
 			if err != nil {
 				return err
 			}
 			defer p.Close()
-			near, err := vectors.Nearest(c.Context(), p, strings.Join(a, " "), f, limit)
+			req.Text = strings.Join(a, " ")
+			res, err := ops.Dup(c.Context(), p, req)
 			if err != nil {
-				return err
+				return inputErr(err)
 			}
+			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(c.OutOrStdout(), near)
+				return printJSON(out, res)
 			}
-			for _, n := range near {
-				fmt.Fprintf(c.OutOrStdout(), "%.3f  %s  [%s/%s]  %s\n", n.Similarity, n.Citation, n.Wing, n.Room, n.ID)
+			switch res.Finder {
+			case ops.FinderVector:
+				fmt.Fprintln(out, "finder: vector (cosine of embeddings)")
+			default:
+				fmt.Fprintf(out, "finder: lexical (cosine of content-word sets; %s)\n", res.Notice)
+			}
+			for _, n := range res.Near {
+				fmt.Fprintf(out, "%.3f  %s  [%s/%s]  %s\n", n.Similarity, n.Citation, n.Wing, n.Room, n.ID)
 			}
 			return nil
 		},
 	}
-	c.Flags().StringVar(&f.Wing, "wing", "", "only this wing")
-	c.Flags().IntVar(&limit, "limit", 5, "how many drawers")
+	c.Flags().StringVar(&req.Wing, "wing", "", "only this wing")
+	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultDupLimit, fmt.Sprintf("how many drawers (1 to %d)", ops.MaxDupLimit))
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
 }

@@ -57,7 +57,7 @@ func TestHybridSearchCLI(t *testing.T) {
 	if !strings.Contains(out, `"embedded": 1`) {
 		t.Errorf("re-mine after one change should embed one drawer: %s", out)
 	}
-	if out, _, code := runPalace(t, home, "dup", "parser leaks goroutines", "--json", "--limit", "1"); code != 0 || !strings.Contains(out, `"similarity"`) {
+	if out, _, code := runPalace(t, home, "dup", "parser leaks goroutines", "--json", "--limit", "1"); code != 0 || !strings.Contains(out, `"similarity"`) || !strings.Contains(out, `"finder": "vector"`) {
 		t.Errorf("dup: %d %s", code, out)
 	}
 }

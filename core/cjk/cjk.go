@@ -48,7 +48,7 @@ type Tagged struct {
 // Segmenter segments Chinese text. It is safe for concurrent use. Create it
 // with New; it is cheap until it sees Han text.
 //
-// Locking: Cut, CutForSearch, CutAll and Tag only read cppjieba's trie, so
+// Locking: Cut, CutAll and Tag only read cppjieba's trie, so
 // any number of goroutines run them at once under the read lock. AddWordEx
 // mutates the trie and Free destroys it, so AddWord and Close take the write
 // lock and wait for in-flight segmentation to finish.
@@ -205,17 +205,19 @@ func (s *Segmenter) AddWord(word, tag string) error {
 }
 
 // SegmentForIndex returns text prepared for an FTS5 unicode61 column: each
-// run of Han characters is replaced by its jieba search-mode words separated
-// by spaces, and everything else is copied unchanged. A space is inserted
-// where a Han run touches a non-space character, because unicode61 would
-// otherwise glue them into one token (用SQLite → 用 SQLite).
+// run of Han characters is replaced by its words separated by spaces, and
+// everything else is copied unchanged. A space is inserted where a Han run
+// touches a non-space character, because unicode61 would otherwise glue
+// them into one token (用SQLite → 用 SQLite).
 //
-// Search mode (CutForSearch) emits every word of the precise cut plus the
-// dictionary words of 2 and 3 characters inside each longer word, so
-// 清华大学 is indexed as 清华 华大 大学 清华大学 and a search for 大学 finds it.
-// Words of 5 or more characters also get their dictionary sub-words of 4 or
-// more characters (日本京都大学 → 京都大学), which CutForSearch leaves out;
-// see SegmentQuery for why that matters.
+// A run is cut with jieba's precise mode (Cut, HMM on), and each word of
+// three or more characters is followed by the sub-words that tile it (see
+// subWords), so 清华大学 is indexed as 清华 大学 清华大学 and 知识图谱 as
+// 知识 图谱 知识图谱: a search for 大学 or 图谱 finds them, one for 华大 or
+// 识图 does not. jieba's own search mode (CutForSearch) adds every
+// dictionary 2- and 3-gram inside a word instead, fragments that straddle
+// the word's parts included (华大, 识图), so a search for such a fragment
+// matched text that does not contain it as a word.
 //
 // Text without Han characters is returned as is, without allocating and
 // without loading the dictionaries.
@@ -230,7 +232,7 @@ func (s *Segmenter) SegmentForIndex(text string) (string, error) {
 	defer release()
 
 	var b strings.Builder
-	// Search mode repeats characters in sub-words; 2x covers typical prose.
+	// Sub-words repeat characters; 2x covers typical prose.
 	b.Grow(2 * len(text))
 	prevHan := false
 	for run, han := range runs(text) {
@@ -245,32 +247,25 @@ func (s *Segmenter) SegmentForIndex(text string) (string, error) {
 		if b.Len() > 0 && !endsWithSpace(b.String()) {
 			b.WriteByte(' ')
 		}
-		first := true
-		emit := func(tok string) {
-			if !first {
+		for i, w := range j.Cut(run, true) {
+			if i > 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(tok)
-			first = false
-		}
-		for _, tok := range j.CutForSearch(run, true) {
-			if !isWord(tok) {
-				continue
-			}
-			emit(tok)
-			if utf8.RuneCountInString(tok) >= 5 {
-				// CutAll lists every dictionary word inside tok; the 2- and
-				// 3-character ones were already emitted by CutForSearch.
-				for _, sub := range j.CutAll(tok) {
-					if sub != tok && utf8.RuneCountInString(sub) >= 4 {
-						emit(sub)
-					}
-				}
-			}
+			writeGroup(&b, wordGroup(j, w).index)
 		}
 		prevHan = true
 	}
 	return b.String(), nil
+}
+
+// writeGroup writes words separated by spaces.
+func writeGroup(b *strings.Builder, words []string) {
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
 }
 
 // SegmentQuery splits a search query into words: Han runs are cut with
@@ -280,14 +275,14 @@ func (s *Segmenter) SegmentForIndex(text string) (string, error) {
 // Pieces without a letter or digit are dropped, as on the index side. Query
 // text without Han characters never loads the dictionaries.
 //
-// Why precise mode on the query side while the index uses search mode: the
-// index holds a superset of the precise cut: every precise word plus the
-// dictionary words nested inside it (see SegmentForIndex). So a query word
-// matches wherever the same characters formed a word in the indexed text,
-// whether that word was cut on its own (大学 in 大学生活) or nested inside a
-// longer one (大学 in 清华大学). Cutting the query in search mode too would
-// add sub-words that an AND query must all match, which only loses results,
-// and the precise words are the most specific terms to rank with.
+// Why precise mode on the query side: the index holds a superset of the
+// precise cut: every precise word plus the sub-words that tile it (see
+// SegmentForIndex). So a query word matches wherever the same characters
+// formed a word in the indexed text, whether that word was cut on its own
+// (大学 in 大学生活) or nested inside a longer one (大学 in 清华大学). Adding
+// sub-words to the query would add terms that an AND query must all match,
+// which only loses results, and the precise words are the most specific
+// terms to rank with.
 //
 // The caller should AND the words (or rank on them), not join them into one
 // FTS5 phrase: on the index side nested sub-words sit between the words of

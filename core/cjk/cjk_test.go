@@ -93,17 +93,47 @@ func TestHasCJK(t *testing.T) {
 func TestSegmentForIndexChinese(t *testing.T) {
 	s := sharedSegmenter(t)
 	for _, tc := range []struct{ in, want string }{
-		{"我来到北京清华大学", "我 来到 北京 清华 华大 大学 清华大学"},
+		{"我来到北京清华大学", "我 来到 北京 清华 大学 清华大学"},
 		// Non-Han text is copied as is; spaces separate it from Han runs.
-		{"用SQLite实现知识图谱", "用 SQLite 实现 知识 识图 图谱 知识图谱"},
-		{"数据库，查询。", "数据 据库 数据库 ， 查询 。"},
-		{"  清华大学  ", "  清华 华大 大学 清华大学  "},
+		{"用SQLite实现知识图谱", "用 SQLite 实现 知识 图谱 知识图谱"},
+		{"数据库，查询。", "数据 数据库 ， 查询 。"},
+		{"  清华大学  ", "  清华 大学 清华大学  "},
 		{"Use 清华 2024年 v1.2", "Use 清华 2024 年 v1.2"},
-		// Words of 5+ characters also yield their 4+-character sub-words.
-		{"日本京都大学", "日本 京都 大学 日本京都大学 京都大学"},
+		// Sub-words nest: 京都大学 tiles 日本京都大学, 京都 and 大学 tile it.
+		{"日本京都大学", "日本 京都 京都大学 大学 日本京都大学"},
+		{"中华人民共和国", "中华 中华人民 人民 共和 共和国 中华人民共和国"},
 	} {
 		if got := index(t, s, tc.in); got != tc.want {
 			t.Errorf("SegmentForIndex(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Defect: search mode indexed every dictionary word inside a word, so
+// 知识图谱 also gave 识图 ("map reading") and 清华大学 gave 华大, and a
+// search for those fragments found text that does not contain them as
+// words. Only sub-words that tile the word are indexed now.
+func TestSegmentForIndexNoStraddlingFragments(t *testing.T) {
+	s := sharedSegmenter(t)
+	for _, tc := range []struct {
+		in          string
+		keep, leave []string
+	}{
+		{"我们决定使用知识图谱", []string{"知识", "图谱", "知识图谱"}, []string{"识图"}},
+		{"我来到北京清华大学", []string{"清华", "大学", "清华大学"}, []string{"华大"}},
+		{"数据库", []string{"数据", "数据库"}, []string{"据库"}},
+		{"中华人民共和国", []string{"中华", "人民", "共和国"}, []string{"华人", "民共"}},
+	} {
+		tokens := strings.Fields(index(t, s, tc.in))
+		for _, w := range tc.keep {
+			if !slices.Contains(tokens, w) {
+				t.Errorf("%s: index tokens %q lack %q", tc.in, tokens, w)
+			}
+		}
+		for _, w := range tc.leave {
+			if slices.Contains(tokens, w) {
+				t.Errorf("%s: index tokens %q hold the fragment %q, which straddles two words", tc.in, tokens, w)
+			}
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 func TestMaterialiseConcurrentSegmenters(t *testing.T) {
 	dir := t.TempDir()
 	const text = "我来到北京清华大学"
-	const want = "我 来到 北京 清华 华大 大学 清华大学"
+	const want = "我 来到 北京 清华 大学 清华大学"
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
@@ -100,7 +100,7 @@ func TestMaterialiseReusesAndRepairs(t *testing.T) {
 	checkCache(t, dir)
 	s := New(dir)
 	defer s.Close()
-	if got := index(t, s, "清华大学"); got != "清华 华大 大学 清华大学" {
+	if got := index(t, s, "清华大学"); got != "清华 大学 清华大学" {
 		t.Errorf("after repair: %q", got)
 	}
 }

@@ -69,6 +69,9 @@ func TestFTS5EndToEnd(t *testing.T) {
 		{"fts5 ranking", []int{5}},
 		{"中间", []int{3, 6}},
 		{"北京大学", nil},
+		// Fragments across a word boundary are not words of the text.
+		{"识图", nil},
+		{"华大", nil},
 	} {
 		words, err := seg.SegmentQuery(tc.q)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/palace-dev/palace/aaak"
 	"github.com/palace-dev/palace/core/cjk"
@@ -42,8 +43,22 @@ type Document struct {
 	Lost []string `json:"lost"`
 }
 
+// saveAttempts bounds how often Run encodes again because another process
+// changed the entity map while it encoded; maxPasses how often it encodes
+// again because it learnt names (each pass can only add names, and names
+// found by the map rather than by their shape are rarely new).
+const (
+	saveAttempts = 3
+	maxPasses    = 3
+)
+
 // Run encodes the selected drawers, one document per wing and room, and
-// measures each document's round trip so its loss is visible.
+// measures each document's round trip so its loss is visible. All the
+// documents are coded with one entity map: the palace's, which gains the
+// names they code and is saved with them, so a name has one code in every
+// room and run, and `palace aaak decode` expands it. A map another process
+// saved meanwhile is read again and the documents re-encoded with it; Run
+// writes nothing when no name is new.
 func Run(ctx context.Context, p *palace.Palace, req Request) ([]Document, error) {
 	limit := req.Limit
 	if limit <= 0 {
@@ -52,10 +67,6 @@ func Run(ctx context.Context, p *palace.Palace, req Request) ([]Document, error)
 	ds, err := p.Store.ListDrawers(ctx, req.Filter, limit)
 	if err != nil {
 		return nil, fmt.Errorf("compress: %w", err)
-	}
-	em, err := loadEntities(ctx, p.Store)
-	if err != nil {
-		return nil, err
 	}
 	groups := map[[2]string][]aaak.Item{}
 	var keys [][2]string
@@ -74,7 +85,48 @@ func Run(ctx context.Context, p *palace.Palace, req Request) ([]Document, error)
 	sort.Slice(keys, func(i, j int) bool {
 		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
 	})
-	opts := aaak.EncodeOptions{Entities: em, Tagger: Tagger(p.Seg)}
+	for attempt := 1; ; attempt++ {
+		stored, em, err := loadEntities(ctx, p.Store)
+		if err != nil {
+			return nil, err
+		}
+		known := em.Len()
+		// Names the map learns are found wherever they occur (aaak's rule
+		// for known names), also in rooms encoded before they were learnt:
+		// encode again until no name is new, so the next run, starting
+		// from the saved map, writes the same documents.
+		var out []Document
+		for pass := 0; pass < maxPasses; pass++ {
+			before := em.Len()
+			if out, err = encodeRooms(keys, groups, aaak.EncodeOptions{Entities: em, Tagger: Tagger(p.Seg)}); err != nil {
+				return nil, err
+			}
+			if em.Len() == before {
+				break
+			}
+		}
+		if em.Len() == known {
+			return out, nil
+		}
+		b, err := json.Marshal(em)
+		if err != nil {
+			return nil, fmt.Errorf("save AAAK entity map: %w", err)
+		}
+		saved, err := p.Store.SwapMeta(ctx, entitiesKey, stored, string(b))
+		if err != nil {
+			return nil, fmt.Errorf("save AAAK entity map: %w", err)
+		}
+		if saved {
+			return out, nil
+		}
+		if attempt == saveAttempts {
+			return nil, fmt.Errorf("save AAAK entity map: other processes changed it %d times while this one encoded; try again", attempt)
+		}
+	}
+}
+
+// encodeRooms encodes each wing and room's items as one document.
+func encodeRooms(keys [][2]string, groups map[[2]string][]aaak.Item, opts aaak.EncodeOptions) ([]Document, error) {
 	var out []Document
 	for _, k := range keys {
 		rep, err := aaak.VerifyItems(groups[k], opts)
@@ -88,35 +140,37 @@ func Run(ctx context.Context, p *palace.Palace, req Request) ([]Document, error)
 		}
 		out = append(out, doc)
 	}
-	if err := saveEntities(ctx, p.Store, em); err != nil {
-		return nil, err
-	}
 	return out, nil
+}
+
+// Stream is the documents as one AAAK stream, which `palace aaak check`
+// and `palace aaak decode` read whole.
+func Stream(docs []Document) string {
+	parts := make([]string, len(docs))
+	for i, d := range docs {
+		parts[i] = d.AAAK
+	}
+	return strings.Join(parts, aaak.StreamSeparator)
 }
 
 // Entities returns the palace's entity map, for decoding.
 func Entities(ctx context.Context, p *palace.Palace) (*aaak.EntityMap, error) {
-	return loadEntities(ctx, p.Store)
+	_, em, err := loadEntities(ctx, p.Store)
+	return em, err
 }
 
-func loadEntities(ctx context.Context, st *store.Store) (*aaak.EntityMap, error) {
+// loadEntities returns the stored map as stored ("" when there is none)
+// and read.
+func loadEntities(ctx context.Context, st *store.Store) (string, *aaak.EntityMap, error) {
 	em := aaak.NewEntityMap()
 	v, ok, err := st.Meta(ctx, entitiesKey)
 	if err != nil || !ok {
-		return em, err
+		return "", em, err
 	}
 	if err := json.Unmarshal([]byte(v), em); err != nil {
-		return nil, fmt.Errorf("read AAAK entity map (meta %s): %w", entitiesKey, err)
+		return "", nil, fmt.Errorf("read AAAK entity map (meta %s): %w", entitiesKey, err)
 	}
-	return em, nil
-}
-
-func saveEntities(ctx context.Context, st *store.Store, em *aaak.EntityMap) error {
-	b, err := json.Marshal(em)
-	if err != nil {
-		return fmt.Errorf("save AAAK entity map: %w", err)
-	}
-	return st.SetMeta(ctx, entitiesKey, string(b))
+	return v, em, nil
 }
 
 // Tagger lends the palace's Chinese segmenter to the AAAK encoder.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -37,6 +38,7 @@ const (
 // SearchFTS runs an FTS5 MATCH expression (built by package query, never raw
 // user text) with filters and returns hits best first. Ids in exclude are
 // skipped, so a caller can run a broader query after a narrower one.
+// Snippets are always cut from the drawer's content (see sourceSnippet).
 //
 // The expression is matched against drawer text only; a wing (and kind)
 // filter is also applied inside FTS5 through the scope column, so BM25 scores
@@ -47,7 +49,9 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 	where, fargs := filterSQL(f)
 	args := append([]any{ftsMatch(match, f)}, fargs...)
 	q := `SELECT ` + drawerColumns("d.") + `, -bm25(drawers_fts, 1.0, 0.0) AS score,
-		snippet(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `', '…', 24)
+		CASE WHEN d.index_text IS NULL
+			THEN snippet(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `', '…', ` + strconv.Itoa(snippetWords) + `)
+			ELSE highlight(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `') END
 		FROM drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid
 		WHERE drawers_fts MATCH ? AND ` + strings.Join(where, " AND ") + `
 		ORDER BY bm25(drawers_fts, 1.0, 0.0) LIMIT ?`
@@ -73,6 +77,10 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 		h.Drawer = d
 		h.Score, _ = extra[0].(float64)
 		h.Snippet, _ = extra[1].(string)
+		if d.IndexText != "" {
+			// FTS5 marked the index text; the snippet shows the content.
+			h.Snippet = sourceSnippet(d.Content, h.Snippet)
+		}
 		hits = append(hits, h)
 		if len(hits) == limit {
 			break

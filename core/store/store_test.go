@@ -282,3 +282,20 @@ func TestTaxonomyRoundTrip(t *testing.T) {
 		t.Fatalf("taxonomy = %+v", got)
 	}
 }
+
+func TestSwapMeta(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	if ok, err := s.SwapMeta(ctx, "k", "", "one"); !ok || err != nil {
+		t.Fatalf("swap an unset key: %v %v", ok, err)
+	}
+	if ok, err := s.SwapMeta(ctx, "k", "", "two"); ok || err != nil {
+		t.Errorf("swap from a stale value: %v %v", ok, err)
+	}
+	if ok, err := s.SwapMeta(ctx, "k", "one", "two"); !ok || err != nil {
+		t.Errorf("swap from the current value: %v %v", ok, err)
+	}
+	if v, _, _ := s.Meta(ctx, "k"); v != "two" {
+		t.Errorf("value %q", v)
+	}
+}

@@ -13,12 +13,16 @@ type RepairResult struct {
 	store.RepairReport
 	// Vectors is the fill that embedded what the repair left pending (and
 	// whatever was pending before).
-	Vectors Summary             `json:"vectors"`
-	OK      bool                `json:"ok"`
-	Checks  []store.HealthCheck `json:"checks"`
+	Vectors Summary `json:"vectors"`
+	// Resegmented counts drawers whose Chinese index text an earlier
+	// segmentation wrote, brought up to date (palace.Resegment).
+	Resegmented int                 `json:"resegmented"`
+	OK          bool                `json:"ok"`
+	Checks      []store.HealthCheck `json:"checks"`
 }
 
-// Repair mends the palace's derived indexes (store.Repair), fills the
+// Repair mends the palace's derived indexes (store.Repair), re-segments
+// Chinese index text an earlier version wrote (palace.Resegment), fills the
 // vectors that leaves pending with the palace's model (none without one:
 // those drawers stay searchable lexically), and runs every check again. The
 // store cannot fill vectors itself: embedding needs the model, which only
@@ -27,6 +31,9 @@ func Repair(ctx context.Context, p *palace.Palace, o Options) (RepairResult, err
 	var res RepairResult
 	var err error
 	if res.RepairReport, err = p.Store.Repair(ctx); err != nil {
+		return res, fmt.Errorf("repair: %w", err)
+	}
+	if res.Resegmented, err = p.Resegment(ctx); err != nil {
 		return res, fmt.Errorf("repair: %w", err)
 	}
 	if res.Vectors, err = Fill(ctx, p, o); err != nil {

@@ -71,3 +71,47 @@ func TestRepairRefillsLostVectors(t *testing.T) {
 		t.Errorf("nearest after repair: %+v %v", near, err)
 	}
 }
+
+// A palace mined before cjk.IndexVersion 2 holds index text whose
+// sub-words straddle word boundaries (识图 in 知识图谱). Repair rewrites it
+// once, without the source text, and records the version.
+func TestRepairResegmentsChinese(t *testing.T) {
+	ctx := context.Background()
+	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &embed.Config{LibDirs: []string{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	content := "我们决定使用知识图谱。"
+	h := store.ContentHash(content)
+	d := store.Drawer{ID: store.DrawerID("w", "notes", 0, h), Wing: "w", Room: "r", Kind: store.KindNote,
+		Source: "notes", Content: content, ContentHash: h,
+		IndexText: "我们 决定 使用 知识 识图 图谱 知识图谱 。"} // as version 1 wrote it
+	if _, err := p.Store.InsertDrawers(ctx, []store.Drawer{d}); err != nil {
+		t.Fatal(err)
+	}
+	found := func(word string) bool {
+		hits, err := p.Store.SearchFTS(ctx, `"`+word+`"`, store.Filter{}, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hits) == 1
+	}
+	if !found("识图") {
+		t.Fatal("the version 1 index does not hold 识图: the test no longer shows the old state")
+	}
+	res, err := Repair(ctx, p, Options{})
+	if err != nil || !res.OK || res.Resegmented != 1 {
+		t.Fatalf("repair: %+v, %v", res, err)
+	}
+	if found("识图") || !found("图谱") || !found("知识图谱") || !found("知识") {
+		t.Errorf("after repair: 识图 %v, 图谱 %v, 知识图谱 %v, 知识 %v; want only the words found",
+			found("识图"), found("图谱"), found("知识图谱"), found("知识"))
+	}
+	if v, _, _ := p.Store.Meta(ctx, palace.MetaCJKIndex); v != "2" {
+		t.Errorf("index version after repair: %q", v)
+	}
+	if res, err := Repair(ctx, p, Options{}); err != nil || res.Resegmented != 0 {
+		t.Errorf("second repair: %+v, %v; want nothing re-segmented", res, err)
+	}
+}
