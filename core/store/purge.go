@@ -36,9 +36,9 @@ var ErrNotPurged = errors.New("not purged")
 // checkpoint. Space freed by a version of Palace that did not zero it may
 // still hold older copies until SQLite reuses it; VACUUM clears it.
 //
-// It reports already when the drawer was purged before (nothing changes);
-// an unknown id is ErrNotFound.
-func (s *Store) PurgeDrawer(ctx context.Context, id string) (already bool, err error) {
+// It returns when the drawer was purged, and already when that was before
+// this call (nothing changes then); an unknown id is ErrNotFound.
+func (s *Store) PurgeDrawer(ctx context.Context, id string) (at time.Time, already bool, err error) {
 	err = s.audited(ctx, "drawer.purge", func(tx *sql.Tx, rec *auditRec) error {
 		rec.IDs = []string{id}
 		var seq int64
@@ -52,9 +52,9 @@ func (s *Store) PurgeDrawer(ctx context.Context, id string) (already bool, err e
 		if err != nil {
 			return fmt.Errorf("purge drawer %s: %w", id, err)
 		}
-		already = purged.Valid
-		if already {
-			rec.Skip = true
+		if purged.Valid {
+			at, _ = time.Parse(timeLayout, purged.String)
+			already, rec.Skip = true, true
 			return nil
 		}
 		done, err := secureDelete(ctx, tx)
@@ -65,7 +65,8 @@ func (s *Store) PurgeDrawer(ctx context.Context, id string) (already bool, err e
 		if kind == KindFile || kind == KindConversation {
 			hash = nil // keep it: see replaceDrawers
 		}
-		now := formatTime(time.Now())
+		at = time.Now().UTC()
+		now := formatTime(at)
 		if _, err := tx.ExecContext(ctx, `UPDATE drawers SET content = '', index_text = NULL, metadata = '{}',
 			content_hash = coalesce(?, content_hash), deleted_at = coalesce(deleted_at, ?), purged_at = ?
 			WHERE seq = ?`, hash, now, now, seq); err != nil {
@@ -88,7 +89,7 @@ func (s *Store) PurgeDrawer(ctx context.Context, id string) (already bool, err e
 		return nil
 	})
 	if err != nil || already {
-		return already, err
+		return at, already, err
 	}
 	// The purge has committed; what is left is moving its pages from the
 	// WAL into the database file and emptying the WAL. A reader holding an
@@ -96,9 +97,9 @@ func (s *Store) PurgeDrawer(ctx context.Context, id string) (already bool, err e
 	// of the purge, and the next checkpoint finishes the job.
 	var busy, frames, done int
 	if err := s.w.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &frames, &done); err != nil {
-		return false, fmt.Errorf("purge drawer %s: committed, but checkpoint: %w", id, err)
+		return at, false, fmt.Errorf("purge drawer %s: committed, but checkpoint: %w", id, err)
 	}
-	return false, nil
+	return at, false, nil
 }
 
 // secureDelete makes FTS5 remove the index entries that the deletes that

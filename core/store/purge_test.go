@@ -171,8 +171,8 @@ func TestPurgeErasesContent(t *testing.T) {
 	if !fileHolds(t, s, []byte(purgeSecret)) || !fileHolds(t, s, vectorBytes(t)) {
 		t.Fatal("the test cannot see the content or vector in the file before the purge")
 	}
-	already, err := s.PurgeDrawer(ctx, chunks[1].ID)
-	if err != nil || already {
+	at, already, err := s.PurgeDrawer(ctx, chunks[1].ID)
+	if err != nil || already || at.IsZero() {
 		t.Fatalf("purge: already %v, %v", already, err)
 	}
 	wantPurged(t, s, chunks[1].ID)
@@ -184,13 +184,13 @@ func TestPurgeErasesContent(t *testing.T) {
 		t.Error("a mined drawer's tombstone lost its content hash, which keeps a re-mine from bringing it back")
 	}
 	lines := len(auditEntries(t, s))
-	if already, err := s.PurgeDrawer(ctx, chunks[1].ID); err != nil || !already {
-		t.Errorf("second purge: already %v, %v", already, err)
+	if again, already, err := s.PurgeDrawer(ctx, chunks[1].ID); err != nil || !already || !again.Equal(at) {
+		t.Errorf("second purge: already %v at %v (first %v), %v", already, again, at, err)
 	}
 	if n := len(auditEntries(t, s)); n != lines {
 		t.Errorf("a second purge wrote %d audit lines", n-lines)
 	}
-	if _, err := s.PurgeDrawer(ctx, "d_nosuch"); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.PurgeDrawer(ctx, "d_nosuch"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("purge of an unknown id: %v", err)
 	}
 }
@@ -203,7 +203,7 @@ func TestPurgeAfterForget(t *testing.T) {
 	if err := s.DeleteDrawer(ctx, chunks[1].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.PurgeDrawer(ctx, chunks[1].ID); err != nil {
+	if _, _, err := s.PurgeDrawer(ctx, chunks[1].ID); err != nil {
 		t.Fatal(err)
 	}
 	wantPurged(t, s, chunks[1].ID)
@@ -212,7 +212,7 @@ func TestPurgeAfterForget(t *testing.T) {
 func TestPurgedChunkNotMinedAgain(t *testing.T) {
 	ctx := context.Background()
 	s, src, chunks := purgePalace(t)
-	if _, err := s.PurgeDrawer(ctx, chunks[1].ID); err != nil {
+	if _, _, err := s.PurgeDrawer(ctx, chunks[1].ID); err != nil {
 		t.Fatal(err)
 	}
 	// The file changed above the secret: every chunk moves one position,
@@ -283,7 +283,7 @@ func TestPurgeNote(t *testing.T) {
 	if _, err := s.InsertNote(ctx, n, true); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.PurgeDrawer(ctx, n.ID); err != nil {
+	if _, _, err := s.PurgeDrawer(ctx, n.ID); err != nil {
 		t.Fatal(err)
 	}
 	d, err := s.GetDrawer(ctx, n.ID)
