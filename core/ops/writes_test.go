@@ -42,7 +42,7 @@ func TestWritesValidate(t *testing.T) {
 	loud.Importance = MaxImportance + 1
 	for _, c := range []struct {
 		what, field string
-		err     error
+		err         error
 	}{
 		{"forget blank id", "id", ForgetRequest{ID: " "}.Validate()},
 		{"purge blank id", "id", PurgeRequest{}.Validate()},
