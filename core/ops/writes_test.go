@@ -236,7 +236,7 @@ func TestPurgeSurvivesRemine(t *testing.T) {
 func TestUnpurgeRefusals(t *testing.T) {
 	ctx := context.Background()
 	p := openWritesPalace(t)
-	n, err := Remember(ctx, p, RememberRequest{Text: "the staging password is hunter2-zebra", Wing: "proj", Importance: 3})
+	n, err := Remember(ctx, p, RememberRequest{Text: "the staging vault phrase is hunter2-zebra", Wing: "proj", Importance: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
