@@ -30,7 +30,7 @@ func toolDiary() *tool {
 			{name: "topic", kind: kString, maxLen: ops.MaxNameBytes, actions: []string{diaryWrite},
 				desc: "The entry's topic, filed as its room (default \"" + ops.DefaultTopic + "\")."},
 			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes,
-				desc: "write: file the entry in this wing instead of your own diary wing. read: only entries filed in this wing (default: wherever they were filed)."},
+				desc: "write: file the entry in this wing instead of your own diary wing. read: only entries filed in this wing, which must exist (default: wherever they were filed)."},
 			{name: "last", kind: kInteger, min: num(1), max: num(ops.MaxDiaryLast), actions: []string{diaryRead},
 				desc: fmt.Sprintf("How many of the latest entries to return (default %d).", ops.DefaultDiaryLast)},
 			{name: "since", kind: kString, maxLen: 64, actions: []string{diaryRead},
