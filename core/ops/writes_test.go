@@ -25,7 +25,7 @@ func openWritesPalace(t *testing.T) *palace.Palace {
 	return p
 }
 
-func wantClass(t *testing.T, what string, err error, class string) {
+func wantWriteOutcome(t *testing.T, what string, err error, class string) {
 	t.Helper()
 	if got := Classify(err); got != class {
 		t.Errorf("%s: outcome %s (%v), want %s", what, got, err, class)
@@ -57,22 +57,22 @@ func TestWritesValidate(t *testing.T) {
 		{"diary read negative last", "last", DiaryReadRequest{Agent: "claude", Last: -1}.Validate()},
 		{"diary read bad since", "since", DiaryReadRequest{Agent: "claude", Since: "yesterday"}.Validate()},
 	} {
-		wantClass(t, c.what, c.err, Invalid)
+		wantWriteOutcome(t, c.what, c.err, Invalid)
 		if c.err != nil && !strings.HasPrefix(c.err.Error(), c.field+" ") {
 			t.Errorf("%s: %q does not name the field %s", c.what, c.err, c.field)
 		}
 	}
 	// The operations refuse the same input before touching the palace.
 	_, err := Remember(ctx, p, blank)
-	wantClass(t, "Remember blank", err, Invalid)
+	wantWriteOutcome(t, "Remember blank", err, Invalid)
 	_, err = Purge(ctx, p, PurgeRequest{ID: ""})
-	wantClass(t, "Purge blank", err, Invalid)
+	wantWriteOutcome(t, "Purge blank", err, Invalid)
 	_, err = Purge(ctx, p, PurgeRequest{ID: "d_nosuch"})
-	wantClass(t, "Purge unknown", err, NotFound)
+	wantWriteOutcome(t, "Purge unknown", err, NotFound)
 	_, err = Unpurge(ctx, p, UnpurgeRequest{ID: "d_nosuch"})
-	wantClass(t, "Unpurge unknown", err, NotFound)
+	wantWriteOutcome(t, "Unpurge unknown", err, NotFound)
 	_, err = DiaryRead(ctx, p, DiaryReadRequest{Agent: "claude", Wing: "nosuch"})
-	wantClass(t, "DiaryRead unknown wing", err, Invalid)
+	wantWriteOutcome(t, "DiaryRead unknown wing", err, Invalid)
 }
 
 func TestRememberOp(t *testing.T) {
@@ -135,15 +135,15 @@ func TestForgetTwice(t *testing.T) {
 	}
 }
 
-// mineDir mines dir into wing.
-func mineDir(t *testing.T, p *palace.Palace, dir, wing string) {
+// mineForWrites mines dir into wing.
+func mineForWrites(t *testing.T, p *palace.Palace, dir, wing string) {
 	t.Helper()
 	if _, err := mine.Run(context.Background(), p, dir, mine.Options{Wing: wing}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func searchCount(t *testing.T, p *palace.Palace, q string) int {
+func hitsForWrites(t *testing.T, p *palace.Palace, q string) int {
 	t.Helper()
 	res, err := Search(context.Background(), p, SearchRequest{Query: q})
 	if err != nil {
@@ -172,7 +172,7 @@ func TestPurgeSurvivesRemine(t *testing.T) {
 		}
 	}
 	write("")
-	mineDir(t, p, dir, "proj")
+	mineForWrites(t, p, dir, "proj")
 	res, err := Search(ctx, p, SearchRequest{Query: "marmalade kumquat"})
 	// Chunks overlap, so a line near a boundary is in two drawers; the
 	// user purges each one search finds.
@@ -198,7 +198,7 @@ func TestPurgeSurvivesRemine(t *testing.T) {
 			t.Errorf("forget after purge: %+v %v", f, err)
 		}
 	}
-	if n := searchCount(t, p, "marmalade kumquat"); n != 0 {
+	if n := hitsForWrites(t, p, "marmalade kumquat"); n != 0 {
 		t.Fatalf("after the purge: %d hits", n)
 	}
 
@@ -207,15 +207,15 @@ func TestPurgeSurvivesRemine(t *testing.T) {
 	if _, err := mine.Run(ctx, p, dir, mine.Options{Wing: "proj", KeepSecrets: true}); err != nil {
 		t.Fatal(err)
 	}
-	if n := searchCount(t, p, "marmalade kumquat"); n != 0 {
+	if n := hitsForWrites(t, p, "marmalade kumquat"); n != 0 {
 		t.Fatalf("mining the unchanged file again brought the purged chunk back: %d hits", n)
 	}
 	write("\nA line appended at the end.\n")
-	mineDir(t, p, dir, "proj")
-	if n := searchCount(t, p, "marmalade kumquat"); n != 0 {
+	mineForWrites(t, p, dir, "proj")
+	if n := hitsForWrites(t, p, "marmalade kumquat"); n != 0 {
 		t.Fatalf("the grown file brought the purged chunk back: %d hits", n)
 	}
-	if n := searchCount(t, p, "appended"); n != 1 {
+	if n := hitsForWrites(t, p, "appended"); n != 1 {
 		t.Errorf("the new line was not mined: %d hits", n)
 	}
 
@@ -224,8 +224,8 @@ func TestPurgeSurvivesRemine(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mineDir(t, p, dir, "proj") // the file is unchanged since the last mine
-	if n := searchCount(t, p, "marmalade kumquat"); n != len(ids) {
+	mineForWrites(t, p, dir, "proj") // the file is unchanged since the last mine
+	if n := hitsForWrites(t, p, "marmalade kumquat"); n != len(ids) {
 		t.Errorf("after unpurge the next mine did not bring the chunk back: %d hits", n)
 	}
 	if err := p.Store.IntegrityCheck(ctx); err != nil {
@@ -241,12 +241,12 @@ func TestUnpurgeRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Unpurge(ctx, p, UnpurgeRequest{ID: n.ID})
-	wantClass(t, "unpurge of a live note", err, Invalid)
+	wantWriteOutcome(t, "unpurge of a live note", err, Invalid)
 	if pr, err := Purge(ctx, p, PurgeRequest{ID: n.ID}); err != nil || !pr.Purged || pr.Notice != "" {
 		t.Fatalf("purge a note: %+v %v", pr, err)
 	}
 	_, err = Unpurge(ctx, p, UnpurgeRequest{ID: n.ID})
-	wantClass(t, "unpurge of a purged note", err, Invalid)
+	wantWriteOutcome(t, "unpurge of a purged note", err, Invalid)
 	if err == nil || errors.Is(err, ErrNotFound) {
 		t.Errorf("unpurge of a note: %v", err)
 	}
