@@ -11,7 +11,7 @@ import (
 func newDrawerCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "drawer",
-		Short: "Show or remove one drawer",
+		Short: "Show, forget or purge one drawer",
 	}
 	var asJSON bool
 	show := &cobra.Command{
@@ -45,24 +45,7 @@ func newDrawerCmd(g *globals) *cobra.Command {
 		},
 	}
 	show.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
-	rm := &cobra.Command{
-		Use:   "rm ID",
-		Short: "Delete a drawer (it leaves search; its row is kept for the record)",
-		Args:  args(cobra.ExactArgs(1)),
-		RunE: func(c *cobra.Command, a []string) error {
-			p, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer p.Close()
-			if err := p.Store.DeleteDrawer(c.Context(), a[0]); err != nil {
-				return err
-			}
-			fmt.Fprintf(c.OutOrStdout(), "deleted %s\n", a[0])
-			return nil
-		},
-	}
 	needsSubcommand(c)
-	c.AddCommand(show, rm)
+	c.AddCommand(show, newDrawerRmCmd(g), newDrawerPurgeCmd(g), newDrawerUnpurgeCmd(g))
 	return c
 }

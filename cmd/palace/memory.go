@@ -10,6 +10,7 @@ import (
 	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
 
@@ -30,14 +31,15 @@ func printRedacted(out io.Writer, kinds []string) {
 	}
 }
 
-// flagNames are the flags that set a note's fields, for naming them in
-// errors ("--wing is empty" tells what to add; "wing is empty" did not).
-var flagNames = map[string]string{"wing": "--wing", "room": "--room", "source": "--source", "importance": "--importance"}
+// flagNames are the flags that set a note's or diary query's fields, for
+// naming them in errors ("--wing is empty" tells what to add; "wing is
+// empty" did not).
+var flagNames = map[string]string{"wing": "--wing", "room": "--room", "source": "--source", "importance": "--importance",
+	"topic": "--topic", "last": "--last", "since": "--since"}
 
 func newRememberCmd(g *globals) *cobra.Command {
 	var (
-		n      memory.Note
-		force  bool
+		r      ops.RememberRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
@@ -69,17 +71,18 @@ or input (nothing written).`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			var err error
-			if n.Text, err = textArg(c, a); err != nil {
+			if r.Text, err = textArg(c, a); err != nil {
 				return inputErr(err)
 			}
-			if err := n.Validate(); err != nil {
+			// Bad input is refused before the palace is opened.
+			if err := r.Validate(); err != nil {
 				return usageError{input.Rename(err, flagNames)}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (memory.RememberResult, error) {
-				return memory.Remember(c.Context(), p, n, memory.RememberOptions{Force: force})
+			res, err := withPalace(g, func(p *palace.Palace) (ops.RememberResult, error) {
+				return ops.Remember(c.Context(), p, r)
 			})
 			if err != nil {
-				return inputErr(err)
+				return inputErr(input.Rename(err, flagNames))
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -111,11 +114,12 @@ or input (nothing written).`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&n.Wing, "wing", "", "wing to file the note in (required)")
-	c.Flags().StringVar(&n.Room, "room", "", "room (default \""+memory.DefaultRoom+"\")")
-	c.Flags().StringVar(&n.Source, "source", "", "where the note comes from, shown as its citation (default \""+memory.DefaultSource+"\")")
-	c.Flags().IntVar(&n.Importance, "importance", memory.DefaultImportance, "1 to 5; wake-up shows the most important notes first")
-	c.Flags().BoolVar(&force, "force", false, "write even if the wing already holds the note or a near duplicate")
+	c.Flags().StringVar(&r.Wing, "wing", "", "wing to file the note in (required)")
+	c.Flags().StringVar(&r.Room, "room", "", "room (default \""+ops.DefaultRoom+"\")")
+	c.Flags().StringVar(&r.Source, "source", "", "where the note comes from, shown as its citation (default \""+ops.DefaultSource+"\")")
+	c.Flags().IntVar(&r.Importance, "importance", ops.DefaultImportance,
+		fmt.Sprintf("%d to %d; wake-up shows the most important notes first", ops.MinImportance, ops.MaxImportance))
+	c.Flags().BoolVar(&r.Force, "force", false, "write even if the wing already holds the note or a near duplicate")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
 }
@@ -137,7 +141,7 @@ digits, '_', '.' and '-' made '-' ("Claude Code" is "claude-code").`,
 
 func newDiaryWriteCmd(g *globals) *cobra.Command {
 	var (
-		e      memory.DiaryEntry
+		e      ops.DiaryWriteRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
@@ -153,13 +157,13 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 				return inputErr(err)
 			}
 			if err := e.Validate(); err != nil {
-				return usageError{err}
+				return usageError{input.Rename(err, flagNames)}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (memory.WriteResult, error) {
-				return memory.WriteDiary(c.Context(), p, e)
+			res, err := withPalace(g, func(p *palace.Palace) (ops.DiaryWriteResult, error) {
+				return ops.DiaryWrite(c.Context(), p, e)
 			})
 			if err != nil {
-				return inputErr(err)
+				return inputErr(input.Rename(err, flagNames))
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -174,7 +178,7 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&e.Topic, "topic", "", "the entry's topic, its room (default \""+memory.DefaultTopic+"\")")
+	c.Flags().StringVar(&e.Topic, "topic", "", "the entry's topic, its room (default \""+ops.DefaultTopic+"\")")
 	c.Flags().StringVar(&e.Wing, "wing", "", "file the entry in this wing (default: the agent's own, diary-<agent>)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the entry as JSON")
 	return c
@@ -182,7 +186,7 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 
 func newDiaryReadCmd(g *globals) *cobra.Command {
 	var (
-		q      memory.DiaryQuery
+		q      ops.DiaryReadRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
@@ -196,17 +200,20 @@ func newDiaryReadCmd(g *globals) *cobra.Command {
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			q.Agent = a[0]
-			if q.Last < 1 {
-				return usageError{fmt.Errorf("--last %d: want 1 or more", q.Last)}
+			// 0 means the default to ops, as an absent "last" does in MCP;
+			// here the flag has its default, so 0 was typed, and is refused
+			// as MCP refuses "last": 0.
+			if q.Last == 0 {
+				return usageError{input.Invalid("--last", "0: want 1 to %d", ops.MaxDiaryLast)}
 			}
 			if err := q.Validate(); err != nil {
-				return usageError{err}
+				return usageError{input.Rename(err, flagNames)}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (memory.DiaryRead, error) {
-				return memory.ReadDiary(c.Context(), p, q)
+			res, err := withPalace(g, func(p *palace.Palace) (ops.DiaryReadResult, error) {
+				return ops.DiaryRead(c.Context(), p, q)
 			})
 			if err != nil {
-				return inputErr(err)
+				return inputErr(input.Rename(err, flagNames))
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -226,7 +233,7 @@ func newDiaryReadCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().IntVar(&q.Last, "last", memory.DefaultDiaryLast, "how many of the latest entries")
+	c.Flags().IntVar(&q.Last, "last", ops.DefaultDiaryLast, fmt.Sprintf("how many of the latest entries, at most %d", ops.MaxDiaryLast))
 	c.Flags().StringVar(&q.Since, "since", "", "only entries written from this time on: "+dates.DateLayout+" or RFC 3339")
 	c.Flags().StringVar(&q.Wing, "wing", "", "only entries filed in this wing")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the entries as JSON")

@@ -31,7 +31,7 @@ func FuzzRemember(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Remember(ctx, p, Note{Text: text, Wing: wing, Importance: DefaultImportance}, RememberOptions{})
+		res, err := rememberDefault(ctx, p, Note{Text: text, Wing: wing, Importance: DefaultImportance}, false)
 		after, serr := p.Store.Status(ctx)
 		if serr != nil {
 			t.Fatal(serr)

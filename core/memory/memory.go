@@ -3,9 +3,10 @@
 // write), a diary per agent, and the wake-up text that opens a session
 // (identity, then the palace's essential story, within a token budget).
 //
-// The CLI, MCP and LSP fronts call these functions and only format what
-// they return. Bad input returns an error matching ErrInvalid, and nothing
-// is written.
+// Package ops wraps these functions as operations (busy retries, the
+// choice of near-duplicate finders), which the CLI, MCP and LSP fronts
+// call and only format. Bad input returns an error matching ErrInvalid,
+// and nothing is written.
 package memory
 
 import (

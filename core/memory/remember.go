@@ -125,8 +125,9 @@ type RememberOptions struct {
 	// still reported).
 	Force bool
 	// Near are the near-duplicate finders, run in order, their matches
-	// merged. Nil means DefaultFinders; an empty list checks exact
-	// duplicates only.
+	// merged; none checks exact duplicates only. Which finders a palace
+	// has (DefaultFinders) is the caller's choice: ops.Remember makes it
+	// for every front.
 	Near []NearFinder
 }
 
@@ -188,12 +189,8 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		seen[d.ID] = true
 		res.Duplicates = append(res.Duplicates, match(neighbour(d, 1), "exact", "hash"))
 	}
-	finders := opts.Near
-	if finders == nil {
-		finders, res.Notice = DefaultFinders(ctx, p)
-	}
 	var near []Match
-	for _, f := range finders {
+	for _, f := range opts.Near {
 		ns, err := f.FindNear(ctx, n.Wing, n.Text)
 		if err != nil {
 			return res, fmt.Errorf("remember: %s near-duplicate check: %w", f.Name(), err)

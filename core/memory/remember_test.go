@@ -42,11 +42,20 @@ func note(text, wing string) Note {
 
 func remember(t *testing.T, p *palace.Palace, n Note, force bool) RememberResult {
 	t.Helper()
-	res, err := Remember(context.Background(), p, n, RememberOptions{Force: force})
+	res, err := rememberDefault(context.Background(), p, n, force)
 	if err != nil {
 		t.Fatalf("remember %.40q: %v", n.Text, err)
 	}
 	return res
+}
+
+// rememberDefault remembers with the palace's default near finders and
+// their notice, as ops.Remember does for the fronts.
+func rememberDefault(ctx context.Context, p *palace.Palace, n Note, force bool) (RememberResult, error) {
+	finders, notice := DefaultFinders(ctx, p)
+	res, err := Remember(ctx, p, n, RememberOptions{Force: force, Near: finders})
+	res.Notice = strings.TrimSpace(notice + " " + res.Notice)
+	return res, err
 }
 
 const pnpm = "We switched the monorepo from npm to pnpm because installs took eleven minutes on CI."
@@ -154,7 +163,7 @@ func TestRememberNearDuplicates(t *testing.T) {
 			ws, _ := contentWords(p, c.text)
 			orig, _ := contentWords(p, pnpm)
 			sim := Similarity(ws, orig)
-			res, err := Remember(context.Background(), p, note(c.text, "proj"), RememberOptions{})
+			res, err := rememberDefault(context.Background(), p, note(c.text, "proj"), false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -360,7 +369,7 @@ func TestRememberConcurrentDuplicates(t *testing.T) {
 	errs := make(chan error, n)
 	for range n {
 		go func() {
-			res, err := Remember(context.Background(), p, note(pnpm, "proj"), RememberOptions{})
+			res, err := rememberDefault(context.Background(), p, note(pnpm, "proj"), false)
 			results <- res
 			errs <- err
 		}()

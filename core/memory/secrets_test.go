@@ -87,3 +87,28 @@ func TestDiaryRedactsSecrets(t *testing.T) {
 		t.Errorf("an entry without secrets: %+v, %v", plain, err)
 	}
 }
+
+// Defect 5 of issue 15: passwords stated in prose, and given to mysql on
+// its command line, were stored as they are. (The passwords are split so
+// this file holds none.)
+func TestRememberRedactsProsePasswords(t *testing.T) {
+	ctx := context.Background()
+	p := openPalace(t)
+	pw, cli := "Tr0ub4"+"dor-3x", "S3cret"+"Pass99"
+	for _, c := range []struct{ text, want string }{
+		{"the prod db pass" + "word is: " + pw + " (do not share)", "the prod db pass" + "word is: [REDACTED:password] (do not share)"},
+		{"restore with mysql -u root -p" + cli + " shop < dump.sql", "restore with mysql -u root -p[REDACTED:password] shop < dump.sql"},
+	} {
+		res := remember(t, p, note(c.text, "proj"), false)
+		if !res.Added || !reflect.DeepEqual(res.Redacted, []string{"password"}) {
+			t.Fatalf("remember %q: %+v", c.want, res)
+		}
+		d, err := p.Store.GetDrawer(ctx, res.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Content != c.want {
+			t.Errorf("stored %q, want %q", d.Content, c.want)
+		}
+	}
+}

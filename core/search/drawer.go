@@ -26,6 +26,9 @@ type Drawer struct {
 	Importance  float64         `json:"importance"`
 	Metadata    json.RawMessage `json:"metadata"`
 	DeletedAt   *time.Time      `json:"deleted_at,omitempty"`
+	// PurgedAt is set when the content was erased (the drawer is then a
+	// tombstone: Content and Metadata are empty).
+	PurgedAt *time.Time `json:"purged_at,omitempty"`
 }
 
 // DrawerOf shapes a stored drawer for output.
@@ -37,5 +40,5 @@ func DrawerOf(d store.Drawer) Drawer {
 	return Drawer{ID: d.ID, Wing: d.Wing, Room: d.Room, Kind: d.Kind, Source: d.Source,
 		LineStart: d.LineStart, LineEnd: d.LineEnd, Citation: Citation(d), Content: d.Content,
 		ContentHash: d.ContentHash, CreatedAt: d.CreatedAt, Time: optTime(d.OccurredAt), TimeEnd: optTime(d.OccurredEnd),
-		Importance: d.Importance, Metadata: meta, DeletedAt: d.DeletedAt}
+		Importance: d.Importance, Metadata: meta, DeletedAt: d.DeletedAt, PurgedAt: d.PurgedAt}
 }

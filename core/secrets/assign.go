@@ -293,19 +293,18 @@ func (s *scanState) secretValueAt(i int) (span, bool) {
 	// operator is the cheapest test, so it comes first, and the value is
 	// read only for a secret-named key.
 	a, v, ok := operatorAfter(text, ks, ke, quoteBefore(text, ks))
-	if !ok || !secretKey(text[ks:ke]) {
-		return span{}, false
+	if ok && secretKey(text[ks:ke]) {
+		if a, ok = valueAt(text, ks, v, a); ok {
+			if !a.quoted {
+				s.valueEnd = a.end
+			}
+			if secretValue(text[a.start:a.end], a) {
+				return span{start: a.start, end: a.end, kind: KindEnvSecret, prio: prioAssign}, true
+			}
+		}
 	}
-	if a, ok = valueAt(text, ks, v, a); !ok {
-		return span{}, false
-	}
-	if !a.quoted {
-		s.valueEnd = a.end
-	}
-	if !secretValue(text[a.start:a.end], a) {
-		return span{}, false
-	}
-	return span{start: a.start, end: a.end, kind: KindEnvSecret, prio: prioAssign}, true
+	// No assignment gave it away; a sentence may ("the password is ...").
+	return s.proseAt(ks, ke)
 }
 
 // words splits a key into lower-case words: snake_case, kebab-case,

@@ -37,6 +37,9 @@ type scanState struct {
 	// eolFrom and eol: no newline is in text[eolFrom:eol], and eol is one
 	// (or the end of text).
 	eolFrom, eol int
+	// commandEnd is where the arguments of the last MySQL or MariaDB
+	// command read end (mysqlAt).
+	commandEnd int
 }
 
 // lineEnd is lineEnd(s.text, i), remembered for the triggers that ask
@@ -77,6 +80,9 @@ func buildTriggers() ([][]trigger, *[1 << 16]uint8) {
 	}
 	for _, w := range secretWords {
 		ts = append(ts, trigger{w, (*scanState).secretValueAt})
+	}
+	for _, c := range mysqlCommands {
+		ts = append(ts, trigger{c, (*scanState).mysqlAt})
 	}
 	var groups [][]trigger
 	pairs := new([1 << 16]uint8)

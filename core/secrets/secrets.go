@@ -1,6 +1,7 @@
 // Package secrets finds known shapes of secrets in text (private key
 // blocks, provider tokens, credentials in URLs, values of secret-named keys,
-// high-entropy values in assignments) and replaces each with a marker that
+// passwords stated in prose or given to mysql, high-entropy values in
+// assignments) and replaces each with a marker that
 // names what was removed, such as [REDACTED:github-token]. A marker never
 // holds any part of the secret.
 //
@@ -43,6 +44,9 @@ const (
 	KindURLPassword  = "url-password"
 	KindEnvSecret    = "env-secret"
 	KindHighEntropy  = "high-entropy"
+	// KindPassword is a password a sentence states ("the db password is:
+	// ...") or a MySQL or MariaDB command line gives (-pPASSWORD).
+	KindPassword = "password"
 )
 
 // Finding is one secret removed from a text.

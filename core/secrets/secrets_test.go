@@ -131,6 +131,16 @@ func secretCases() []secretCase {
 		one("one-word key ending in password", "PGPASS"+"WORD=@@ psql -h db -U app\n", j("Xk92", "lQzp"), KindEnvSecret),
 		// An unquoted value ends at a quote, as for secret-named keys.
 		one("high entropy in a quoted docker -e", `docker run -e "SESSION_SIGNING=@@" app`, tok(42, 40), KindHighEntropy),
+		// Passwords stated in prose (chat, notes, tickets) and given on
+		// MySQL and MariaDB command lines.
+		one("password stated in prose", "the prod db pass"+"word is: @@\n", j("Tr0ub4", "dor-3x"), KindPassword),
+		one("password in a sentence", "The staging pass"+"word was @@. Rotate it.", j("hunter", "22!x"), KindPassword),
+		one("password after a colon in a chat line", "> db pass"+"word: @@ (rotated monthly)\n", j("S3cr", "et!x"), KindPassword),
+		one("quoted password in prose", "the pass"+"word is '@@' for now", j("hunt", "er22"), KindPassword),
+		one("password before a comma in prose", "- admin pass"+"word: @@, user admin\n", j("Xk92", "lQz"), KindPassword),
+		one("mysql password option", "mysql -u root -p@@ app\n", j("S3cret", "Pass99"), KindPassword),
+		one("mysqldump long password option", "mysqldump --pass"+"word=@@ shop > shop.sql", j("S3c", "ret99"), KindPassword),
+		one("mariadb-dump password in quotes", `mariadb-dump -uroot -p"@@" shop`, j("S3c", "ret 99"), KindPassword),
 		{name: "several on their lines", tmpl: "A=1\nGITHUB_TOKEN=@@\n\nDB_PASS" + "WORD=@@\nurl: https://u:@@@h.example\n",
 			secrets: []string{j("gh", "o_", tok(39, 36)), "pa55-w0rd", "hunter-22"},
 			kinds:   []string{KindGitHub, KindEnvSecret, KindURLPassword}},
@@ -329,6 +339,26 @@ var lookAlikes = []string{
 	`{\"password\": \"\"}`,
 	`{\"api_key\": \"${API_KEY}\"}`,
 	`"password": "Enter your \"password\" here"`,
+	// Sentences about passwords that state none, and code that looks like
+	// one.
+	"The password is required.",
+	`printf("Password is incorrect.");`,
+	`printf(&quot;Password is correct.&quot;);`,
+	`log.Printf("password is %q", pw)`,
+	`msg := "password is "+pw+" now"`,
+	"the password is cfg.DBPassword",
+	"admin password: https://vault.example/prod/db",
+	"f(user, password: pw2)",
+	"    Password: pw2,",
+	"login(password: hunter2);",
+	"The password was reset; see the ticket.",
+	// MySQL asking for the password, and placeholders for one.
+	"mysql -u root -p shop",
+	"mysql -u root -p$MYSQL_PWD shop",
+	"mysql -u root -pPASSWORD shop",
+	`import _ "github.com/go-sql-driver/mysql" // -parseTime`,
+	"mysqlConfig -pXk92lQz",
+	`cmd := "mysql -u root -p" + pw + " shop"`,
 	// A public id in a URL's query is no secret however random it looks.
 	"href:'https://www.youtube.com/watch?list=PLWz5rJ2EKKc9CBxr3BVjPTPoDPLdPIFCE&v='+videoId",
 }
@@ -437,11 +467,19 @@ func adversarial(size int) map[string]string {
 		"escaped quotes in one long value":  `pass` + `word: "\"`,
 		"URL passwords on one long line":    "http://u:" + tok(51, 12) + "@h/",
 		"assignments of long random values": "K=" + tok(52, 30) + ".",
+		"passwords stated on one long line": "pass" + "word is: " + j("Tr0ub4", "dor-3x") + " ",
+		"colon passwords glued in one run":  "pass" + "word:",
+		"a colon password then glued keys":  "pass" + "word: x",
+		"quoted prose passwords on a line":  "pass" + `word is "`,
+		"mysql commands on one long line":   "mysql -u root -p" + j("S3cret", "99") + " ",
+		"mysql names on one long line":      "mysql ",
 	}
 	out := map[string]string{}
 	for name, u := range units {
 		out[name] = strings.Repeat(u, size/len(u))
 	}
+	// A password after a colon whose value is a long run of keys.
+	out["colon password before a long run of keys"] = "pass" + "word: " + strings.Repeat("pass"+"word:", size/9)
 	// A JWT whose header run is preceded by many other headers.
 	out["JWT headers before one payload"] = strings.Repeat("eyJ-", size/8) + "eyJaaaaaaaaaaaa.eyJ" + strings.Repeat("a", size/2) + "." + tok(53, 20)
 	return out

@@ -42,7 +42,11 @@ type Drawer struct {
 	SourceMtime int64
 	Importance  float64
 	DeletedAt   *time.Time
-	Metadata    string // JSON object
+	// PurgedAt is set on a purged drawer: a tombstone whose content, index
+	// text and metadata are gone (see PurgeDrawer). A purged drawer is
+	// also deleted.
+	PurgedAt *time.Time
+	Metadata string // JSON object
 }
 
 // ContentHash is the hex SHA-256 of a drawer's content.
@@ -85,17 +89,17 @@ func drawerColumns(p string) string {
 	return fmt.Sprintf(`%[1]sid, %[1]swing, %[1]sroom, %[1]skind, %[1]ssource, %[1]sline_start, %[1]sline_end,
 		%[1]scontent, coalesce(%[1]sindex_text, ''), %[1]scontent_hash, %[1]screated_at,
 		coalesce(%[1]ssource_mtime, 0), %[1]simportance, %[1]sdeleted_at, %[1]smetadata,
-		coalesce(%[1]soccurred_at, ''), coalesce(%[1]soccurred_end, '')`, p)
+		coalesce(%[1]soccurred_at, ''), coalesce(%[1]soccurred_end, ''), %[1]spurged_at`, p)
 }
 
 func scanDrawer(sc interface{ Scan(...any) error }) (Drawer, error) {
 	var d Drawer
 	var created string
-	var deleted sql.NullString
+	var deleted, purged sql.NullString
 	var occurred, occurredEnd string
 	err := sc.Scan(&d.ID, &d.Wing, &d.Room, &d.Kind, &d.Source, &d.LineStart, &d.LineEnd, &d.Content,
 		&d.IndexText, &d.ContentHash, &created, &d.SourceMtime, &d.Importance, &deleted, &d.Metadata,
-		&occurred, &occurredEnd)
+		&occurred, &occurredEnd, &purged)
 	if err != nil {
 		return d, err
 	}
@@ -105,6 +109,10 @@ func scanDrawer(sc interface{ Scan(...any) error }) (Drawer, error) {
 	if deleted.Valid {
 		t, _ := time.Parse(timeLayout, deleted.String)
 		d.DeletedAt = &t
+	}
+	if purged.Valid {
+		t, _ := time.Parse(timeLayout, purged.String)
+		d.PurgedAt = &t
 	}
 	return d, nil
 }
@@ -128,12 +136,10 @@ func (s *Store) GetDrawer(ctx context.Context, id string) (Drawer, error) {
 func (s *Store) DeleteDrawer(ctx context.Context, id string) error {
 	return s.audited(ctx, "drawer.delete", func(tx *sql.Tx, rec *auditRec) error {
 		rec.IDs = []string{id}
-		res, err := tx.ExecContext(ctx, `UPDATE drawers SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL`,
-			formatTime(time.Now()), id)
-		if err != nil {
-			return fmt.Errorf("delete drawer %s: %w", id, err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		var seq int64
+		err := tx.QueryRowContext(ctx, `UPDATE drawers SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL RETURNING seq`,
+			formatTime(time.Now()), id).Scan(&seq)
+		if errors.Is(err, sql.ErrNoRows) {
 			var exists int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM drawers WHERE id = ?`, id).Scan(&exists); err != nil {
 				return fmt.Errorf("delete drawer %s: %w", id, err)
@@ -143,19 +149,14 @@ func (s *Store) DeleteDrawer(ctx context.Context, id string) error {
 			}
 			return fmt.Errorf("drawer %s is already deleted", id)
 		}
-		// The row stays for the audit trail, but its vector goes: KNN
-		// would otherwise spend its slots on drawers search never shows.
-		var vecTable int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'vec_drawers'`).Scan(&vecTable); err != nil {
+		if err != nil {
 			return fmt.Errorf("delete drawer %s: %w", id, err)
 		}
-		if vecTable == 1 {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM vec_drawers WHERE drawer_seq = (SELECT seq FROM drawers WHERE id = ?)`, id); err != nil {
-				return fmt.Errorf("delete drawer %s: vector: %w", id, err)
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE drawers SET vec_model = NULL WHERE id = ?`, id); err != nil {
-				return fmt.Errorf("delete drawer %s: vector: %w", id, err)
-			}
+		// The row stays for the audit trail, but its vector goes: KNN
+		// would otherwise spend its slots on drawers search never shows.
+		// It is overwritten too, so a later purge leaves nothing behind.
+		if err := eraseVector(ctx, tx, seq); err != nil {
+			return fmt.Errorf("delete drawer %s: %w", id, err)
 		}
 		return nil
 	})

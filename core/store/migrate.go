@@ -184,6 +184,16 @@ INSERT INTO drawers_fts (drawers_fts) VALUES ('rebuild');
 	`
 ALTER TABLE sources ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
 `,
+	// v6: purged drawers. A purge empties the row (content, index text,
+	// metadata) and keeps it as a tombstone with purged_at set; for a mined
+	// drawer the tombstone keeps the content hash, so mining the same chunk
+	// of the same source again skips it (see replaceDrawers). The partial
+	// index holds only tombstones, so that lookup costs nothing on a palace
+	// without them.
+	`
+ALTER TABLE drawers ADD COLUMN purged_at TEXT;
+CREATE INDEX drawers_purged ON drawers (wing, source, content_hash) WHERE purged_at IS NOT NULL;
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

@@ -118,29 +118,27 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 // whose id survives (same position, same content) are left alone, so an
 // export that grew only adds its new exchanges and unchanged chunks keep
 // their rows (and anything derived from them).
+//
+// Purged drawers of the source are tombstones that stay (see PurgeDrawer),
+// and a drawer of ds with the content hash of one of them is not written:
+// the user erased that chunk, and mining the file again must not bring it
+// back.
 func replaceDrawers(ctx context.Context, tx *sql.Tx, ins *sql.Stmt, src Source, ds []Drawer) (removed, added int, err error) {
 	// Both mined kinds: a file can turn from project text into a chat export.
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM drawers WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation')`, src.Wing, src.Path)
+	old, err := txStrings(ctx, tx, `SELECT id FROM drawers
+		WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation') AND purged_at IS NULL`, src.Wing, src.Path)
 	if err != nil {
 		return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 	}
-	old := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
-		}
-		old[id] = true
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	purged, err := txStrings(ctx, tx, `SELECT content_hash FROM drawers
+		WHERE wing = ? AND source = ? AND purged_at IS NOT NULL AND kind IN ('file', 'conversation')`, src.Wing, src.Path)
+	if err != nil {
 		return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 	}
 	keep := map[string]bool{}
 	for _, d := range ds {
 		keep[d.ID] = true
-		if old[d.ID] {
+		if old[d.ID] || purged[d.ContentHash] {
 			continue
 		}
 		n, err := insertDrawer(ctx, ins, d)
@@ -170,7 +168,9 @@ func (s *Store) PruneSources(ctx context.Context, wing string, paths []string) (
 		rec.IDs = paths
 		rec.Skip = len(paths) == 0
 		for _, p := range paths {
-			res, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation')`, wing, p)
+			// Tombstones of purged drawers stay: the file may come back.
+			res, err := tx.ExecContext(ctx, `DELETE FROM drawers
+				WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation') AND purged_at IS NULL`, wing, p)
 			if err != nil {
 				return fmt.Errorf("prune %s: %w", p, err)
 			}
@@ -183,4 +183,23 @@ func (s *Store) PruneSources(ctx context.Context, wing string, paths []string) (
 		return nil
 	})
 	return removed, err
+}
+
+// txStrings runs a query of one text column in tx and returns its values
+// as a set.
+func txStrings(ctx context.Context, tx *sql.Tx, q string, args ...any) (map[string]bool, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out[v] = true
+	}
+	return out, rows.Err()
 }

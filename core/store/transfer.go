@@ -10,11 +10,14 @@ import (
 
 // transferTables are the tables an export carries, with their columns and
 // key columns. Derived data (the FTS index, vectors, mined-source records)
-// is rebuilt by the importing palace instead.
+// is rebuilt by the importing palace instead. A purged drawer travels as
+// its tombstone (no content; see PurgeDrawer), so the importing palace
+// does not mine the erased chunk back either.
 var transferTables = []transferTable{
 	{"taxonomy", "taxonomy", []string{"wing", "room", "display_name", "keywords"}, []string{"wing", "room"}},
 	{"drawers", "drawer", []string{"id", "wing", "room", "kind", "source", "line_start", "line_end", "content", "index_text",
-		"content_hash", "created_at", "source_mtime", "importance", "deleted_at", "metadata", "occurred_at", "occurred_end"}, []string{"id"}},
+		"content_hash", "created_at", "source_mtime", "importance", "deleted_at", "metadata", "occurred_at", "occurred_end",
+		"purged_at"}, []string{"id"}},
 	{"entities", "entity", []string{"id", "name", "type", "properties", "created_at"}, []string{"id"}},
 	{"triples", "triple", []string{"id", "subject", "predicate", "object", "valid_from", "valid_to", "confidence",
 		"source_drawer", "created_at"}, []string{"id"}},

@@ -9,7 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // palaceRemember files a note, typically a selection: {text?, uri?, range?,
@@ -30,7 +30,7 @@ func palaceRemember(ctx context.Context, s *server, raw json.RawMessage) (any, e
 	if err := decode(raw, &ps); err != nil {
 		return nil, err
 	}
-	n := memory.Note{Text: ps.Text, Wing: ps.Wing, Room: ps.Room, Importance: memory.DefaultImportance}
+	n := ops.RememberRequest{Text: ps.Text, Wing: ps.Wing, Room: ps.Room, Importance: ops.DefaultImportance, Force: ps.Force}
 	if ps.Importance != nil {
 		n.Importance = *ps.Importance
 	}
@@ -54,7 +54,7 @@ func palaceRemember(ctx context.Context, s *server, raw json.RawMessage) (any, e
 		}
 		if ps.Range != nil {
 			// The note records the lines it came from in its source, the
-			// only place a note has for them (see the report to core).
+			// only place a note has for them.
 			end := int(ps.Range.End.Line) + 1
 			if ps.Range.End.Character == 0 && ps.Range.End.Line > ps.Range.Start.Line {
 				end-- // a selection of whole lines ends at the next line's start
@@ -74,10 +74,5 @@ func palaceRemember(ctx context.Context, s *server, raw json.RawMessage) (any, e
 		}
 		n.Wing = f.wing()
 	}
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
-	return retryBusy(ctx, s, "remember", func() (memory.RememberResult, error) {
-		return memory.Remember(ctx, s.p, n, memory.RememberOptions{Force: ps.Force})
-	})
+	return ops.Remember(ctx, s.p, n)
 }

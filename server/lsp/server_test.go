@@ -303,6 +303,9 @@ func TestErrors(t *testing.T) {
 		{"palace/drawer", map[string]any{"id": "d_missing"}, jsonrpc2.InvalidParams, "not found"},
 		{"palace/drawer", map[string]any{}, jsonrpc2.InvalidParams, "id is empty"},
 		{"palace/forget", map[string]any{"id": "d_missing"}, jsonrpc2.InvalidParams, "not found"},
+		{"palace/forget", map[string]any{"id": "d_missing", "purge": true}, jsonrpc2.InvalidParams, "not found"},
+		{"palace/forget", map[string]any{"id": " "}, jsonrpc2.InvalidParams, "id is empty"},
+		{"palace/forget", map[string]any{"id": "x", "purge": "yes"}, jsonrpc2.InvalidParams, "purge: want a boolean"},
 		{"palace/remember", map[string]any{"text": "  "}, jsonrpc2.InvalidParams, "text is empty"},
 		{"palace/remember", map[string]any{"text": "x", "importance": 9}, jsonrpc2.InvalidParams, "importance"},
 		{"palace/wakeUp", map[string]any{"format": "poem"}, jsonrpc2.InvalidParams, "format"},
@@ -379,11 +382,22 @@ func TestRememberDrawerForget(t *testing.T) {
 	if f := c.mustCall("palace/forget", map[string]any{"id": id}); f["deleted"] != true {
 		t.Errorf("forget = %v", f)
 	}
-	if f := c.mustCall("palace/forget", map[string]any{"id": id}); f["deleted"] != false || f["reason"] != "already deleted" {
+	// The same answer as MCP's and the CLI's: already_deleted.
+	if f := c.mustCall("palace/forget", map[string]any{"id": id}); f["deleted"] != false || f["already_deleted"] != true || f["deleted_at"] == nil {
 		t.Errorf("forget again = %v", f)
 	}
-	if d := c.mustCall("palace/drawer", map[string]any{"id": id}); d["deleted_at"] == nil {
+	if d := c.mustCall("palace/drawer", map[string]any{"id": id}); d["deleted_at"] == nil || d["content"] == "" {
 		t.Errorf("a forgotten drawer should stay readable with deleted_at: %v", d)
+	}
+	// Purge erases what forget kept.
+	if f := c.mustCall("palace/forget", map[string]any{"id": id, "purge": true}); f["purged"] != true || f["purged_at"] == nil {
+		t.Errorf("purge = %v", f)
+	}
+	if d := c.mustCall("palace/drawer", map[string]any{"id": id}); d["content"] != "" || d["purged_at"] == nil {
+		t.Errorf("a purged drawer keeps its content: %v", d)
+	}
+	if f := c.mustCall("palace/forget", map[string]any{"id": id, "purge": true}); f["purged"] != false || f["already_purged"] != true {
+		t.Errorf("purge again = %v", f)
 	}
 }
 

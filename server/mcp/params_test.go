@@ -161,9 +161,7 @@ func TestArgsStructsMatchTables(t *testing.T) {
 		"palace_search": searchArgs{}, "palace_get": getArgs{}, "palace_remember": rememberArgs{},
 		"palace_kg": kgArgs{}, "palace_taxonomy": taxonomyArgs{}, "palace_diary": diaryArgs{},
 		"palace_wake_up": wakeArgs{}, "palace_mine": mineArgs{},
-		"palace_forget": struct {
-			ID string `json:"id"`
-		}{},
+		"palace_forget": forgetArgs{},
 	}
 	for _, tl := range allTools() {
 		s, ok := structs[tl.name]

@@ -2,8 +2,9 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 
-	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 const (
@@ -22,16 +23,16 @@ func toolDiary() *tool {
 		params: []param{
 			{name: "action", kind: kString, required: true, enum: []string{diaryWrite, diaryRead},
 				desc: "write: add an entry (needs text); read: your latest entries, oldest first."},
-			{name: "agent", kind: kString, maxLen: memory.MaxAgentBytes,
+			{name: "agent", kind: kString, maxLen: ops.MaxAgentBytes,
 				desc: "Whose diary. Omit it to use your client's name (as it introduced itself to the server); give the same name every session."},
-			{name: "text", kind: kString, maxLen: memory.MaxTextBytes, actions: []string{diaryWrite}, requiredFor: []string{diaryWrite},
+			{name: "text", kind: kString, maxLen: ops.MaxTextBytes, actions: []string{diaryWrite}, requiredFor: []string{diaryWrite},
 				desc: "The entry, verbatim, in plain prose."},
-			{name: "topic", kind: kString, maxLen: memory.MaxNameBytes, actions: []string{diaryWrite},
-				desc: "The entry's topic, filed as its room (default \"journal\")."},
-			{name: "wing", kind: kString, maxLen: memory.MaxNameBytes,
-				desc: "write: file the entry in this wing instead of your own diary wing. read: only entries filed in this wing (default: wherever they were filed)."},
-			{name: "last", kind: kInteger, min: num(1), max: num(memory.MaxDiaryLast), actions: []string{diaryRead},
-				desc: "How many of the latest entries to return (default 10)."},
+			{name: "topic", kind: kString, maxLen: ops.MaxNameBytes, actions: []string{diaryWrite},
+				desc: "The entry's topic, filed as its room (default \"" + ops.DefaultTopic + "\")."},
+			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes,
+				desc: "write: file the entry in this wing instead of your own diary wing. read: only entries filed in this wing, which must exist (default: wherever they were filed)."},
+			{name: "last", kind: kInteger, min: num(1), max: num(ops.MaxDiaryLast), actions: []string{diaryRead},
+				desc: fmt.Sprintf("How many of the latest entries to return (default %d).", ops.DefaultDiaryLast)},
 			{name: "since", kind: kString, maxLen: 64, actions: []string{diaryRead},
 				desc: "Only entries written from this time on: YYYY-MM-DD (that day's start, UTC) or RFC 3339."},
 		},
@@ -60,11 +61,11 @@ func runDiary(ctx context.Context, s *Server, a args) (any, error) {
 		}
 	}
 	if in.Action == diaryWrite {
-		res, err := memory.WriteDiary(ctx, s.p, memory.DiaryEntry{Agent: in.Agent, Text: in.Text, Topic: in.Topic, Wing: in.Wing})
+		res, err := ops.DiaryWrite(ctx, s.p, ops.DiaryWriteRequest{Agent: in.Agent, Text: in.Text, Topic: in.Topic, Wing: in.Wing})
 		if err == nil && res.Added {
 			s.changed(statusURI)
 		}
 		return res, err
 	}
-	return memory.ReadDiary(ctx, s.p, memory.DiaryQuery{Agent: in.Agent, Wing: in.Wing, Last: in.Last, Since: in.Since})
+	return ops.DiaryRead(ctx, s.p, ops.DiaryReadRequest{Agent: in.Agent, Wing: in.Wing, Last: in.Last, Since: in.Since})
 }

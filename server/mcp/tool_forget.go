@@ -2,59 +2,56 @@ package mcp
 
 import (
 	"context"
-	"time"
 
-	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func toolForget() *tool {
 	return &tool{
 		name:  "palace_forget",
-		title: "Forget a drawer",
-		desc: "Remove one drawer from search by id. The removal is written to the audit log and the drawer stays readable by id with palace_get, " +
-			"so nothing is lost for good. Use it when the user asks, or when a drawer is wrong or holds a secret. Forgetting an already forgotten drawer changes nothing.",
+		title: "Forget or purge a drawer",
+		desc: "Forget one drawer by id: it leaves search and wake-up, but stays readable by id with palace_get and is kept in exports, so nothing is lost for good. " +
+			"Use it when the user asks, or when a drawer is wrong or outdated. " +
+			"With purge: true the drawer's content is erased for good instead: from the drawer (palace_get then shows an empty tombstone), search, vectors and exports, " +
+			"and mining the unchanged source again will not bring it back. Use purge for a secret or anything that must not be kept; the result's notice says when the source file still holds the text. " +
+			"Both are written to the audit log, without content. Doing either again changes nothing (already_deleted or already_purged).",
 		destructive: true, idempotent: true,
 		params: []param{
 			{name: "id", kind: kString, required: true, maxLen: 200,
 				desc: "The drawer id, from a palace_search hit or palace_get."},
+			{name: "purge", kind: kBoolean,
+				desc: "Erase the content for good instead of only forgetting it: for secrets. It cannot be undone from the palace. Chunks of a file overlap, so search again afterwards and purge each drawer that still holds the text."},
 		},
 		run: runForget,
 	}
 }
 
-type forgetResult struct {
-	ID       string `json:"id"`
-	Deleted  bool   `json:"deleted"`
-	Wing     string `json:"wing"`
-	Room     string `json:"room"`
-	Citation string `json:"citation"`
-	// AlreadyDeleted: the drawer was forgotten before; nothing changed.
-	AlreadyDeleted bool       `json:"already_deleted,omitempty"`
-	DeletedAt      *time.Time `json:"deleted_at,omitempty"`
+type forgetArgs struct {
+	ID    string `json:"id"`
+	Purge bool   `json:"purge"`
 }
 
 func runForget(ctx context.Context, s *Server, a args) (any, error) {
-	var in struct {
-		ID string `json:"id"`
-	}
+	var in forgetArgs
 	if err := a.decode(&in); err != nil {
 		return nil, err
 	}
-	d, err := s.p.Store.GetDrawer(ctx, in.ID)
+	if in.Purge {
+		res, err := ops.Purge(ctx, s.p, ops.PurgeRequest{ID: in.ID})
+		if err != nil {
+			return nil, err
+		}
+		if res.Purged {
+			s.changed(statusURI, drawerURI(res.ID))
+		}
+		return res, nil
+	}
+	res, err := ops.Forget(ctx, s.p, ops.ForgetRequest{ID: in.ID})
 	if err != nil {
 		return nil, err
 	}
-	res := forgetResult{ID: d.ID, Wing: d.Wing, Room: d.Room, Citation: search.Citation(d)}
-	// A second forget is a no-op answer, not an error, so the tool is
-	// idempotent as its annotation says.
-	if d.DeletedAt != nil {
-		res.AlreadyDeleted, res.DeletedAt = true, d.DeletedAt
-		return res, nil
+	if res.Deleted {
+		s.changed(statusURI, drawerURI(res.ID))
 	}
-	if err := s.p.Store.DeleteDrawer(ctx, d.ID); err != nil {
-		return nil, err
-	}
-	res.Deleted = true
-	s.changed(statusURI, drawerURI(d.ID))
 	return res, nil
 }

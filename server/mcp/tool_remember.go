@@ -2,9 +2,10 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func toolRemember() *tool {
@@ -16,16 +17,17 @@ func toolRemember() *tool {
 			"that is an answer, not a failure. Do not store chat, secrets, or what the code and git history already say.",
 		idempotent: false, // force writes the same text again
 		params: []param{
-			{name: "content", kind: kString, required: true, maxLen: memory.MaxTextBytes,
+			{name: "content", kind: kString, required: true, maxLen: ops.MaxTextBytes,
 				desc: "The note, verbatim: what, why, and where it applies, readable on its own months later. At most 1 MiB."},
-			{name: "wing", kind: kString, maxLen: memory.MaxNameBytes,
+			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes,
 				desc: "The wing to file it in. Omit it to use this session's project wing (from --wing or the client's workspace roots); palace_status shows which."},
-			{name: "room", kind: kString, maxLen: memory.MaxNameBytes,
-				desc: "The room (topic), such as decisions or gotchas. Default \"notes\"."},
-			{name: "source", kind: kString, maxLen: memory.MaxSourceBytes,
-				desc: "Where the note comes from, shown as its citation: a file path, a URL, an issue. Default \"note\"."},
-			{name: "importance", kind: kInteger, min: num(memory.MinImportance), max: num(memory.MaxImportance),
-				desc: "1 to 5 (default 3); wake-up shows the most important notes first. Use 5 for what must never be forgotten."},
+			{name: "room", kind: kString, maxLen: ops.MaxNameBytes,
+				desc: "The room (topic), such as decisions or gotchas. Default \"" + ops.DefaultRoom + "\"."},
+			{name: "source", kind: kString, maxLen: ops.MaxSourceBytes,
+				desc: "Where the note comes from, shown as its citation: a file path, a URL, an issue. Default \"" + ops.DefaultSource + "\"."},
+			{name: "importance", kind: kInteger, min: num(ops.MinImportance), max: num(ops.MaxImportance),
+				desc: fmt.Sprintf("%d to %d (default %d); wake-up shows the most important notes first. Use %d for what must never be forgotten.",
+					ops.MinImportance, ops.MaxImportance, ops.DefaultImportance, ops.MaxImportance)},
 			{name: "force", kind: kBoolean,
 				desc: "Write it even if the wing already holds it or something close. Only when the note really says something new."},
 		},
@@ -47,15 +49,16 @@ func runRemember(ctx context.Context, s *Server, a args) (any, error) {
 	if err := a.decode(&in); err != nil {
 		return nil, err
 	}
+	// The schema refuses an importance of 0, so 0 here means none given.
 	if in.Importance == 0 {
-		in.Importance = memory.DefaultImportance
+		in.Importance = ops.DefaultImportance
 	}
 	wing, err := s.wing(ctx, in.Wing)
 	if err != nil {
 		return nil, err
 	}
-	res, err := memory.Remember(ctx, s.p, memory.Note{Text: in.Content, Wing: wing, Room: in.Room, Source: in.Source,
-		Importance: in.Importance}, memory.RememberOptions{Force: in.Force})
+	res, err := ops.Remember(ctx, s.p, ops.RememberRequest{Text: in.Content, Wing: wing, Room: in.Room, Source: in.Source,
+		Importance: in.Importance, Force: in.Force})
 	if err == nil && res.Added {
 		s.changed(statusURI)
 	}

@@ -109,7 +109,7 @@ func TestRememberSearchGetForget(t *testing.T) {
 		t.Errorf("drawer resource: %s %v", raw, err)
 	}
 
-	var f forgetResult
+	var f ops.ForgetResult
 	c.ok("palace_forget", map[string]any{"id": rem.ID}, &f)
 	if !f.Deleted || f.Wing != "shop" {
 		t.Fatalf("forget: %+v", f)
@@ -131,6 +131,54 @@ func TestRememberSearchGetForget(t *testing.T) {
 		t.Errorf("forgotten drawer lost its deleted_at: %+v", got.Drawer)
 	}
 	c.fails("palace_remember", map[string]any{"content": "x", "wing": "a/b"}, "invalid input: wing")
+	c.fails("palace_forget", map[string]any{"id": " "}, "invalid input: id is empty")
+	c.fails("palace_forget", map[string]any{"id": "d_000000000000000000000000", "purge": true}, "not found:")
+}
+
+// Defect 5 of issue 15: forget left a secret readable by id and in
+// exports. palace_forget with purge erases it; doing it again is an
+// answer, not an error.
+func TestForgetPurge(t *testing.T) {
+	p := openPalace(t)
+	c := startStdio(t, newTestServer(t, p, Options{}), nil)
+	const secret = "the vault unlock phrase is tokmarmalade-kumquat-zeppelin"
+	var rem memory.RememberResult
+	c.ok("palace_remember", map[string]any{"content": secret, "wing": "shop"}, &rem)
+	if !rem.Added {
+		t.Fatalf("remember: %+v", rem)
+	}
+	var pr ops.PurgeResult
+	c.ok("palace_forget", map[string]any{"id": rem.ID, "purge": true}, &pr)
+	if !pr.Purged || pr.PurgedAt == nil || pr.Kind != store.KindNote || pr.Wing != "shop" || pr.Notice != "" {
+		t.Fatalf("purge: %+v", pr)
+	}
+	var got getResult
+	c.ok("palace_get", map[string]any{"id": rem.ID}, &got)
+	if strings.Contains(got.Drawer.Content, "marmalade") || got.Drawer.DeletedAt == nil {
+		t.Errorf("get after purge: %+v", got.Drawer)
+	}
+	var res search.Result
+	c.ok("palace_search", map[string]any{"query": "marmalade kumquat"}, &res)
+	if len(res.Hits) != 0 {
+		t.Errorf("search after purge: %+v", res.Hits)
+	}
+	c.ok("palace_forget", map[string]any{"id": rem.ID, "purge": true}, &pr)
+	if pr.Purged || !pr.AlreadyPurged {
+		t.Errorf("second purge: %+v", pr)
+	}
+	var f ops.ForgetResult
+	c.ok("palace_forget", map[string]any{"id": rem.ID}, &f)
+	if f.Deleted || !f.AlreadyDeleted {
+		t.Errorf("forget after purge: %+v", f)
+	}
+	var exp strings.Builder
+	if err := p.Store.ExportRows(context.Background(), "", func(r store.Row) error {
+		b, err := json.Marshal(r)
+		exp.Write(b)
+		return err
+	}); err != nil || strings.Contains(exp.String(), "marmalade") {
+		t.Errorf("export after purge: %v", err)
+	}
 }
 
 func TestGetNeighbours(t *testing.T) {

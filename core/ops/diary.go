@@ -1,0 +1,85 @@
+package ops
+
+import (
+	"context"
+	"strings"
+
+	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/palace"
+)
+
+// Diary defaults and limits.
+const (
+	DefaultTopic     = memory.DefaultTopic
+	DiaryWingPrefix  = memory.DiaryWingPrefix
+	DefaultDiaryLast = memory.DefaultDiaryLast
+	MaxDiaryLast     = memory.MaxDiaryLast
+	MaxAgentBytes    = memory.MaxAgentBytes
+)
+
+// DiaryWriteRequest is a diary entry as every front receives it.
+type DiaryWriteRequest struct {
+	Agent string // whose diary; see memory.AgentID
+	Text  string
+	Topic string // the room; "": DefaultTopic
+	Wing  string // "": the agent's own, DiaryWingPrefix + its id
+}
+
+// DiaryWriteResult is the entry as written, with the kinds of secret
+// redacted from it.
+type DiaryWriteResult = memory.WriteResult
+
+func (r DiaryWriteRequest) entry() memory.DiaryEntry {
+	return memory.DiaryEntry{Agent: r.Agent, Text: r.Text, Topic: r.Topic, Wing: r.Wing}
+}
+
+// Validate names the first bad field.
+func (r DiaryWriteRequest) Validate() error { return r.entry().Validate() }
+
+// DiaryWrite files an entry in the agent's diary, secrets redacted, waiting
+// for a busy palace.
+func DiaryWrite(ctx context.Context, p *palace.Palace, r DiaryWriteRequest) (DiaryWriteResult, error) {
+	e := r.entry()
+	if err := e.Validate(); err != nil {
+		return DiaryWriteResult{}, err
+	}
+	return retryBusy(ctx, "diary write", func() (DiaryWriteResult, error) {
+		return memory.WriteDiary(ctx, p, e)
+	})
+}
+
+// DiaryReadRequest asks for an agent's latest entries.
+type DiaryReadRequest struct {
+	Agent string
+	// Wing narrows to entries filed in one wing, which must exist; "" reads
+	// the agent's entries wherever they were filed.
+	Wing string
+	Last int // 0: DefaultDiaryLast; at most MaxDiaryLast
+	// Since keeps entries written from then on: YYYY-MM-DD (that day's
+	// start, UTC) or RFC 3339; "" means no bound.
+	Since string
+}
+
+// DiaryReadResult is the agent's entries, oldest first.
+type DiaryReadResult = memory.DiaryRead
+
+func (r DiaryReadRequest) query() memory.DiaryQuery {
+	return memory.DiaryQuery{Agent: r.Agent, Wing: r.Wing, Last: r.Last, Since: r.Since}
+}
+
+// Validate names the first bad field.
+func (r DiaryReadRequest) Validate() error { return r.query().Validate() }
+
+// DiaryRead returns the agent's latest entries, oldest first. An agent with
+// no entries is not an error; a wing the palace does not hold is.
+func DiaryRead(ctx context.Context, p *palace.Palace, r DiaryReadRequest) (DiaryReadResult, error) {
+	q := r.query()
+	if err := q.Validate(); err != nil {
+		return DiaryReadResult{Entries: []memory.DiaryLine{}}, err
+	}
+	// Trimmed as memory trims names.
+	if err := checkWing(ctx, p, "wing", strings.Trim(q.Wing, " ")); err != nil {
+		return DiaryReadResult{Entries: []memory.DiaryLine{}}, err
+	}
+	return memory.ReadDiary(ctx, p, q)
+}
