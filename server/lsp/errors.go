@@ -6,16 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
-	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/ops"
 )
 
-// requestCancelled is LSP's code for a request the client cancelled.
-const requestCancelled jsonrpc2.Code = -32800
+// LSP's own error codes: a request the client cancelled, and a valid
+// request that failed for a reason the user should read.
+const (
+	requestCancelled jsonrpc2.Code = -32800
+	requestFailed    jsonrpc2.Code = -32803
+)
 
 var errCancelled = errors.New("request cancelled")
 
@@ -38,10 +40,18 @@ func wireError(err error) *jsonrpc2.Error {
 	switch {
 	case errors.As(err, &we):
 		return we
-	case errors.As(err, &pe), errors.Is(err, input.ErrInvalid), errors.Is(err, store.ErrNotFound):
+	case errors.As(err, &pe):
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	case errors.Is(err, errCancelled), errors.Is(err, context.Canceled):
 		return jsonrpc2.NewError(requestCancelled, "request cancelled")
+	}
+	switch ops.Classify(err) {
+	case ops.Invalid, ops.NotFound:
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	case ops.Busy, ops.Conflict:
+		// The request was valid and nothing was written: LSP's
+		// RequestFailed, whose message the editor shows as it is.
+		return jsonrpc2.NewError(requestFailed, err.Error())
 	}
 	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 }
@@ -88,26 +98,4 @@ func jsonType(t string) string {
 		return "an array"
 	}
 	return "an object"
-}
-
-// retryBusy runs fn until it succeeds, fails for another reason, or ctx
-// ends. A busy palace is a wait, never an error shown in the editor: the
-// core's writes are single transactions, so running one again is safe.
-// (Writes that go through core/ops get ops' own retries; this serves the
-// methods not yet moved there.)
-func retryBusy[T any](ctx context.Context, s *server, what string, fn func() (T, error)) (T, error) {
-	delay := 50 * time.Millisecond
-	for {
-		v, err := fn()
-		if err == nil || !store.IsBusy(err) || ctx.Err() != nil {
-			return v, err
-		}
-		s.logf("%s: the palace is busy (another process is writing); retrying in %s", what, delay)
-		select {
-		case <-ctx.Done():
-			return v, err
-		case <-time.After(delay):
-		}
-		delay = min(delay*2, 2*time.Second)
-	}
 }

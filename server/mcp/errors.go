@@ -8,7 +8,6 @@ import (
 
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/ops"
-	"github.com/palace-dev/palace/core/store"
 )
 
 // toolError turns a core error into a tool execution error (isError: true)
@@ -18,17 +17,20 @@ import (
 // arguments that break the schema itself get -32602 from the transport.
 func toolError(err error) *mcp.CallToolResult {
 	prefix := "error: "
-	switch {
-	case errors.Is(err, input.ErrInvalid):
+	switch ops.Classify(err) {
+	case ops.Invalid:
 		prefix = "invalid input: "
-	case errors.Is(err, store.ErrNotFound):
+	case ops.NotFound:
 		prefix = "not found: "
-	case errors.Is(err, ops.ErrConflict):
+	case ops.Conflict:
 		prefix = "" // the message begins with "conflict: ", as the CLI prints it
-	case errors.Is(err, context.DeadlineExceeded):
-		prefix = "timed out: "
-	case errors.Is(err, context.Canceled):
+	case ops.Busy:
+		prefix = "busy: "
+	case ops.Cancelled:
 		prefix = "cancelled: "
+		if errors.Is(err, context.DeadlineExceeded) {
+			prefix = "timed out: "
+		}
 	}
 	return errorResult(prefix + err.Error())
 }
