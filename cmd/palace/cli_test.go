@@ -411,8 +411,8 @@ func TestMineHonoursIgnoreRules(t *testing.T) {
 	if r := searchOK(t, home2, "tokmain", "--wing", "custom"); len(r.Hits) != 1 {
 		t.Errorf("search --wing custom after mine --wing custom: %d hits, want 1", len(r.Hits))
 	}
-	if r := searchOK(t, home2, "tokmain", "--wing", "widget-works"); len(r.Hits) != 0 {
-		t.Errorf("nothing should be in wing widget-works after --wing custom: %v", sourcesOf(r))
+	if _, errOut, code := runPalace(t, home2, "search", "tokmain", "--wing", "widget-works"); code != 2 || !strings.Contains(errOut, "no such wing (wings: custom)") {
+		t.Errorf("wing widget-works should not exist after --wing custom: exit %d, %q", code, errOut)
 	}
 }
 
