@@ -148,3 +148,18 @@ func TestDrawerShowNeighboursCLI(t *testing.T) {
 		t.Errorf("drawer show --json without --neighbours:\n%s", out)
 	}
 }
+
+// remark brackets ** pairs and leaves an unpaired ** (text that held one)
+// as it is.
+func TestRemark(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":                     "plain",
+		"a **hit** and **another**": "a [hit] and [another]",
+		"**hit** then 2**3":         "[hit] then 2**3",
+		"x ** y":                    "x ** y",
+	} {
+		if got := remark(in, "[", "]"); got != want {
+			t.Errorf("remark(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
