@@ -814,8 +814,9 @@ func badCLICases() []badCase {
 				if hs := badHits(t, e.home, "tokftswing", "--wing", "NEAR(a b* OR c"); len(hs) != 1 {
 					t.Errorf("the note is not found in its wing: %+v", hs)
 				}
-				if hs := badHits(t, e.home, "tokftswing", "--wing", "NEAR(a b*"); len(hs) != 0 {
-					t.Errorf("a wing filter matched a prefix of the name: %+v", hs)
+				// A prefix of the name is no wing: refused, not matched.
+				if r := badCLI(t, e.home, "search", "tokftswing", "--wing", "NEAR(a b*", "--json"); r.code != 2 || !strings.Contains(r.err, "no such wing") {
+					t.Errorf("a wing filter on a prefix of the name: exit %d, %s", r.code, r.err)
 				}
 			},
 		},

@@ -130,7 +130,12 @@ unavailable. With default sizes the suite takes a few minutes.`,
 }
 
 func printSuite(out io.Writer, r *bench.SuiteReport) {
-	fmt.Fprintf(out, "palace bench: %s, %d cores, %s\n", r.Src, r.Cores, r.OS)
+	// Only the mine group mines a source tree; the other groups need none.
+	src := r.Src
+	if src == "" {
+		src = "no source tree mined (groups: " + strings.Join(r.Groups, ", ") + ")"
+	}
+	fmt.Fprintf(out, "palace bench: %s, %d cores, %s\n", src, r.Cores, r.OS)
 	fmt.Fprintf(out, "%-34s %12s %-9s %10s  %s\n", "figure", "value", "unit", "target", "ok")
 	for _, k := range r.Table() {
 		f := r.Figures[k]

@@ -266,3 +266,19 @@ func TestBenchSuiteUsage(t *testing.T) {
 		oneLine(t, errOut)
 	}
 }
+
+// A suite that mined nothing says so in its header instead of naming an
+// empty source (issue #11).
+func TestBenchSuiteHeaderWithoutSource(t *testing.T) {
+	var b strings.Builder
+	printSuite(&b, &bench.SuiteReport{Cores: 2, OS: "linux/amd64", Groups: []string{bench.GroupStart, bench.GroupEmbed}, Figures: map[string]*bench.Figure{}})
+	head, _, _ := strings.Cut(b.String(), "\n")
+	if want := "palace bench: no source tree mined (groups: start, embed), 2 cores, linux/amd64"; head != want {
+		t.Errorf("header %q, want %q", head, want)
+	}
+	b.Reset()
+	printSuite(&b, &bench.SuiteReport{Src: "/go/src", Cores: 2, OS: "linux/amd64", Groups: []string{bench.GroupMine}, Figures: map[string]*bench.Figure{}})
+	if head, _, _ := strings.Cut(b.String(), "\n"); head != "palace bench: /go/src, 2 cores, linux/amd64" {
+		t.Errorf("header %q", head)
+	}
+}

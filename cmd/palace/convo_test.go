@@ -44,7 +44,7 @@ func TestMineConversations(t *testing.T) {
 	// Every format is searchable, as a conversation drawer with speakers and,
 	// where the export has timestamps (all but plain text), a time.
 	formats := map[string]bool{}
-	r := searchOK(t, home, "the", "--limit", "200")
+	r := searchOK(t, home, "the", "--limit", "100")
 	for _, h := range r.Hits {
 		formats[h.Metadata.Format] = true
 		// (A plain-text preamble before the first turn has no speaker.)
@@ -61,7 +61,7 @@ func TestMineConversations(t *testing.T) {
 		}
 	}
 	// Slack speakers are names from users.json, not ids.
-	if r := searchOK(t, home, "the", "--limit", "200", "--source", filepath.Join(dir, "slack")); len(r.Hits) == 0 {
+	if r := searchOK(t, home, "the", "--limit", "100", "--source", filepath.Join(dir, "slack")); len(r.Hits) == 0 {
 		t.Error("no Slack drawers")
 	} else {
 		for _, h := range r.Hits {

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
 )
 
 func newDrawerCmd(g *globals) *cobra.Command {
@@ -13,39 +16,58 @@ func newDrawerCmd(g *globals) *cobra.Command {
 		Use:   "drawer",
 		Short: "Show, forget or purge one drawer",
 	}
-	var asJSON bool
+	var (
+		asJSON     bool
+		neighbours int
+	)
 	show := &cobra.Command{
 		Use:   "show ID",
 		Short: "Print a drawer verbatim with its metadata",
-		Args:  args(cobra.ExactArgs(1)),
+		Long: `Show prints a drawer verbatim with its metadata, a forgotten one too (with
+the time it was deleted). --neighbours N adds the N drawers before and after
+it in the same source, for a hit that starts or ends mid-thought.`,
+		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			p, err := g.open()
-			if err != nil {
-				return err
+			req := ops.GetRequest{ID: a[0], Neighbours: neighbours}
+			if err := req.Validate(); err != nil {
+				return flagError(c, err)
 			}
-			defer p.Close()
-			d, err := p.Store.GetDrawer(c.Context(), a[0])
+			d, err := withPalace(g, func(p *palace.Palace) (ops.GetResult, error) {
+				return ops.Get(c.Context(), p, req)
+			})
 			if err != nil {
-				return err
+				return flagError(c, err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, search.DrawerOf(d))
+				return printJSON(out, d)
 			}
 			fmt.Fprintf(out, "id:      %s\nwing:    %s\nroom:    %s\nkind:    %s\nsource:  %s\ncreated: %s\n",
-				d.ID, d.Wing, d.Room, d.Kind, search.Citation(d), d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
+				d.ID, d.Wing, d.Room, d.Kind, d.Citation, d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
 			if d.DeletedAt != nil {
 				fmt.Fprintf(out, "deleted: %s\n", d.DeletedAt.Format("2006-01-02 15:04:05Z07:00"))
 			}
-			fmt.Fprintf(out, "---\n%s", d.Content)
-			if len(d.Content) > 0 && d.Content[len(d.Content)-1] != '\n' {
-				fmt.Fprintln(out)
+			for _, n := range d.Before {
+				printDrawerPart(out, "--- before: "+n.Citation+"  "+n.ID, n.Content)
+			}
+			printDrawerPart(out, "---", d.Content)
+			for _, n := range d.After {
+				printDrawerPart(out, "--- after: "+n.Citation+"  "+n.ID, n.Content)
 			}
 			return nil
 		},
 	}
 	show.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	show.Flags().IntVar(&neighbours, "neighbours", 0, fmt.Sprintf("also print this many drawers before and after it in its source, 0 to %d", ops.MaxNeighbours))
 	needsSubcommand(c)
 	c.AddCommand(show, newDrawerRmCmd(g), newDrawerPurgeCmd(g), newDrawerUnpurgeCmd(g))
 	return c
+}
+
+// printDrawerPart prints a separator line, then content ending in a newline.
+func printDrawerPart(out io.Writer, sep, content string) {
+	fmt.Fprintf(out, "%s\n%s", sep, content)
+	if !strings.HasSuffix(content, "\n") {
+		fmt.Fprintln(out)
+	}
 }

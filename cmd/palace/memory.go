@@ -242,7 +242,7 @@ func newDiaryReadCmd(g *globals) *cobra.Command {
 
 func newWakeUpCmd(g *globals) *cobra.Command {
 	var (
-		r      memory.WakeRequest
+		r      ops.WakeUpRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
@@ -278,17 +278,19 @@ count.`,
 				}
 				r.Format = memory.FormatJSON
 			}
-			if r.Budget < 1 {
-				return usageError{fmt.Errorf("--budget %d: want 1 or more tokens", r.Budget)}
+			if c.Flags().Changed("budget") {
+				if err := ops.CheckGiven("budget", r.Budget, ops.MaxWakeBudget); err != nil {
+					return flagError(c, err)
+				}
 			}
 			if err := r.Validate(); err != nil {
-				return usageError{err}
+				return flagError(c, err)
 			}
 			res, err := withPalace(g, func(p *palace.Palace) (memory.WakeResult, error) {
-				return memory.WakeUp(c.Context(), p, r)
+				return ops.WakeUp(c.Context(), p, r)
 			})
 			if err != nil {
-				return inputErr(err)
+				return flagError(c, err)
 			}
 			out := c.OutOrStdout()
 			if res.Format == memory.FormatJSON {
@@ -302,9 +304,9 @@ count.`,
 			return err
 		},
 	}
-	c.Flags().StringVar(&r.Wing, "wing", "", "the wing to wake up in (default: the whole palace)")
-	c.Flags().StringVar(&r.Format, "format", memory.FormatText, "text, aaak (one AAAK document) or json")
-	c.Flags().IntVar(&r.Budget, "budget", memory.DefaultBudget, "the most tokens to print")
+	c.Flags().StringVar(&r.Wing, "wing", "", "the wing to wake up in (default: the whole palace); one the palace holds")
+	c.Flags().StringVar(&r.Format, "format", memory.FormatText, ops.OneOf(ops.WakeFormats)+" (aaak: one AAAK document; json: the selection and the text)")
+	c.Flags().IntVar(&r.Budget, "budget", ops.DefaultWakeBudget, fmt.Sprintf("the most tokens to print, 1 to %d", ops.MaxWakeBudget))
 	c.Flags().BoolVar(&asJSON, "json", false, "same as --format json")
 	return c
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -8,16 +9,16 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/palace-dev/palace/core/dates"
+	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
-	"github.com/palace-dev/palace/core/store"
 )
 
 func newSearchCmd(g *globals) *cobra.Command {
 	var (
-		req          search.Request
-		asJSON       bool
-		since, until string
+		req    ops.SearchRequest
+		asJSON bool
 	)
 	c := &cobra.Command{
 		Use:   "search QUERY",
@@ -28,40 +29,29 @@ some. "quoted phrases", -excluded words and prefix* words are understood; any
 other punctuation is just text. When the palace has vectors of its embedding
 model, the BM25 ranking and the nearest vectors are fused by reciprocal rank
 (--mode hybrid, the default then); --json then gives each hit's bm25, vector
-and fused scores and its rank on each side.`,
+and fused scores and its rank on each side.
+
+A content held by several wings (the same transcript mined twice) is shown
+once, at its best rank, with the other wings (also_in). A --wing the palace
+does not hold is an error that lists the wings.`,
 		Example: `  palace search "goroutine leak"
   palace search 'context cancel -test' --wing go --limit 5 --json`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			switch req.Filter.Kind {
-			case "", store.KindFile, store.KindConversation, store.KindNote, store.KindDiary:
-			default:
-				return usageError{fmt.Errorf("--kind %q: want file, conversation, note or diary", req.Filter.Kind)}
-			}
-			switch req.Mode {
-			case search.ModeAuto, search.ModeLexical, search.ModeVector, search.ModeHybrid:
-			default:
-				return usageError{fmt.Errorf("--mode %q: want lexical, vector or hybrid", req.Mode)}
-			}
-			if req.Limit < 1 {
-				return usageError{fmt.Errorf("--limit %d: want 1 or more", req.Limit)}
-			}
-			var err error
-			if req.Filter.Since, err = dates.Parse(since, false); err != nil {
-				return usageError{fmt.Errorf("--since %q: %w", since, err)}
-			}
-			if req.Filter.Until, err = dates.Parse(until, true); err != nil {
-				return usageError{fmt.Errorf("--until %q: %w", until, err)}
-			}
-			p, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer p.Close()
 			req.Query = strings.Join(a, " ")
-			res, err := search.Run(c.Context(), p, req)
+			if c.Flags().Changed("limit") {
+				if err := ops.CheckGiven("limit", req.Limit, ops.MaxSearchLimit); err != nil {
+					return flagError(c, err)
+				}
+			}
+			if err := req.Validate(); err != nil {
+				return flagError(c, err)
+			}
+			res, err := withPalace(g, func(p *palace.Palace) (search.Result, error) {
+				return ops.Search(c.Context(), p, req)
+			})
 			if err != nil {
-				return err
+				return flagError(c, err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -85,21 +75,59 @@ and fused scores and its rank on each side.`,
 				if h.Time != nil {
 					when = "  " + h.Time.Format("2006-01-02 15:04")
 				}
-				fmt.Fprintf(out, "%d. %s  [%s/%s]%s  score %.2f  %s\n", i+1, h.Citation, h.Wing, h.Room, when, h.Score, h.ID)
-				snip := strings.Join(strings.Fields(search.Highlight(h.Snippet, open, close)), " ")
-				fmt.Fprintf(out, "   %s\n", snip)
+				also := ""
+				if len(h.AlsoIn) > 0 {
+					also = "  also in " + strings.Join(h.AlsoIn, ", ")
+				}
+				fmt.Fprintf(out, "%d. %s  [%s/%s]%s  score %.2f  %s%s\n", i+1, h.Citation, h.Wing, h.Room, when, h.Score, h.ID, also)
+				fmt.Fprintf(out, "   %s\n", strings.Join(strings.Fields(remark(h.Snippet, open, close)), " "))
 			}
 			return nil
 		},
 	}
-	c.Flags().StringVar(&req.Filter.Wing, "wing", "", "only this wing")
-	c.Flags().StringVar(&req.Filter.Room, "room", "", "only this room")
-	c.Flags().StringVar(&req.Filter.Kind, "kind", "", "only this kind: file, conversation, note or diary")
-	c.Flags().StringVar(&req.Filter.SourcePrefix, "source", "", "only sources whose path starts with this prefix")
-	c.Flags().IntVar(&req.Limit, "limit", search.DefaultLimit, "maximum number of hits")
-	c.Flags().StringVar(&req.Mode, "mode", "", "lexical, vector or hybrid (default: hybrid when the palace has vectors, else lexical)")
-	c.Flags().StringVar(&since, "since", "", "only drawers from this time on: YYYY-MM-DD or RFC 3339 (conversation time, else mtime)")
-	c.Flags().StringVar(&until, "until", "", "only drawers before this time; a date includes that whole day")
+	c.Flags().StringVar(&req.Wing, "wing", "", "only this wing")
+	c.Flags().StringVar(&req.Room, "room", "", "only this room")
+	c.Flags().StringVar(&req.Kind, "kind", "", "only this kind: "+ops.OneOf(ops.Kinds))
+	c.Flags().StringVar(&req.Source, "source", "", "only sources whose path starts with this prefix")
+	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultSearchLimit, fmt.Sprintf("maximum number of hits, 1 to %d", ops.MaxSearchLimit))
+	c.Flags().StringVar(&req.Mode, "mode", "", ops.OneOf(ops.SearchModes)+" (default: hybrid when the palace has vectors, else lexical)")
+	c.Flags().StringVar(&req.Since, "since", "", "only drawers from this time on: YYYY-MM-DD or RFC 3339 (conversation time, else mtime)")
+	c.Flags().StringVar(&req.Until, "until", "", "only drawers before this time; a date includes that whole day")
 	c.Flags().BoolVar(&asJSON, "json", false, "print results as JSON")
 	return c
+}
+
+// remark turns a snippet's ops.SnippetMark pairs into open and close (bold
+// on a terminal, brackets otherwise).
+func remark(snippet, open, close string) string {
+	parts := strings.Split(snippet, ops.SnippetMark)
+	if len(parts) < 3 {
+		return snippet
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		switch {
+		case i == 0:
+		case i == len(parts)-1 && len(parts)%2 == 0:
+			b.WriteString(ops.SnippetMark) // an unpaired mark is text
+		case i%2 == 1:
+			b.WriteString(open)
+		default:
+			b.WriteString(close)
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// flagError names an operation's bad field as the flag of c that sets it
+// ("--wing "x": no such wing", where the core says "wing"; a positional
+// argument such as the query keeps the core's name), and makes bad input a
+// usage error (exit 2).
+func flagError(c *cobra.Command, err error) error {
+	var ie *input.Error
+	if errors.As(err, &ie) && c.Flags().Lookup(ie.Field) != nil {
+		err = input.Rename(err, map[string]string{ie.Field: "--" + ie.Field})
+	}
+	return inputErr(err)
 }

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/store"
-	"github.com/palace-dev/palace/core/vectors"
+	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
 )
 
 func newStatusCmd(g *globals) *cobra.Command {
@@ -16,26 +16,17 @@ func newStatusCmd(g *globals) *cobra.Command {
 		Short: "Drawers per wing and room, sources, database size, schema version",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			p, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer p.Close()
-			s, err := p.Store.Status(c.Context())
-			if err != nil {
-				return err
-			}
-			e, err := vectors.StatusOf(c.Context(), p)
+			s, err := withPalace(g, func(p *palace.Palace) (ops.StatusResult, error) {
+				return ops.Status(c.Context(), p, ops.StatusRequest{})
+			})
 			if err != nil {
 				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, struct {
-					store.Status
-					Embedding vectors.Status `json:"embedding"`
-				}{s, e})
+				return printJSON(out, s)
 			}
+			e := s.Embedding
 			fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", s.Database, s.SchemaVersion, float64(s.DBBytes)/1e6)
 			fmt.Fprintf(out, "%d drawers (%d deleted), %d sources\n", s.Drawers, s.Deleted, s.Sources)
 			fmt.Fprintf(out, "embeddings: %s (%s); %d vectors, %d drawers waiting for one\n", e.Backend, e.Reason, e.Vectors, e.Pending)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,6 +58,12 @@ type Hit struct {
 	// Scores and Ranks give each side's view in vector and hybrid modes.
 	Scores *Scores `json:"scores,omitempty"`
 	Ranks  *Ranks  `json:"ranks,omitempty"`
+	// AlsoIn lists the other wings that hold this very content (the same
+	// transcript or file mined into several wings): a result shows each
+	// content once, at its best rank.
+	AlsoIn []string `json:"also_in,omitempty"`
+
+	hash string // content hash, to show each content once
 }
 
 // Scores are a hit's scores: BM25 (negated, higher is better), cosine
@@ -117,12 +124,70 @@ func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	return res, err
 }
 
-// run answers a request in its mode (see the Mode constants).
+// dedupeFetch bounds how far past the limit a search reads to make up for
+// hits that repeat an earlier hit's content: limit times this many, enough
+// when a content is held by up to this many wings.
+const dedupeFetch = 10
+
+// run answers a request in its mode (see the Mode constants), each content
+// once: when hits repeating an earlier hit's content leave the answer
+// short of the limit, it reads deeper, so the limit counts distinct
+// contents.
 func run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	limit := req.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
+	fetch := limit
+	for {
+		res, err := runMode(ctx, p, req, fetch)
+		if err != nil {
+			return res, err
+		}
+		n := len(res.Hits)
+		res.Hits = dedupe(res.Hits)
+		// Fewer hits than asked for means the index has no more.
+		if len(res.Hits) >= limit || n < fetch || fetch >= limit*dedupeFetch {
+			res.Hits = res.Hits[:min(len(res.Hits), limit)]
+			return res, nil
+		}
+		// Read as much deeper as the repeats so far suggest, at least twice
+		// as deep.
+		next := fetch * 2
+		if u := len(res.Hits); u > 0 {
+			next = max(next, limit*n/u+limit/2)
+		}
+		fetch = min(next, limit*dedupeFetch)
+	}
+}
+
+// dedupe keeps the first (best-ranked) hit of each content and records on
+// it the other wings holding that content.
+func dedupe(hs []Hit) []Hit {
+	first := map[string]int{}
+	out := hs[:0:0]
+	for _, h := range hs {
+		if h.hash == "" {
+			out = append(out, h)
+			continue
+		}
+		i, seen := first[h.hash]
+		if !seen {
+			first[h.hash] = len(out)
+			out = append(out, h)
+			continue
+		}
+		k := &out[i]
+		if h.Wing != k.Wing && !slices.Contains(k.AlsoIn, h.Wing) {
+			k.AlsoIn = append(k.AlsoIn, h.Wing)
+		}
+	}
+	return out
+}
+
+// runMode answers a request in its mode with at least limit hits when
+// the palace has them.
+func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Result, error) {
 	switch req.Mode {
 	case ModeAuto, ModeLexical, ModeVector, ModeHybrid:
 	default:
@@ -165,7 +230,9 @@ func run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res.Hits = fuseHits(res.Hits, appendHits(nil, vs, "vector"), limit)
+	// All the fused hits, not only the first limit: copies of one content
+	// rank apart when fused, and run folds them before it cuts the list.
+	res.Hits = fuseHits(res.Hits, appendHits(nil, vs, "vector"), depth)
 	return res, nil
 }
 
@@ -253,6 +320,7 @@ func appendHits(out []Hit, hs []store.Hit, match string) []Hit {
 			LineStart: h.LineStart, LineEnd: h.LineEnd, Content: h.Content,
 			Score: h.Score, Snippet: h.Snippet, Citation: Citation(h.Drawer), Match: match,
 			Time: optTime(h.OccurredAt), TimeEnd: optTime(h.OccurredEnd), Metadata: metadata(h.Metadata),
+			hash: h.ContentHash,
 		})
 	}
 	return out

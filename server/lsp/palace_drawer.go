@@ -3,43 +3,35 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
 	"go.lsp.dev/protocol"
 
-	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/search"
-	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/ops"
 )
 
-// drawerResult is a drawer verbatim with its metadata, as `palace drawer
-// show --json` prints it, plus where an editor can open it.
+// drawerResult is a drawer verbatim with its metadata and neighbours, as
+// `palace drawer show --json` prints it, plus where an editor can open it.
 type drawerResult struct {
-	search.Drawer
+	ops.GetResult
 	URI   string          `json:"uri,omitempty"`
 	Range *protocol.Range `json:"range,omitempty"`
 }
 
-// palaceDrawer returns one drawer by id, deleted ones included.
+// palaceDrawer returns one drawer by id, deleted ones included: {id,
+// neighbours?}.
 func palaceDrawer(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
 	var ps struct {
-		ID string `json:"id"`
+		ID         string `json:"id"`
+		Neighbours int    `json:"neighbours"`
 	}
 	if err := decode(raw, &ps); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(ps.ID) == "" {
-		return nil, input.Invalid("id", "is empty")
-	}
-	d, err := s.p.Store.GetDrawer(ctx, ps.ID)
+	d, err := ops.Get(ctx, s.p, ops.GetRequest{ID: ps.ID, Neighbours: ps.Neighbours})
 	if err != nil {
 		return nil, err
 	}
-	return toDrawer(d), nil
-}
-
-func toDrawer(d store.Drawer) drawerResult {
-	r := drawerResult{Drawer: search.DrawerOf(d)}
+	r := drawerResult{GetResult: d}
 	r.URI, r.Range = locate(d.Kind, d.Source, d.LineStart, d.LineEnd)
-	return r
+	return r, nil
 }

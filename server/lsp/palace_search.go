@@ -3,17 +3,11 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
-	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/relevant"
 	"github.com/palace-dev/palace/core/search"
-	"github.com/palace-dev/palace/core/store"
 )
-
-// maxSearchLimit bounds palace/search's limit: an editor shows a list, not
-// the palace.
-const maxSearchLimit = 100
 
 // searchResult is core/search's result with hits shaped like
 // palace/relevant's.
@@ -23,7 +17,7 @@ type searchResult struct {
 }
 
 // palaceSearch is `palace search` for the editor: {query, wing?, room?,
-// kind?, source?, mode?, limit?}.
+// kind?, source?, since?, until?, mode?, limit?}.
 func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
 	var ps struct {
 		Query  string `json:"query"`
@@ -31,31 +25,23 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		Room   string `json:"room"`
 		Kind   string `json:"kind"`
 		Source string `json:"source"`
+		Since  string `json:"since"`
+		Until  string `json:"until"`
 		Mode   string `json:"mode"`
-		Limit  int    `json:"limit"`
+		Limit  *int   `json:"limit"`
 	}
 	if err := decode(raw, &ps); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(ps.Query) == "" {
-		return nil, input.Invalid("query", "is empty")
+	req := ops.SearchRequest{Query: ps.Query, Wing: ps.Wing, Room: ps.Room, Kind: ps.Kind, Source: ps.Source,
+		Since: ps.Since, Until: ps.Until, Mode: ps.Mode}
+	if ps.Limit != nil {
+		if err := ops.CheckGiven("limit", *ps.Limit, ops.MaxSearchLimit); err != nil {
+			return nil, err
+		}
+		req.Limit = *ps.Limit
 	}
-	switch ps.Kind {
-	case "", store.KindFile, store.KindConversation, store.KindNote, store.KindDiary:
-	default:
-		return nil, input.Invalid("kind", "%s: want file, conversation, note or diary", input.Quote(ps.Kind))
-	}
-	switch ps.Mode {
-	case search.ModeAuto, search.ModeLexical, search.ModeVector, search.ModeHybrid:
-	default:
-		return nil, input.Invalid("mode", "%s: want lexical, vector or hybrid", input.Quote(ps.Mode))
-	}
-	if ps.Limit < 0 || ps.Limit > maxSearchLimit {
-		return nil, input.Invalid("limit", "%d: want 1 to %d", ps.Limit, maxSearchLimit)
-	}
-	req := search.Request{Query: ps.Query, Limit: ps.Limit, Mode: ps.Mode,
-		Filter: store.Filter{Wing: ps.Wing, Room: ps.Room, Kind: ps.Kind, SourcePrefix: ps.Source}}
-	res, err := search.Run(ctx, s.p, req)
+	res, err := ops.Search(ctx, s.p, req)
 	if err != nil {
 		return nil, err
 	}

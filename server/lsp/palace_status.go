@@ -4,14 +4,13 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/ops"
 )
 
-// statusResult is `palace status` plus the server's own state.
+// statusResult is `palace status --json` plus the server's own state.
 type statusResult struct {
-	store.Status
-	Vectors store.VecInfo `json:"vectors"`
-	Server  serverStatus  `json:"server"`
+	ops.StatusResult
+	Server serverStatus `json:"server"`
 }
 
 type serverStatus struct {
@@ -31,21 +30,18 @@ type folderStatus struct {
 	folderState
 }
 
-// palaceStatus reports the palace (drawers per wing and room, sources, size)
-// and the session: folders with their wings and mining state.
+// palaceStatus reports the palace (drawers per wing and room, sources, size,
+// wings, embedding) and the session: folders with their wings and mining
+// state.
 func palaceStatus(ctx context.Context, s *server, _ json.RawMessage) (any, error) {
 	// The mining state first, the counts after: a folder reported mined
 	// then has its drawers counted, even while a mine commits meanwhile.
 	states, mines, vec := s.idx.status()
-	st, err := s.p.Store.Status(ctx)
+	st, err := ops.Status(ctx, s.p, ops.StatusRequest{})
 	if err != nil {
 		return nil, err
 	}
-	vi, err := s.p.Store.VecInfo(ctx)
-	if err != nil {
-		return nil, err
-	}
-	res := statusResult{Status: st, Vectors: vi, Server: serverStatus{
+	res := statusResult{StatusResult: st, Server: serverStatus{
 		Version: s.opts.Version, Client: s.client.name, MineOnSave: s.cfg.mineOnSave, Hover: s.cfg.hover,
 		Mines: mines, Folders: []folderStatus{}, Embedding: vec,
 	}}

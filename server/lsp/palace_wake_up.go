@@ -4,22 +4,31 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // palaceWakeUp returns the opening context of a session ({format?, wing?,
-// budget?}): identity, then the essential story within a token budget. The
-// wing defaults to the only workspace folder's; with several folders and
-// none named, the whole palace.
+// budget?}): identity, then the essential story within a token budget. A
+// wing named must be one the palace holds; without one, the only workspace
+// folder's wing (mined or not), and with several folders, the whole palace.
 func palaceWakeUp(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
-	var r memory.WakeRequest
-	if err := decode(raw, &r); err != nil {
+	var ps struct {
+		Wing   string `json:"wing"`
+		Format string `json:"format"`
+		Budget *int   `json:"budget"`
+	}
+	if err := decode(raw, &ps); err != nil {
 		return nil, err
 	}
-	if r.Wing == "" {
-		if f := s.folders.only(); f != nil {
-			r.Wing = f.wing()
+	r := ops.WakeUpRequest{Wing: ps.Wing, Format: ps.Format}
+	if ps.Budget != nil {
+		if err := ops.CheckGiven("budget", *ps.Budget, ops.MaxWakeBudget); err != nil {
+			return nil, err
 		}
+		r.Budget = *ps.Budget
 	}
-	return memory.WakeUp(ctx, s.p, r)
+	if f := s.folders.only(); f != nil {
+		r.DefaultWing = f.wing()
+	}
+	return ops.WakeUp(ctx, s.p, r)
 }

@@ -295,6 +295,14 @@ func TestErrors(t *testing.T) {
 		{"palace/search", map[string]any{"query": "x", "kind": "poem"}, jsonrpc2.InvalidParams, "kind"},
 		{"palace/search", map[string]any{"query": "x", "limit": "ten"}, jsonrpc2.InvalidParams, "limit: want an integer"},
 		{"palace/search", map[string]any{"query": "x", "limit": 1000}, jsonrpc2.InvalidParams, "limit"},
+		{"palace/search", map[string]any{"query": "x", "limit": 0}, jsonrpc2.InvalidParams, "limit 0: want 1 to 100"},
+		{"palace/search", map[string]any{"query": " "}, jsonrpc2.InvalidParams, "query is empty"},
+		{"palace/search", map[string]any{"query": "x", "mode": "fuzzy"}, jsonrpc2.InvalidParams, "mode"},
+		{"palace/search", map[string]any{"query": "x", "since": "last week"}, jsonrpc2.InvalidParams, "since"},
+		{"palace/search", map[string]any{"query": "x", "wing": "porj"}, jsonrpc2.InvalidParams, `wing "porj": no such wing (wings: proj)`},
+		{"palace/drawer", map[string]any{"id": "d_missing", "neighbours": 6}, jsonrpc2.InvalidParams, "neighbours 6: want 0 to 5"},
+		{"palace/wakeUp", map[string]any{"wing": "porj"}, jsonrpc2.InvalidParams, `wing "porj": no such wing (wings: proj)`},
+		{"palace/wakeUp", map[string]any{"budget": 0}, jsonrpc2.InvalidParams, "budget 0"},
 		{"palace/search", []int{1}, jsonrpc2.InvalidParams, "want an object"},
 		{"palace/relevant", map[string]any{"textDocument": map[string]string{"uri": "file:///x.go"}}, jsonrpc2.InvalidParams, "position or range"},
 		{"palace/relevant", map[string]any{"position": map[string]int{"line": 0, "character": 0}}, jsonrpc2.InvalidParams, "textDocument.uri"},
@@ -448,9 +456,15 @@ func TestFolderWingsAndWorkspaceChanges(t *testing.T) {
 	c.waitIdle()
 	c.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
 		"added": []map[string]string{{"uri": fileURI(b), "name": "b"}}, "removed": []any{}}})
+	// The wing exists once the new folder is mined (until then a search in
+	// it is refused as an unknown wing).
 	waitFor(t, func() bool {
-		return len(hitsOf(t, c.mustCall("palace/search", map[string]any{"query": "betaonly", "wing": "from-yaml"}))) == 1
+		hits := hitsOf(t, c.mustCall("palace/search", map[string]any{"query": "betaonly"}))
+		return len(hits) == 1 && hits[0]["wing"] == "from-yaml"
 	})
+	if hits := hitsOf(t, c.mustCall("palace/search", map[string]any{"query": "betaonly", "wing": "from-yaml"})); len(hits) != 1 {
+		t.Errorf("folder wing from palace.yaml: %v", hits)
+	}
 	if hits := hitsOf(t, c.mustCall("palace/search", map[string]any{"query": "alphaonly", "wing": "wing-a"})); len(hits) != 1 {
 		t.Errorf("folder wing from initializationOptions: %v", hits)
 	}

@@ -27,7 +27,7 @@ import (
 // %DIR% stands for the folder FuzzToolCall allows palace_mine to read.
 var fuzzArgSeeds = [][]string{
 	{`{}`},
-	{`{"query":"why SQLite","wing":"fuzz","kind":"note","limit":5,"mode":"lexical"}`, `{"query":"\"exact phrase\" -no pre*","since":"2024-01-01","until":"2030-12-31T00:00:00Z"}`},
+	{`{"query":"why SQLite","wing":"fuzz","kind":"note","limit":5,"mode":"lexical"}`, `{"query":"\"exact phrase\" -no pre*","since":"2024-01-01","until":"2030-12-31T00:00:00Z","source":"/src/"}`},
 	{`{"id":"d_0123456789abcdef01234567","neighbours":2}`},
 	{`{"content":"We chose SQLite over Postgres: one file, no server.","room":"decisions","importance":4,"source":"chat"}`, `{"content":"x","force":true,"importance":5.0}`},
 	{`{"id":"d_missing"}`},

@@ -8,7 +8,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // Resource subscriptions: a client (an editor panel, say) subscribes to
@@ -75,7 +75,7 @@ func (s *Server) CompletePromptArgument(ctx context.Context, prompt string, arg 
 				}
 			}
 		case "format":
-			for _, f := range []string{memory.FormatText, memory.FormatAAAK} {
+			for _, f := range ops.WakeFormats {
 				if strings.HasPrefix(f, arg.Value) {
 					values = append(values, f)
 				}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // addPrompts registers the wake-up prompt: the same text as palace_wake_up,
@@ -19,13 +19,13 @@ func (s *Server) addPrompts() {
 		mcp.WithPromptTitle("Wake up with Palace"),
 		mcp.WithPromptDescription("Open a session with Palace's memory: who you work for and this project's essential story, within a token budget."),
 		mcp.WithArgument("wing", mcp.ArgumentDescription("The wing to wake up in; omit for the session's project wing, or the whole palace.")),
-		mcp.WithArgument("format", mcp.ArgumentDescription("text (default) or aaak.")),
-		mcp.WithArgument("budget", mcp.ArgumentDescription("The most tokens to use (default 200).")),
+		mcp.WithArgument("format", mcp.ArgumentDescription(ops.OneOf(ops.WakeFormats)+" (default text).")),
+		mcp.WithArgument("budget", mcp.ArgumentDescription(fmt.Sprintf("The most tokens to use, 1 to %d (default %d).", ops.MaxWakeBudget, ops.DefaultWakeBudget))),
 	), s.wakeUpPrompt)
 }
 
 func (s *Server) wakeUpPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	r := memory.WakeRequest{Wing: req.Params.Arguments["wing"], Format: req.Params.Arguments["format"]}
+	r := ops.WakeUpRequest{Wing: req.Params.Arguments["wing"], Format: req.Params.Arguments["format"]}
 	for k := range req.Params.Arguments {
 		if k != "wing" && k != "format" && k != "budget" {
 			return nil, fmt.Errorf("wake-up: unknown argument %q (it takes wing, format and budget)", k)
@@ -33,15 +33,18 @@ func (s *Server) wakeUpPrompt(ctx context.Context, req mcp.GetPromptRequest) (*m
 	}
 	if b := strings.TrimSpace(req.Params.Arguments["budget"]); b != "" {
 		n, err := strconv.Atoi(b)
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("wake-up: budget %q: want a whole number of tokens, 1 or more", b)
+		if err != nil {
+			return nil, fmt.Errorf("wake-up: budget %q: want a whole number of tokens, 1 to %d", b, ops.MaxWakeBudget)
+		}
+		if err := ops.CheckGiven("budget", n, ops.MaxWakeBudget); err != nil {
+			return nil, fmt.Errorf("wake-up: %w", err)
 		}
 		r.Budget = n
 	}
-	if r.Wing == "" {
-		r.Wing = s.knownWing(ctx)
+	if strings.TrimSpace(r.Wing) == "" {
+		r.DefaultWing = s.knownWing(ctx)
 	}
-	res, err := memory.WakeUp(ctx, s.p, r)
+	res, err := ops.WakeUp(ctx, s.p, r)
 	if err != nil {
 		return nil, fmt.Errorf("wake-up: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // Resource URIs.
@@ -48,7 +50,7 @@ func (s *Server) addResources() {
 		if id == "" {
 			return nil, fmt.Errorf("drawer resource %q: no id", req.Params.URI)
 		}
-		d, err := s.p.Store.GetDrawer(ctx, id)
+		d, err := ops.Get(ctx, s.p, ops.GetRequest{ID: id})
 		if err != nil {
 			return nil, err
 		}

@@ -3,15 +3,14 @@ package mcp
 import (
 	"context"
 
-	"github.com/palace-dev/palace/core/store"
-	"github.com/palace-dev/palace/core/vectors"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func toolStatus() *tool {
 	return &tool{
 		name:  "palace_status",
 		title: "Palace status",
-		desc: "Overview of the palace: drawers per wing and room, the embedding backend and how many drawers still wait for a vector, " +
+		desc: "Overview of the palace: drawers per wing and room, the wings, the embedding backend and how many drawers still wait for a vector, " +
 			"the wing this session writes to (and where it came from), the memory protocol to follow, and a short legend of the AAAK format. " +
 			"Call it once when you need exact wing or room names; they are the only values to pass as `wing` or `room` elsewhere.",
 		readOnly: true, idempotent: true,
@@ -31,24 +30,21 @@ type sessionStatus struct {
 	Client     string `json:"client,omitempty"`
 }
 
+// statusResult is `palace status --json` plus the session and what an
+// agent needs to use the palace well.
 type statusResult struct {
-	store.Status
-	Embedding      vectors.Status `json:"embedding"`
-	Session        sessionStatus  `json:"session"`
-	MemoryProtocol string         `json:"memory_protocol"`
-	AAAKLegend     string         `json:"aaak_legend"`
+	ops.StatusResult
+	Session        sessionStatus `json:"session"`
+	MemoryProtocol string        `json:"memory_protocol"`
+	AAAKLegend     string        `json:"aaak_legend"`
 }
 
 func runStatus(ctx context.Context, s *Server, _ args) (any, error) {
-	st, err := s.p.Store.Status(ctx)
+	st, err := ops.Status(ctx, s.p, ops.StatusRequest{})
 	if err != nil {
 		return nil, err
 	}
-	emb, err := vectors.StatusOf(ctx, s.p)
-	if err != nil {
-		return nil, err
-	}
-	return statusResult{Status: st, Embedding: emb, Session: s.sessionStatus(ctx),
+	return statusResult{StatusResult: st, Session: s.sessionStatus(ctx),
 		MemoryProtocol: instructions, AAAKLegend: aaakLegend}, nil
 }
 

@@ -2,8 +2,11 @@ package mcp
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func toolWakeUp() *tool {
@@ -16,11 +19,11 @@ func toolWakeUp() *tool {
 		readOnly: true, idempotent: true,
 		params: []param{
 			{name: "wing", kind: kString, maxLen: memory.MaxNameBytes,
-				desc: "The wing to wake up in. Omit it to use this session's project wing, or the whole palace when none is known."},
-			{name: "format", kind: kString, enum: []string{memory.FormatText, memory.FormatAAAK},
-				desc: "text (default, sections of plain lines) or aaak (one compact AAAK document; palace_status has the legend)."},
-			{name: "budget", kind: kInteger, min: num(1), max: num(memory.MaxBudget),
-				desc: "The most tokens the text may take (default 200)."},
+				desc: "The wing to wake up in, its exact name (an unknown wing is an error that lists the wings). Omit it to use this session's project wing, or the whole palace when none is known."},
+			{name: "format", kind: kString, enum: ops.WakeFormats,
+				desc: "text (default, sections of plain lines), aaak (one compact AAAK document; palace_status has the legend) or json (the text, with the selection as data, as the other formats also return it)."},
+			{name: "budget", kind: kInteger, min: num(1), max: num(ops.MaxWakeBudget),
+				desc: fmt.Sprintf("The most tokens the text may take (default %d).", ops.DefaultWakeBudget)},
 		},
 		run: runWakeUp,
 	}
@@ -37,10 +40,11 @@ func runWakeUp(ctx context.Context, s *Server, a args) (any, error) {
 	if err := a.decode(&in); err != nil {
 		return nil, err
 	}
-	if in.Wing == "" {
-		in.Wing = s.knownWing(ctx)
+	r := ops.WakeUpRequest{Wing: in.Wing, Format: in.Format, Budget: in.Budget}
+	if strings.TrimSpace(in.Wing) == "" {
+		r.DefaultWing = s.knownWing(ctx) // asks the client for its roots
 	}
-	return memory.WakeUp(ctx, s.p, memory.WakeRequest{Wing: in.Wing, Format: in.Format, Budget: in.Budget})
+	return ops.WakeUp(ctx, s.p, r)
 }
 
 // knownWing is the session's wing when one is known, else "" (the whole

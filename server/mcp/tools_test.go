@@ -91,15 +91,22 @@ func TestRememberSearchGetForget(t *testing.T) {
 		res.Hits[0].Time == nil || !strings.Contains(res.Hits[0].Snippet, "**pnpm**") {
 		t.Fatalf("search: %+v", res)
 	}
-	c.ok("palace_search", map[string]any{"query": "billing pnpm", "wing": "other"}, &res)
+	// A wing the palace does not hold is refused, naming the wings (#7).
+	c.fails("palace_search", map[string]any{"query": "billing pnpm", "wing": "other"}, `invalid input: wing "other": no such wing (wings: shop)`)
+	c.fails("palace_search", map[string]any{"query": "  "}, "invalid input: query is empty")
+	c.ok("palace_search", map[string]any{"query": "billing pnpm", "source": "ADR"}, &res)
+	if len(res.Hits) != 1 {
+		t.Errorf("source prefix ADR: %+v", res.Hits)
+	}
+	c.ok("palace_search", map[string]any{"query": "billing pnpm", "source": "/src/"}, &res)
 	if len(res.Hits) != 0 {
-		t.Errorf("wing filter ignored: %+v", res.Hits)
+		t.Errorf("source filter ignored: %+v", res.Hits)
 	}
 	c.fails("palace_search", map[string]any{"query": "pnpm", "since": "last week"}, "invalid input: since")
 
-	var got getResult
+	var got ops.GetResult
 	c.ok("palace_get", map[string]any{"id": rem.ID}, &got)
-	if got.Drawer.Content != note || got.Drawer.Kind != store.KindNote || got.Drawer.DeletedAt != nil {
+	if got.Content != note || got.Kind != store.KindNote || got.DeletedAt != nil {
 		t.Fatalf("get: %+v", got)
 	}
 	c.fails("palace_get", map[string]any{"id": "d_000000000000000000000000"}, "not found:")
@@ -127,7 +134,7 @@ func TestRememberSearchGetForget(t *testing.T) {
 		t.Errorf("second forget: %+v", f)
 	}
 	c.ok("palace_get", map[string]any{"id": rem.ID}, &got)
-	if got.Drawer.DeletedAt == nil {
+	if got.DeletedAt == nil {
 		t.Errorf("forgotten drawer lost its deleted_at: %+v", got.Drawer)
 	}
 	c.fails("palace_remember", map[string]any{"content": "x", "wing": "a/b"}, "invalid input: wing")
@@ -152,9 +159,9 @@ func TestForgetPurge(t *testing.T) {
 	if !pr.Purged || pr.PurgedAt == nil || pr.Kind != store.KindNote || pr.Wing != "shop" || pr.Notice != "" {
 		t.Fatalf("purge: %+v", pr)
 	}
-	var got getResult
+	var got ops.GetResult
 	c.ok("palace_get", map[string]any{"id": rem.ID}, &got)
-	if strings.Contains(got.Drawer.Content, "marmalade") || got.Drawer.DeletedAt == nil {
+	if strings.Contains(got.Content, "marmalade") || got.DeletedAt == nil {
 		t.Errorf("get after purge: %+v", got.Drawer)
 	}
 	var res search.Result
@@ -203,7 +210,7 @@ func TestGetNeighbours(t *testing.T) {
 		}
 	}
 	c := startStdio(t, newTestServer(t, p, Options{}), nil)
-	var got getResult
+	var got ops.GetResult
 	c.ok("palace_get", map[string]any{"id": mid.ID, "neighbours": 2}, &got)
 	if len(got.Before) != 1 || len(got.After) != 2 {
 		t.Fatalf("neighbours of the second drawer: %d before, %d after", len(got.Before), len(got.After))
@@ -393,6 +400,14 @@ func TestDiaryAndWakeUp(t *testing.T) {
 	if wake.Wing != "shop" || !strings.Contains(wake.Text, "You work for Ada") || !strings.Contains(wake.Text, "idempotency keys") {
 		t.Errorf("wake-up text:\n%s", wake.Text)
 	}
+	// A wing named is checked (#7); the session's own wing is not, so a
+	// project with nothing mined yet still wakes up.
+	c.fails("palace_wake_up", map[string]any{"wing": "shp"}, `invalid input: wing "shp": no such wing (wings: diary-go-test, shop)`)
+	fresh := startStdio(t, newTestServer(t, p, Options{Wing: "fresh"}), nil)
+	fresh.ok("palace_wake_up", nil, &wake)
+	if wake.Wing != "fresh" || !strings.Contains(wake.Text, "You work for Ada") {
+		t.Errorf("wake-up in a wing with nothing yet: %+v", wake)
+	}
 	c.ok("palace_wake_up", map[string]any{"format": "aaak", "budget": 400}, &wake)
 	if !strings.HasPrefix(wake.Text, "V1|shop|wake-up|") {
 		t.Errorf("aaak wake-up:\n%s", wake.Text)
@@ -449,7 +464,7 @@ func TestMineInsideRootsOnly(t *testing.T) {
 	}
 }
 
-// TestSearchSameAsCore checks that palace_search returns what search.Run
+// TestSearchSameAsCore checks that palace_search returns what ops.Search
 // (the function `palace search` calls) returns for the same request, in
 // hybrid mode with real vectors.
 func TestSearchSameAsCore(t *testing.T) {
@@ -487,20 +502,12 @@ func TestSearchSameAsCore(t *testing.T) {
 	} {
 		var got search.Result
 		c.ok("palace_search", q, &got)
-		req := search.Request{Query: q["query"].(string), Limit: search.DefaultLimit}
-		if m, ok := q["mode"].(string); ok {
-			req.Mode = m
-		}
-		if l, ok := q["limit"].(int); ok {
-			req.Limit = l
-		}
-		if w, ok := q["wing"].(string); ok {
-			req.Filter.Wing = w
-		}
-		if k, ok := q["kind"].(string); ok {
-			req.Filter.Kind = k
-		}
-		want, err := search.Run(ctx, p, req)
+		req := ops.SearchRequest{Query: q["query"].(string)}
+		req.Mode, _ = q["mode"].(string)
+		req.Limit, _ = q["limit"].(int)
+		req.Wing, _ = q["wing"].(string)
+		req.Kind, _ = q["kind"].(string)
+		want, err := ops.Search(ctx, p, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -515,7 +522,7 @@ func TestSearchSameAsCore(t *testing.T) {
 	}
 	var st statusResult
 	c.ok("palace_status", nil, &st)
-	if st.Embedding.Vectors != 4 || st.Embedding.Pending != 0 || st.Drawers != 4 || len(st.Rooms) != 1 ||
+	if st.Embedding.Vectors != 4 || st.Embedding.Pending != 0 || st.Drawers != 4 || len(st.Rooms) != 1 || fmt.Sprint(st.Wings) != "[docs]" ||
 		!strings.Contains(st.MemoryProtocol, "Search before answering") || !strings.Contains(st.AAAKLegend, "FLAG") {
 		t.Errorf("status: %+v", st)
 	}

@@ -68,7 +68,7 @@ test("remember, search, get, forget: a round trip", async (t) => {
   assert.ok("route" in res && "mode" in res);
 
   const got = await call(client, "palace_get", { id: rem.id });
-  assert.equal(got.drawer.content, note);
+  assert.equal(got.content, note);
   const resource = await client.readResource({ uri: `palace://drawer/${rem.id}` });
   assert.equal(resource.contents[0].text, note);
 
@@ -76,7 +76,7 @@ test("remember, search, get, forget: a round trip", async (t) => {
   assert.equal(f.deleted, true);
   assert.equal((await call(client, "palace_search", { query: "idempotency retried payment" })).hits.length, 0);
   assert.equal((await call(client, "palace_forget", { id: rem.id })).already_deleted, true);
-  assert.ok((await call(client, "palace_get", { id: rem.id })).drawer.deleted_at);
+  assert.ok((await call(client, "palace_get", { id: rem.id })).deleted_at);
 });
 
 test("knowledge graph: a contradiction is reported and nothing is written", async (t) => {

@@ -182,8 +182,10 @@ end
 -- palace/status as text. Every field is optional: an older or newer server
 -- may answer with fewer or more.
 function P.status_lines(st)
-  local sv, vec = st.server or {}, st.vectors or {}
-  local emb = sv.embedding or {}
+  -- embedding: the palace's backend and vector counts (older servers sent
+  -- the counts as vectors); server.embedding: the last background fill.
+  local sv, vec = st.server or {}, st.embedding or st.vectors or {}
+  local emb = sv.embedding or st.embedding or {}
   local lines = {
     string.format('Palace %s  (%d KB, schema %s)', st.database or st.home or '?', math.floor((st.db_bytes or 0) / 1024), tostring(st.schema_version or '?')),
     string.format('drawers %s (%s deleted), sources %s, vectors %s (%s pending)', tostring(st.drawers or '?'),

@@ -1,0 +1,48 @@
+package ops
+
+import (
+	"context"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/vectors"
+)
+
+// StatusRequest asks for the palace's status; it has no fields.
+type StatusRequest struct{}
+
+// Validate has nothing to check.
+func (StatusRequest) Validate() error { return nil }
+
+// StatusResult is the palace at a glance, the same on every front (the
+// servers add their session): where it is, its schema and size, live and
+// forgotten drawers per wing and room, the wings a filter may name, and the
+// embedding backend with its vector counts.
+type StatusResult struct {
+	store.Status
+	// Wings are the names a wing filter accepts: wings holding a drawer or
+	// a taxonomy room.
+	Wings     []string       `json:"wings"`
+	Embedding vectors.Status `json:"embedding"`
+}
+
+// Status reads the counts and loads the embedding model if one is
+// configured, to say whether it works (the first search would anyway).
+func Status(ctx context.Context, p *palace.Palace, _ StatusRequest) (StatusResult, error) {
+	st, err := p.Store.Status(ctx)
+	if err != nil {
+		return StatusResult{}, err
+	}
+	res := StatusResult{Status: st, Wings: []string{}}
+	wings, err := p.Store.Wings(ctx)
+	if err != nil {
+		return res, err
+	}
+	if wings != nil {
+		res.Wings = wings
+	}
+	if res.Embedding, err = vectors.StatusOf(ctx, p); err != nil {
+		return res, err
+	}
+	return res, nil
+}
