@@ -24,8 +24,17 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
+// The kinds of drawer: a project file's chunk, a conversation's exchange,
+// a note an agent or person remembered, a diary entry.
+const (
+	KindFile         = store.KindFile
+	KindConversation = store.KindConversation
+	KindNote         = store.KindNote
+	KindDiary        = store.KindDiary
+)
+
 // Kinds are the kinds of drawer, in the order help text lists them.
-var Kinds = []string{store.KindFile, store.KindConversation, store.KindNote, store.KindDiary}
+var Kinds = []string{KindFile, KindConversation, KindNote, KindDiary}
 
 // Errors every front maps to its own codes (see Classify).
 var (

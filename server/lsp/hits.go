@@ -5,9 +5,9 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/relevant"
 	"github.com/palace-dev/palace/core/search"
-	"github.com/palace-dev/palace/core/store"
 )
 
 // hit is a drawer as palace/relevant and palace/search return it: the core
@@ -38,7 +38,7 @@ func toHits(hs []relevant.Hit) []hit {
 
 // locate gives the URI and range of a mined drawer's source.
 func locate(kind, source string, start, end int) (string, *protocol.Range) {
-	if (kind != store.KindFile && kind != store.KindConversation) || !filepath.IsAbs(source) {
+	if (kind != ops.KindFile && kind != ops.KindConversation) || !filepath.IsAbs(source) {
 		return "", nil
 	}
 	return fileURI(source), lspRange(start, end)
