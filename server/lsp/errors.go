@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -58,12 +59,29 @@ func wireError(err error) *jsonrpc2.Error {
 
 // decode reads params into v. Missing params read as an empty object, so
 // each method's own checks name the missing field; malformed JSON and
-// fields of the wrong type are reported with the field's name.
-func decode(params json.RawMessage, v any) error {
+// fields of the wrong type are reported with the field's name. LSP's own
+// methods tolerate fields this server does not know (clients add them as
+// the protocol grows).
+func decode(params json.RawMessage, v any) error { return decodeJSON(params, v, false) }
+
+// decodeParams is decode for Palace's own palace/* methods, which refuse a
+// parameter they do not take, as the MCP tools do: a misspelt or
+// unsupported option must not be ignored silently.
+func decodeParams(params json.RawMessage, v any) error { return decodeJSON(params, v, true) }
+
+func decodeJSON(params json.RawMessage, v any, strict bool) error {
 	if len(params) == 0 || string(params) == "null" {
 		params = json.RawMessage("{}")
 	}
-	if err := json.Unmarshal(params, v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(params))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	err := dec.Decode(v)
+	if err == nil && dec.More() {
+		err = errors.New("more than one JSON value")
+	}
+	if err != nil {
 		var te *json.UnmarshalTypeError
 		var se *json.SyntaxError
 		switch {
@@ -75,6 +93,10 @@ func decode(params json.RawMessage, v any) error {
 			return invalidParams("%s: want %s, got %s", field, jsonType(te.Type.String()), te.Value)
 		case errors.As(err, &se):
 			return invalidParams("params are not valid JSON: %v", se)
+		}
+		// encoding/json names an unknown field only in its message.
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return invalidParams("%s: unknown parameter", strings.Trim(name, `"`))
 		}
 		return invalidParams("params: %v", err)
 	}

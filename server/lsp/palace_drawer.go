@@ -24,7 +24,7 @@ func palaceDrawer(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		ID         string `json:"id"`
 		Neighbours int    `json:"neighbours"`
 	}
-	if err := decode(raw, &ps); err != nil {
+	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	d, err := ops.Get(ctx, s.p, ops.GetRequest{ID: ps.ID, Neighbours: ps.Neighbours})

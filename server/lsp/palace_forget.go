@@ -17,7 +17,7 @@ func palaceForget(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		ID    string `json:"id"`
 		Purge bool   `json:"purge"`
 	}
-	if err := decode(raw, &ps); err != nil {
+	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	if ps.Purge {

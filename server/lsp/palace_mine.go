@@ -29,7 +29,7 @@ type mineResult struct {
 // progress notifications tell when each folder is done.
 func palaceMine(_ context.Context, s *server, raw json.RawMessage) (any, error) {
 	var ps mineParams
-	if err := decode(raw, &ps); err != nil {
+	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	targets := s.folders.all()

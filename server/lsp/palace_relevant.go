@@ -34,7 +34,7 @@ type relevantResult struct {
 // conversations, without the drawers of the lines on screen.
 func palaceRelevant(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
 	var ps relevantParams
-	if err := decode(raw, &ps); err != nil {
+	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	if err := ps.TextDocument.check("textDocument"); err != nil {

@@ -27,7 +27,7 @@ func palaceRemember(ctx context.Context, s *server, raw json.RawMessage) (any, e
 		Importance *int            `json:"importance"`
 		Force      bool            `json:"force"`
 	}
-	if err := decode(raw, &ps); err != nil {
+	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	n := ops.RememberRequest{Text: ps.Text, Wing: ps.Wing, Room: ps.Room, Importance: ops.DefaultImportance, Force: ps.Force}

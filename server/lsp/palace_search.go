@@ -30,7 +30,7 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		Mode   string `json:"mode"`
 		Limit  *int   `json:"limit"`
 	}
-	if err := decode(raw, &ps); err != nil {
+	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	req := ops.SearchRequest{Query: ps.Query, Wing: ps.Wing, Room: ps.Room, Kind: ps.Kind, Source: ps.Source,

@@ -17,7 +17,7 @@ func palaceWakeUp(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		Format string `json:"format"`
 		Budget *int   `json:"budget"`
 	}
-	if err := decode(raw, &ps); err != nil {
+	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	r := ops.WakeUpRequest{Wing: ps.Wing, Format: ps.Format}

@@ -318,6 +318,10 @@ func TestErrors(t *testing.T) {
 		{"palace/remember", map[string]any{"text": "x", "importance": 9}, jsonrpc2.InvalidParams, "importance"},
 		{"palace/wakeUp", map[string]any{"format": "poem"}, jsonrpc2.InvalidParams, "format"},
 		{"initialize", map[string]any{}, jsonrpc2.InvalidParams, "already initialized"},
+		// palace/* methods refuse what they do not take, as the MCP tools do.
+		{"palace/mine", map[string]any{"mode": "convos"}, jsonrpc2.InvalidParams, "mode: unknown parameter"},
+		{"palace/search", map[string]any{"query": "x", "wnig": "proj"}, jsonrpc2.InvalidParams, "wnig: unknown parameter"},
+		{"palace/relevant", map[string]any{"textDocument": map[string]string{"uri": "file:///x.go", "lang": "go"}, "position": map[string]int{"line": 0}}, jsonrpc2.InvalidParams, "lang: unknown parameter"},
 	}
 	for _, tc := range cases {
 		we := c.callErr(tc.method, tc.params)
