@@ -1,7 +1,8 @@
-// Package transfer moves a palace's own data (drawers with their metadata,
-// diaries and notes, taxonomy, knowledge graph) in and out as JSON lines:
-// a versioned header, then one row per line. Derived data (the search
-// index, vectors, mining records) is rebuilt by the palace that imports.
+// Package transfer moves a palace's own data (its settings, drawers with
+// their metadata, diaries and notes, taxonomy, knowledge graph) in and out
+// as JSON lines: a versioned header, then one row per line. Derived data
+// (the search index, vectors, mining records) is rebuilt by the palace that
+// imports.
 package transfer
 
 import (
@@ -17,10 +18,12 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-// Format and Version name the file format in its header line.
+// Format and Version name the file format in its header line. Version 2
+// added setting rows (store.SettingKGFunctional, store.SettingAAAKEntities);
+// a version 1 file, which has none, still imports.
 const (
 	Format  = "palace-export"
-	Version = 1
+	Version = 2
 )
 
 // maxLine bounds one line: a drawer is at most a few MiB even for a huge
