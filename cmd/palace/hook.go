@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/server/hook"
 )
 
@@ -220,7 +219,7 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 	}
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
-	home, _ := store.ResolveHome(g.home)
+	home, _ := palace.ResolveHome(g.home)
 	type outcome struct {
 		res hook.Result
 		err error

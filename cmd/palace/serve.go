@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/server/lsp"
 	palacemcp "github.com/palace-dev/palace/server/mcp"
 )
@@ -58,7 +57,7 @@ palace/remember, palace/forget, palace/status and palace/wakeUp.`,
 					return usageError{err}
 				}
 			}
-			home, err := store.ResolveHome(g.home)
+			home, err := palace.ResolveHome(g.home)
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -66,13 +67,22 @@ func export(t *testing.T, p *palace.Palace, wing string) string {
 	return b.String()
 }
 
+// importAll reads an export and adds it to p, as ops.Import does.
+func importAll(ctx context.Context, p *palace.Palace, name string, r io.Reader) (store.ImportResult, error) {
+	rows, err := Read(name, r)
+	if err != nil {
+		return store.ImportResult{}, err
+	}
+	return p.Store.ImportRows(ctx, name, rows)
+}
+
 func TestRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	a := open(t)
 	fill(t, a)
 	first := export(t, a, "")
 	b := open(t)
-	res, err := Import(ctx, b, "x", strings.NewReader(first))
+	res, err := importAll(ctx, b, "x", strings.NewReader(first))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +93,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("export after import differs:\n%s\n---\n%s", first, again)
 	}
 	// Idempotent.
-	res, err = Import(ctx, b, "x", strings.NewReader(first))
+	res, err = importAll(ctx, b, "x", strings.NewReader(first))
 	if err != nil || len(res.Added) != 0 || res.Unchanged["drawer"] != 3 {
 		t.Errorf("second import: %+v %v", res, err)
 	}
@@ -108,10 +118,10 @@ func TestConflictsAndBadFiles(t *testing.T) {
 	data := export(t, a, "")
 	b := open(t)
 	changed := strings.Replace(data, `"importance":3`, `"importance":5`, 1)
-	if _, err := Import(ctx, b, "x", strings.NewReader(data)); err != nil {
+	if _, err := importAll(ctx, b, "x", strings.NewReader(data)); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(ctx, b, "y", strings.NewReader(changed))
+	res, err := importAll(ctx, b, "y", strings.NewReader(changed))
 	if err != nil || len(res.Conflicts) != 1 || !strings.HasPrefix(res.Conflicts[0], "drawer ") {
 		t.Errorf("conflict not reported: %+v %v", res, err)
 	}
@@ -126,7 +136,7 @@ func TestConflictsAndBadFiles(t *testing.T) {
 		"empty":          "",
 	}
 	for name, in := range bad {
-		if _, err := Import(ctx, c, "bad.jsonl", strings.NewReader(in)); err == nil {
+		if _, err := importAll(ctx, c, "bad.jsonl", strings.NewReader(in)); err == nil {
 			t.Errorf("%s: accepted", name)
 		} else if name == "torn line" && !strings.Contains(err.Error(), "line 3") {
 			t.Errorf("%s: error does not name the line: %v", name, err)
@@ -151,7 +161,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}
 	first := export(t, a, "")
 	b := open(t)
-	res, err := Import(ctx, b, "x", strings.NewReader(first))
+	res, err := importAll(ctx, b, "x", strings.NewReader(first))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +212,7 @@ func TestSettingConflicts(t *testing.T) {
 	if err := b.Store.SetMeta(ctx, store.SettingAAAKEntities, `{}`); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(ctx, b, "x", strings.NewReader(data))
+	res, err := importAll(ctx, b, "x", strings.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +240,7 @@ func TestSettingRowsChecked(t *testing.T) {
 			v1 += l
 		}
 	}
-	if _, err := Import(ctx, open(t), "v1.jsonl", strings.NewReader(v1)); err != nil {
+	if _, err := importAll(ctx, open(t), "v1.jsonl", strings.NewReader(v1)); err != nil {
 		t.Errorf("version 1 export refused: %v", err)
 	}
 	c := open(t)
@@ -241,7 +251,7 @@ func TestSettingRowsChecked(t *testing.T) {
 		"not text":    `{"type":"setting","row":{"key":"kg.functional","value":["leads"]}}`,
 		"without key": `{"type":"setting","row":{"value":"[]"}}`,
 	} {
-		if _, err := Import(ctx, c, "bad.jsonl", strings.NewReader(lines[0]+row+"\n")); err == nil || !strings.Contains(err.Error(), "bad.jsonl: line 2") {
+		if _, err := importAll(ctx, c, "bad.jsonl", strings.NewReader(lines[0]+row+"\n")); err == nil || !strings.Contains(err.Error(), "bad.jsonl: line 2") {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
