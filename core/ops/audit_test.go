@@ -8,8 +8,8 @@ import (
 
 func TestAudit(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t, noModel(t))
-	note(t, p, "proj", "a note")
+	p := openPalace(t, withoutModel(t))
+	fileNote(t, p, "proj", "a note")
 	for _, c := range []struct {
 		req   AuditRequest
 		field string

@@ -7,8 +7,8 @@ import (
 
 func TestDoctorAndRepairOnAHealthyPalace(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t, noModel(t))
-	note(t, p, "proj", "a note")
+	p := openPalace(t, withoutModel(t))
+	fileNote(t, p, "proj", "a note")
 	d, err := Doctor(ctx, p, DoctorRequest{})
 	if err != nil || !d.OK || d.Integrity != "ok" || len(d.Failed) != 0 || len(d.Checks) != 4 || d.Schema != d.Supported {
 		t.Fatalf("doctor: %+v %v", d, err)

@@ -15,14 +15,14 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-// noModel keeps a palace from loading an embedding model: these tests do
+// withoutModel keeps a palace from loading an embedding model: these tests do
 // not embed.
-func noModel(t *testing.T) palace.Options {
+func withoutModel(t *testing.T) palace.Options {
 	return palace.Options{ModelDir: filepath.Join(t.TempDir(), "no-model")}
 }
 
-// note files one note drawer in wing.
-func note(t *testing.T, p *palace.Palace, wing, text string) store.Drawer {
+// fileNote files one note drawer in wing.
+func fileNote(t *testing.T, p *palace.Palace, wing, text string) store.Drawer {
 	t.Helper()
 	h := store.ContentHash(text)
 	d := store.Drawer{ID: store.DrawerID(wing, "note", 0, h), Wing: wing, Room: "general", Kind: store.KindNote,
@@ -35,8 +35,8 @@ func note(t *testing.T, p *palace.Palace, wing, text string) store.Drawer {
 
 func TestExportImport(t *testing.T) {
 	ctx := context.Background()
-	a := openPalace(t, noModel(t))
-	note(t, a, "proj", "the release is on Friday")
+	a := openPalace(t, withoutModel(t))
+	fileNote(t, a, "proj", "the release is on Friday")
 	if _, err := kg.SetFunctional(ctx, a.Store, "leads", true); err != nil {
 		t.Fatal(err)
 	}
@@ -45,14 +45,14 @@ func TestExportImport(t *testing.T) {
 	if err != nil || res.Rows != 2 {
 		t.Fatalf("export: %+v %v", res, err)
 	}
-	if _, err := Export(ctx, a, ExportRequest{Wing: "nope"}, discard{}); Classify(err) != Invalid || !strings.Contains(err.Error(), "wing") {
+	if _, err := Export(ctx, a, ExportRequest{Wing: "nope"}, discardWriter{}); Classify(err) != Invalid || !strings.Contains(err.Error(), "wing") {
 		t.Errorf("export of an unknown wing: %v", err)
 	}
 	file := filepath.Join(t.TempDir(), "a.jsonl")
 	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b := openPalace(t, noModel(t))
+	b := openPalace(t, withoutModel(t))
 	got, err := Import(ctx, b, ImportRequest{File: file})
 	if err != nil || got.File != file || got.Added["setting"] != 1 || got.Added["drawer"] != 1 || len(got.Conflicts) != 0 {
 		t.Fatalf("import: %+v %v", got, err)
@@ -62,13 +62,13 @@ func TestExportImport(t *testing.T) {
 	}
 }
 
-type discard struct{}
+type discardWriter struct{}
 
-func (discard) Write(b []byte) (int, error) { return len(b), nil }
+func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 
 func TestImportRefusals(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t, noModel(t))
+	p := openPalace(t, withoutModel(t))
 	if _, err := Import(ctx, p, ImportRequest{File: " "}); Classify(err) != Invalid || !strings.HasPrefix(err.Error(), "file ") {
 		t.Errorf("blank file: %v", err)
 	}
