@@ -39,7 +39,8 @@ func TransferKinds() []string {
 	return out
 }
 
-// Row is one exported row: its kind (one of TransferKinds) and its columns. Numbers are json.Number so 64-bit values survive JSON.
+// Row is one exported row: its kind (one of TransferKinds) and its
+// columns. Numbers are json.Number so 64-bit values survive JSON.
 type Row struct {
 	Kind string         `json:"type"`
 	Cols map[string]any `json:"row"`
