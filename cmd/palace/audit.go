@@ -6,14 +6,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/audit"
-	"github.com/palace-dev/palace/core/dates"
+	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
 )
 
 func newAuditCmd(g *globals) *cobra.Command {
 	var (
-		f      audit.Filter
-		since  string
+		r      ops.AuditRequest
 		asJSON bool
 	)
 	c := &cobra.Command{
@@ -27,18 +26,11 @@ content. A write that failed, or whose process died before committing, shows
 as failed. The log rotates at 10 MiB and keeps 5 old files.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			var err error
-			if f.Since, err = dates.Parse(since, false); err != nil {
-				return usageError{fmt.Errorf("--since %q: %w", since, err)}
-			}
-			p, err := g.open()
+			es, err := withPalace(g, func(p *palace.Palace) ([]ops.AuditEntry, error) {
+				return ops.Audit(c.Context(), p, r)
+			})
 			if err != nil {
-				return err
-			}
-			defer p.Close()
-			es, err := p.Store.AuditLog().Read(f)
-			if err != nil {
-				return err
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -62,9 +54,9 @@ as failed. The log rotates at 10 MiB and keeps 5 old files.`,
 			return nil
 		},
 	}
-	c.Flags().StringVar(&since, "since", "", "only writes from this date on (YYYY-MM-DD or RFC 3339)")
-	c.Flags().StringVar(&f.Actor, "actor", "", "only this actor: cli, mcp, lsp or hook")
-	c.Flags().StringVar(&f.Op, "op", "", "only this operation, e.g. drawer.add, source.replace, kg.add")
+	c.Flags().StringVar(&r.Since, "since", "", "only writes from this date on (YYYY-MM-DD or RFC 3339)")
+	c.Flags().StringVar(&r.Actor, "actor", "", "only this actor: "+ops.OneOf(ops.Actors))
+	c.Flags().StringVar(&r.Op, "op", "", "only this operation, e.g. drawer.add, source.replace, kg.add")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
 }

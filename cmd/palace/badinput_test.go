@@ -143,8 +143,11 @@ func (r badRow) num(k string) int {
 }
 
 func (r badRow) key() string {
-	if r.Type == "taxonomy" {
+	switch r.Type {
+	case "taxonomy":
 		return "taxonomy " + r.str("wing") + "\x00" + r.str("room")
+	case "setting":
+		return "setting " + r.str("key")
 	}
 	return r.Type + " " + r.str("id")
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/store"
-	"github.com/palace-dev/palace/core/vectors"
+	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
 )
 
 func newDoctorCmd(g *globals) *cobra.Command {
@@ -36,41 +36,11 @@ what needs the write lock is skipped and says so: FTS5's integrity-check, and
 the second look at write-log lines past the last commit. Nothing is written.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			p, err := g.open()
+			r, err := withPalace(g, func(p *palace.Palace) (ops.DoctorResult, error) {
+				return ops.Doctor(c.Context(), p, ops.DoctorRequest{})
+			})
 			if err != nil {
-				return err
-			}
-			defer p.Close()
-			ctx := c.Context()
-			r := struct {
-				Home      string              `json:"home"`
-				Schema    int                 `json:"schema_version"`
-				Supported int                 `json:"schema_supported"`
-				Integrity string              `json:"integrity"`
-				Embedding vectors.Status      `json:"embedding"`
-				OK        bool                `json:"ok"`
-				Checks    []store.HealthCheck `json:"checks"`
-			}{Home: p.Store.Home(), Supported: store.SchemaVersion(), Integrity: "ok"}
-			if r.Schema, err = p.Store.SchemaVersionOf(ctx); err != nil {
-				return err
-			}
-			if r.Checks, err = p.Store.Check(ctx); err != nil {
-				return err
-			}
-			r.OK = store.Healthy(r.Checks)
-			// integrity keeps its meaning from before the named checks: the
-			// database and its full-text index.
-			var broken []string
-			for _, ch := range r.Checks {
-				if !ch.OK && (ch.Name == store.CheckIntegrity || ch.Name == store.CheckFTS) {
-					broken = append(broken, ch.Name+": "+ch.Detail)
-				}
-			}
-			if len(broken) > 0 {
-				r.Integrity = strings.Join(broken, "; ")
-			}
-			if r.Embedding, err = vectors.StatusOf(ctx, p); err != nil {
-				return err
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -91,8 +61,8 @@ the second look at write-log lines past the last commit. Nothing is written.`,
 				printChecks(out, r.Checks)
 			}
 			if !r.OK {
-				failed := strings.Join(store.FailedChecks(r.Checks), ", ")
-				if p.Store.ReadOnly() {
+				failed := strings.Join(r.Failed, ", ")
+				if r.ReadOnly {
 					return fmt.Errorf("doctor: %s failed; the palace is read-only for this user, and a repair needs write access", failed)
 				}
 				return fmt.Errorf("doctor: %s failed; run `palace repair`", failed)
@@ -105,7 +75,7 @@ the second look at write-log lines past the last commit. Nothing is written.`,
 }
 
 // printChecks writes one line per check: ok or FAIL, its name, its detail.
-func printChecks(w io.Writer, cs []store.HealthCheck) {
+func printChecks(w io.Writer, cs []ops.HealthCheck) {
 	fmt.Fprintln(w, "checks")
 	for _, ch := range cs {
 		mark := "ok"

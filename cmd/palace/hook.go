@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/server/hook"
 )
 
@@ -220,7 +220,7 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 	}
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
-	home, _ := store.ResolveHome(g.home)
+	home, _ := palace.ResolveHome(g.home)
 	type outcome struct {
 		res hook.Result
 		err error
@@ -238,7 +238,7 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 			done <- outcome{res: res, err: err}
 			return
 		}
-		p, err := palace.Open(home, palace.Options{ModelDir: g.modelDir, Actor: "hook", Client: o.Agent})
+		p, err := ops.Open(ctx, home, palace.Options{ModelDir: g.modelDir, Actor: "hook", Client: o.Agent})
 		if err != nil {
 			done <- outcome{res: res, err: err}
 			return

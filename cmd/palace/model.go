@@ -15,7 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/palace-dev/palace/core/embed"
-	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/palace"
 )
 
 // modelsDir is where `palace model pull` stores models and where `palace
@@ -70,7 +70,7 @@ Then 'palace model use NAME' (or --use) records it for this palace, and
 			if err != nil {
 				return usageError{err}
 			}
-			home, err := store.ResolveHome(g.home)
+			home, err := palace.ResolveHome(g.home)
 			if err != nil {
 				return err
 			}
@@ -330,7 +330,7 @@ verifying its SHA-256 and its C API version. It needs bash, npm and tar;
 its pure-Go backend, about 30 times slower.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			home, err := store.ResolveHome(g.home)
+			home, err := palace.ResolveHome(g.home)
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/vectors"
+	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
 )
 
 func newRepairCmd(g *globals) *cobra.Command {
@@ -34,14 +35,11 @@ write nothing. The checks run again at the end; repair exits 1 if one still
 fails. A palace this user may not write is refused before any step.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			p, err := g.open()
+			res, err := withPalace(g, func(p *palace.Palace) (ops.RepairResult, error) {
+				return ops.Repair(c.Context(), p, ops.RepairRequest{Progress: progressFunc("embedding", !asJSON)})
+			})
 			if err != nil {
-				return err
-			}
-			defer p.Close()
-			res, err := vectors.Repair(c.Context(), p, vectors.Options{Progress: progressFunc("embedding", !asJSON)})
-			if err != nil {
-				return err
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -67,7 +65,7 @@ fails. A palace this user may not write is refused before any step.`,
 	return c
 }
 
-func printRepair(w io.Writer, r vectors.RepairResult) {
+func printRepair(w io.Writer, r ops.RepairResult) {
 	did := false
 	line := func(format string, a ...any) {
 		fmt.Fprintf(w, format+"\n", a...)

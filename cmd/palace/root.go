@@ -10,7 +10,6 @@ import (
 
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/store"
 )
 
 // usageError marks a mistake in how palace was called (exit code 2).
@@ -38,7 +37,7 @@ type globals struct {
 // open resolves the palace home (--home, else PALACE_HOME, else ~/.palace)
 // and opens it.
 func (g *globals) open() (*palace.Palace, error) {
-	home, err := store.ResolveHome(g.home)
+	home, err := palace.ResolveHome(g.home)
 	if err != nil {
 		return nil, err
 	}

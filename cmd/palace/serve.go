@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/server/lsp"
 	palacemcp "github.com/palace-dev/palace/server/mcp"
 )
@@ -58,11 +58,7 @@ palace/remember, palace/forget, palace/status and palace/wakeUp.`,
 					return usageError{err}
 				}
 			}
-			home, err := store.ResolveHome(g.home)
-			if err != nil {
-				return err
-			}
-			p, err := palace.Open(home, palace.Options{ModelDir: g.modelDir, Actor: "mcp"})
+			p, err := ops.Open(c.Context(), g.home, palace.Options{ModelDir: g.modelDir, Actor: "mcp"})
 			if err != nil {
 				return err
 			}

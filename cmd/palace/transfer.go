@@ -2,39 +2,41 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/transfer"
+	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
 )
 
 func newExportCmd(g *globals) *cobra.Command {
-	var wing string
+	var r ops.ExportRequest
 	c := &cobra.Command{
 		Use:   "export [--wing W] > FILE.jsonl",
-		Short: "Write drawers, diaries, taxonomy and the knowledge graph as JSON lines",
-		Long: `Export writes a versioned header line, then one line per taxonomy room,
-drawer (notes, diaries, files and conversations, deleted ones included, with
-all their metadata), entity and fact. The same palace always exports the same
-bytes. The search index and vectors are not exported: the importing palace
-rebuilds them.`,
+		Short: "Write settings, drawers, diaries, taxonomy and the knowledge graph as JSON lines",
+		Long: `Export writes a versioned header line, then one line per setting (the
+knowledge graph's functional predicates and the AAAK entity map), taxonomy
+room, drawer (notes, diaries, files and conversations, deleted ones included,
+with all their metadata), entity and fact. The same palace always exports the
+same bytes. The search index and vectors are not exported: the importing
+palace rebuilds them. With --wing, the export holds that wing's rooms and
+drawers, the facts read from them, and the functional predicates, but not the
+entity map, which names entities of every wing.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			p, err := g.open()
+			res, err := withPalace(g, func(p *palace.Palace) (ops.ExportResult, error) {
+				return ops.Export(c.Context(), p, r, c.OutOrStdout())
+			})
 			if err != nil {
-				return err
+				return inputErr(err)
 			}
-			defer p.Close()
-			n, err := transfer.Export(c.Context(), p, wing, c.OutOrStdout())
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(c.ErrOrStderr(), "exported %d rows\n", n)
+			fmt.Fprintf(c.ErrOrStderr(), "exported %d rows\n", res.Rows)
 			return nil
 		},
 	}
-	c.Flags().StringVar(&wing, "wing", "", "only this wing (and the facts read from its drawers)")
+	c.Flags().StringVar(&r.Wing, "wing", "", "only this wing (and the facts read from its drawers)")
 	return c
 }
 
@@ -46,34 +48,76 @@ func newImportCmd(g *globals) *cobra.Command {
 		Long: `Import reads a file written by 'palace export'. Rows the palace already has
 unchanged are skipped, so importing twice changes nothing; a row whose id
 exists with other content is reported as a conflict and the palace keeps its
-own. A malformed file is refused whole, naming the line, and nothing is
-written. Run 'palace reindex' afterwards to embed imported drawers.`,
+own. Settings follow the same rule: a palace that never set its functional
+predicates (or has an empty AAAK entity map) takes the file's, one that did
+keeps its own and reports the conflict. A malformed file is refused whole,
+naming the line, and nothing is written. Run 'palace reindex' afterwards to
+embed imported drawers.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			f, err := os.Open(a[0])
+			res, err := withPalace(g, func(p *palace.Palace) (ops.ImportResult, error) {
+				return ops.Import(c.Context(), p, ops.ImportRequest{File: a[0]})
+			})
 			if err != nil {
-				return err
-			}
-			defer f.Close()
-			p, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer p.Close()
-			res, err := transfer.Import(c.Context(), p, a[0], f)
-			if err != nil {
-				return err
+				return inputErr(err)
 			}
 			if asJSON {
 				return printJSON(c.OutOrStdout(), res)
 			}
-			fmt.Fprintf(c.OutOrStdout(), "added %v, unchanged %v, %d conflicts\n", res.Added, res.Unchanged, len(res.Conflicts))
-			for _, k := range res.Conflicts {
-				fmt.Fprintln(c.OutOrStdout(), "conflict (kept this palace's):", k)
-			}
+			printImport(c.OutOrStdout(), res)
 			return nil
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the counts as JSON")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the counts by row type and the conflicts as JSON")
 	return c
+}
+
+// rowNouns name each export row type (ops.RowKinds) in the import summary,
+// singular and plural.
+var rowNouns = map[string][2]string{
+	"setting":  {"setting", "settings"},
+	"taxonomy": {"taxonomy room", "taxonomy rooms"},
+	"drawer":   {"drawer", "drawers"},
+	"entity":   {"entity", "entities"},
+	"triple":   {"fact", "facts"},
+}
+
+// printImport writes what an import did, one line each for what it added,
+// what it already held and what conflicted:
+//
+//	added      26 drawers, 2 entities, 1 fact
+//	unchanged  nothing
+//	conflicts  none
+func printImport(w io.Writer, r ops.ImportResult) {
+	fmt.Fprintf(w, "added      %s\n", countRows(r.Added))
+	fmt.Fprintf(w, "unchanged  %s\n", countRows(r.Unchanged))
+	if len(r.Conflicts) == 0 {
+		fmt.Fprintln(w, "conflicts  none")
+		return
+	}
+	fmt.Fprintf(w, "conflicts  %d (this palace kept its own):\n", len(r.Conflicts))
+	for _, k := range r.Conflicts {
+		fmt.Fprintf(w, "  %s\n", k)
+	}
+}
+
+// countRows lists counts in export order: "26 drawers, 1 fact".
+func countRows(by map[string]int) string {
+	var parts []string
+	for _, k := range ops.RowKinds {
+		n := by[k]
+		if n == 0 {
+			continue
+		}
+		noun := rowNouns[k]
+		if n == 1 {
+			parts = append(parts, fmt.Sprintf("1 %s", noun[0]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d %s", n, noun[1]))
+		}
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -19,7 +19,7 @@ import (
 
 // entitiesKey is where the palace keeps its AAAK entity map, so a name gets
 // the same 3-letter code in every document Palace writes.
-const entitiesKey = "aaak.entities"
+const entitiesKey = store.SettingAAAKEntities
 
 // DefaultLimit bounds how many drawers one compress call reads.
 const DefaultLimit = 200

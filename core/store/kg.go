@@ -36,7 +36,7 @@ const kgTimeLayout = "2006-01-02T15:04:05Z"
 // would misorder ties within a second).
 const kgCreatedLayout = "2006-01-02T15:04:05.000000000Z"
 
-const kgFunctionalKey = "kg.functional"
+const kgFunctionalKey = SettingKGFunctional
 
 // ErrInterval is wrapped by errors about an interval whose end is not after
 // its start.

@@ -8,12 +8,14 @@ import (
 	"strings"
 )
 
-// transferTables are the tables an export carries, with their columns and
-// key columns. Derived data (the FTS index, vectors, mined-source records)
-// is rebuilt by the importing palace instead. A purged drawer travels as
-// its tombstone (no content; see PurgeDrawer), so the importing palace
-// does not mine the erased chunk back either.
+// transferTables are the tables an export carries, in export order, with
+// their columns and key columns. Derived data (the FTS index, vectors,
+// mined-source records) is rebuilt by the importing palace instead; of the
+// meta table, only the settings (settings.go) travel. A purged drawer
+// travels as its tombstone (no content; see PurgeDrawer), so the importing
+// palace does not mine the erased chunk back either.
 var transferTables = []transferTable{
+	{"meta", "setting", []string{"key", "value"}, []string{"key"}},
 	{"taxonomy", "taxonomy", []string{"wing", "room", "display_name", "keywords"}, []string{"wing", "room"}},
 	{"drawers", "drawer", []string{"id", "wing", "room", "kind", "source", "line_start", "line_end", "content", "index_text",
 		"content_hash", "created_at", "source_mtime", "importance", "deleted_at", "metadata", "occurred_at", "occurred_end",
@@ -28,8 +30,17 @@ type transferTable struct {
 	cols, key  []string
 }
 
-// Row is one exported row: its kind (taxonomy, drawer, entity, triple) and
-// its columns. Numbers are json.Number so 64-bit values survive JSON.
+// TransferKinds are the row types of an export, in the order it writes them.
+func TransferKinds() []string {
+	out := make([]string, len(transferTables))
+	for i, t := range transferTables {
+		out[i] = t.kind
+	}
+	return out
+}
+
+// Row is one exported row: its kind (one of TransferKinds) and its
+// columns. Numbers are json.Number so 64-bit values survive JSON.
 type Row struct {
 	Kind string         `json:"type"`
 	Cols map[string]any `json:"row"`
@@ -44,7 +55,10 @@ type Row struct {
 func (s *Store) ExportRows(ctx context.Context, wing string, fn func(Row) error) error {
 	for _, t := range transferTables {
 		where, args := "", []any{}
-		if wing != "" {
+		if t.name == "meta" {
+			keys := exportedSettings(wing)
+			where, args = " WHERE key IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(keys)), ", ")+")", keys
+		} else if wing != "" {
 			switch t.name {
 			case "taxonomy", "drawers":
 				where, args = " WHERE wing = ?", []any{wing}
@@ -119,7 +133,10 @@ type ImportResult struct {
 // ImportRows adds rows in one transaction. A row whose key exists with the
 // same values changes nothing; one whose key exists with other values is
 // reported as a conflict and the palace keeps its own. Importing the same
-// file twice therefore changes nothing the second time.
+// file twice therefore changes nothing the second time. Settings follow the
+// same rule, except that a setting still at its empty value (an AAAK entity
+// map with no entity) counts as unset and takes the file's value. A setting
+// this palace does not carry, or cannot read, refuses the whole file.
 func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (ImportResult, error) {
 	res := ImportResult{Added: map[string]int{}, Unchanged: map[string]int{}, Conflicts: []string{}}
 	err := s.audited(ctx, "import", func(tx *sql.Tx, rec *auditRec) error {
@@ -128,6 +145,13 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (Impo
 			t, ok := tableOf(r.Kind)
 			if !ok {
 				return fmt.Errorf("import %s: line %d: unknown row type %q", source, r.Line, r.Kind)
+			}
+			var set setting // the zero setting for rows of other tables
+			if t.name == "meta" {
+				var err error
+				if set, err = checkSetting(r.Cols); err != nil {
+					return fmt.Errorf("import %s: line %d: %w", source, r.Line, err)
+				}
 			}
 			var keyVals []any
 			var conds []string
@@ -149,10 +173,17 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (Impo
 			if existing != nil {
 				if sameRow(existing, r.Cols, t.cols) {
 					res.Unchanged[r.Kind]++
-				} else {
-					res.Conflicts = append(res.Conflicts, r.Kind+" "+key)
+					continue
 				}
-				continue
+				if !set.isEmpty(existing["value"]) {
+					res.Conflicts = append(res.Conflicts, r.Kind+" "+key)
+					continue
+				}
+				// A setting at its empty value counts as unset: the
+				// file's value replaces it.
+				if _, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key = ?`, set.key); err != nil {
+					return fmt.Errorf("import %s: line %d: %s %s: %w", source, r.Line, r.Kind, key, err)
+				}
 			}
 			var vals []any
 			for _, c := range t.cols {

@@ -1,7 +1,8 @@
-// Package transfer moves a palace's own data (drawers with their metadata,
-// diaries and notes, taxonomy, knowledge graph) in and out as JSON lines:
-// a versioned header, then one row per line. Derived data (the search
-// index, vectors, mining records) is rebuilt by the palace that imports.
+// Package transfer moves a palace's own data (its settings, drawers with
+// their metadata, diaries and notes, taxonomy, knowledge graph) in and out
+// as JSON lines: a versioned header, then one row per line. Derived data
+// (the search index, vectors, mining records) is rebuilt by the palace that
+// imports.
 package transfer
 
 import (
@@ -17,10 +18,12 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-// Format and Version name the file format in its header line.
+// Format and Version name the file format in its header line. Version 2
+// added setting rows (store.SettingKGFunctional, store.SettingAAAKEntities);
+// a version 1 file, which has none, still imports.
 const (
 	Format  = "palace-export"
-	Version = 1
+	Version = 2
 )
 
 // maxLine bounds one line: a drawer is at most a few MiB even for a huge
@@ -55,11 +58,11 @@ func Export(ctx context.Context, p *palace.Palace, wing string, w io.Writer) (in
 	return n, bw.Flush()
 }
 
-// Import reads an export and adds what the palace lacks; see
-// store.ImportRows for how existing rows and conflicts are treated. A
-// malformed file is refused whole, with the line at fault, and nothing is
-// written.
-func Import(ctx context.Context, p *palace.Palace, name string, r io.Reader) (store.ImportResult, error) {
+// Read parses an export for store.ImportRows, which adds what the palace
+// lacks (see it for how existing rows and conflicts are treated). A
+// malformed file is refused whole, naming the file and the line at fault,
+// before anything is written.
+func Read(name string, r io.Reader) ([]store.Row, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	var rows []store.Row
@@ -75,31 +78,31 @@ func Import(ctx context.Context, p *palace.Palace, name string, r io.Reader) (st
 		if line == 1 {
 			var h Header
 			if err := dec.Decode(&h); err != nil || h.Kind != "header" || h.Format != Format {
-				return store.ImportResult{}, fmt.Errorf("import %s: line 1 is not a %s header", name, Format)
+				return nil, fmt.Errorf("import %s: line 1 is not a %s header", name, Format)
 			}
 			if h.Version > Version {
-				return store.ImportResult{}, fmt.Errorf("import %s: format version %d is newer than this palace reads (%d): upgrade palace", name, h.Version, Version)
+				return nil, fmt.Errorf("import %s: format version %d is newer than this palace reads (%d): upgrade palace", name, h.Version, Version)
 			}
 			continue
 		}
 		var row store.Row
 		if err := dec.Decode(&row); err != nil {
-			return store.ImportResult{}, fmt.Errorf("import %s: line %d: %w", name, line, err)
+			return nil, fmt.Errorf("import %s: line %d: %w", name, line, err)
 		}
 		if row.Kind == "" || row.Cols == nil {
-			return store.ImportResult{}, fmt.Errorf("import %s: line %d: a row needs \"type\" and \"row\"", name, line)
+			return nil, fmt.Errorf("import %s: line %d: a row needs \"type\" and \"row\"", name, line)
 		}
 		row.Line = line
 		rows = append(rows, row)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return store.ImportResult{}, fmt.Errorf("import %s: line %d is longer than %d bytes", name, line+1, maxLine)
+			return nil, fmt.Errorf("import %s: line %d is longer than %d bytes", name, line+1, maxLine)
 		}
-		return store.ImportResult{}, fmt.Errorf("import %s: %w", name, err)
+		return nil, fmt.Errorf("import %s: %w", name, err)
 	}
 	if line == 0 {
-		return store.ImportResult{}, fmt.Errorf("import %s: empty file", name)
+		return nil, fmt.Errorf("import %s: empty file", name)
 	}
-	return p.Store.ImportRows(ctx, name, rows)
+	return rows, nil
 }

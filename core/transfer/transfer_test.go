@@ -3,6 +3,10 @@ package transfer
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,13 +67,22 @@ func export(t *testing.T, p *palace.Palace, wing string) string {
 	return b.String()
 }
 
+// importAll reads an export and adds it to p, as ops.Import does.
+func importAll(ctx context.Context, p *palace.Palace, name string, r io.Reader) (store.ImportResult, error) {
+	rows, err := Read(name, r)
+	if err != nil {
+		return store.ImportResult{}, err
+	}
+	return p.Store.ImportRows(ctx, name, rows)
+}
+
 func TestRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	a := open(t)
 	fill(t, a)
 	first := export(t, a, "")
 	b := open(t)
-	res, err := Import(ctx, b, "x", strings.NewReader(first))
+	res, err := importAll(ctx, b, "x", strings.NewReader(first))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +93,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("export after import differs:\n%s\n---\n%s", first, again)
 	}
 	// Idempotent.
-	res, err = Import(ctx, b, "x", strings.NewReader(first))
+	res, err = importAll(ctx, b, "x", strings.NewReader(first))
 	if err != nil || len(res.Added) != 0 || res.Unchanged["drawer"] != 3 {
 		t.Errorf("second import: %+v %v", res, err)
 	}
@@ -105,10 +118,10 @@ func TestConflictsAndBadFiles(t *testing.T) {
 	data := export(t, a, "")
 	b := open(t)
 	changed := strings.Replace(data, `"importance":3`, `"importance":5`, 1)
-	if _, err := Import(ctx, b, "x", strings.NewReader(data)); err != nil {
+	if _, err := importAll(ctx, b, "x", strings.NewReader(data)); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Import(ctx, b, "y", strings.NewReader(changed))
+	res, err := importAll(ctx, b, "y", strings.NewReader(changed))
 	if err != nil || len(res.Conflicts) != 1 || !strings.HasPrefix(res.Conflicts[0], "drawer ") {
 		t.Errorf("conflict not reported: %+v %v", res, err)
 	}
@@ -119,11 +132,11 @@ func TestConflictsAndBadFiles(t *testing.T) {
 		"torn line":      lines[0] + "\n" + lines[1] + "\n" + lines[2][:10] + "\n",
 		"unknown row":    lines[0] + "\n" + `{"type":"spaceship","row":{"id":"x"}}` + "\n",
 		"row without id": lines[0] + "\n" + `{"type":"drawer","row":{"wing":"w"}}` + "\n",
-		"newer version":  strings.Replace(lines[0], `"version":1`, `"version":99`, 1) + "\n",
+		"newer version":  strings.Replace(lines[0], fmt.Sprintf(`"version":%d`, Version), `"version":99`, 1) + "\n",
 		"empty":          "",
 	}
 	for name, in := range bad {
-		if _, err := Import(ctx, c, "bad.jsonl", strings.NewReader(in)); err == nil {
+		if _, err := importAll(ctx, c, "bad.jsonl", strings.NewReader(in)); err == nil {
 			t.Errorf("%s: accepted", name)
 		} else if name == "torn line" && !strings.Contains(err.Error(), "line 3") {
 			t.Errorf("%s: error does not name the line: %v", name, err)
@@ -131,5 +144,118 @@ func TestConflictsAndBadFiles(t *testing.T) {
 	}
 	if st, _ := c.Store.Status(ctx); st.Drawers+st.Deleted != 0 {
 		t.Errorf("a refused import wrote %d drawers", st.Drawers+st.Deleted)
+	}
+}
+
+// Settings travel: a predicate made functional in A is functional in the
+// palace that imports A's export, so B refuses the contradiction A refuses.
+func TestSettingsRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	a := open(t)
+	fill(t, a)
+	if _, err := kg.SetFunctional(ctx, a.Store, "leads", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Store.SetMeta(ctx, store.SettingAAAKEntities, `{"Alice":"ALC"}`); err != nil {
+		t.Fatal(err)
+	}
+	first := export(t, a, "")
+	b := open(t)
+	res, err := importAll(ctx, b, "x", strings.NewReader(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Added["setting"] != 2 {
+		t.Errorf("added %v, want 2 settings", res.Added)
+	}
+	if again := export(t, b, ""); again != first {
+		t.Errorf("export after import differs:\n%s\n---\n%s", first, again)
+	}
+	fact := func(obj string) kg.Fact {
+		return kg.Fact{Subject: "Bob", Predicate: "leads", Object: obj, ValidFrom: "2024-01-01"}
+	}
+	for _, p := range []*palace.Palace{a, b} {
+		if _, err := kg.Add(ctx, p.Store, fact("Team A"), kg.AddOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := kg.Add(ctx, p.Store, fact("Team B"), kg.AddOptions{}); !errors.Is(err, kg.ErrConflict) {
+			t.Errorf("%s accepted a contradiction of a functional predicate: %v", p.Store.Home(), err)
+		}
+	}
+	if em, _, _ := b.Store.Meta(ctx, store.SettingAAAKEntities); em != `{"Alice":"ALC"}` {
+		t.Errorf("entity map after import: %s", em)
+	}
+	// A one-wing export keeps the functional predicates but not the entity
+	// map, which names entities of every wing.
+	w := export(t, a, "w")
+	if !strings.Contains(w, store.SettingKGFunctional) || strings.Contains(w, store.SettingAAAKEntities) {
+		t.Errorf("wing export settings:\n%s", w)
+	}
+}
+
+// A palace's own setting wins over the file's and is reported, except an
+// entity map with no entity, which takes the file's.
+func TestSettingConflicts(t *testing.T) {
+	ctx := context.Background()
+	a := open(t)
+	if _, err := kg.SetFunctional(ctx, a.Store, "leads", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Store.SetMeta(ctx, store.SettingAAAKEntities, `{"Alice":"ALC"}`); err != nil {
+		t.Fatal(err)
+	}
+	data := export(t, a, "")
+	b := open(t)
+	if _, err := kg.SetFunctional(ctx, b.Store, "owns", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Store.SetMeta(ctx, store.SettingAAAKEntities, `{}`); err != nil {
+		t.Fatal(err)
+	}
+	res, err := importAll(ctx, b, "x", strings.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Conflicts) != 1 || res.Conflicts[0] != "setting "+store.SettingKGFunctional || res.Added["setting"] != 1 {
+		t.Errorf("import into a palace with its own settings: %+v", res)
+	}
+	if fn, _ := kg.Functional(ctx, b.Store); !slices.Contains(fn, "owns") || slices.Contains(fn, "leads") {
+		t.Errorf("functional predicates after a conflicting import: %v", fn)
+	}
+	if em, _, _ := b.Store.Meta(ctx, store.SettingAAAKEntities); em != `{"Alice":"ALC"}` {
+		t.Errorf("an empty entity map was not filled: %s", em)
+	}
+}
+
+// A version 1 export (before settings travelled) still imports, and a
+// setting the palace does not carry, or cannot read, refuses the file.
+func TestSettingRowsChecked(t *testing.T) {
+	ctx := context.Background()
+	a := open(t)
+	fill(t, a)
+	lines := strings.SplitAfter(export(t, a, ""), "\n")
+	v1 := strings.Replace(lines[0], fmt.Sprintf(`"version":%d`, Version), `"version":1`, 1)
+	for _, l := range lines[1:] {
+		if !strings.Contains(l, `"type":"setting"`) {
+			v1 += l
+		}
+	}
+	if _, err := importAll(ctx, open(t), "v1.jsonl", strings.NewReader(v1)); err != nil {
+		t.Errorf("version 1 export refused: %v", err)
+	}
+	c := open(t)
+	for name, row := range map[string]string{
+		"local key":   `{"type":"setting","row":{"key":"audit.seq","value":"7"}}`,
+		"bad list":    `{"type":"setting","row":{"key":"kg.functional","value":"leads"}}`,
+		"bad map":     `{"type":"setting","row":{"key":"aaak.entities","value":"[1]"}}`,
+		"not text":    `{"type":"setting","row":{"key":"kg.functional","value":["leads"]}}`,
+		"without key": `{"type":"setting","row":{"value":"[]"}}`,
+	} {
+		if _, err := importAll(ctx, c, "bad.jsonl", strings.NewReader(lines[0]+row+"\n")); err == nil || !strings.Contains(err.Error(), "bad.jsonl: line 2") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, set, _ := c.Store.KGFunctional(ctx); set {
+		t.Error("a refused import set the functional predicates")
 	}
 }

@@ -1,0 +1,100 @@
+package ops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/palace-dev/palace/core/kg"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+)
+
+// withoutModel keeps a palace from loading an embedding model: these tests do
+// not embed.
+func withoutModel(t *testing.T) palace.Options {
+	return palace.Options{ModelDir: filepath.Join(t.TempDir(), "no-model")}
+}
+
+// fileNote files one note drawer in wing.
+func fileNote(t *testing.T, p *palace.Palace, wing, text string) store.Drawer {
+	t.Helper()
+	h := store.ContentHash(text)
+	d := store.Drawer{ID: store.DrawerID(wing, "note", 0, h), Wing: wing, Room: "general", Kind: store.KindNote,
+		Source: "note", Content: text, ContentHash: h}
+	if _, err := p.Store.InsertDrawers(context.Background(), []store.Drawer{d}); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestExportImport(t *testing.T) {
+	ctx := context.Background()
+	a := openPalace(t, withoutModel(t))
+	fileNote(t, a, "proj", "the release is on Friday")
+	if _, err := kg.SetFunctional(ctx, a.Store, "leads", true); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res, err := Export(ctx, a, ExportRequest{}, &buf)
+	if err != nil || res.Rows != 2 {
+		t.Fatalf("export: %+v %v", res, err)
+	}
+	if _, err := Export(ctx, a, ExportRequest{Wing: "nope"}, discardWriter{}); Classify(err) != Invalid || !strings.Contains(err.Error(), "wing") {
+		t.Errorf("export of an unknown wing: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "a.jsonl")
+	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := openPalace(t, withoutModel(t))
+	got, err := Import(ctx, b, ImportRequest{File: file})
+	if err != nil || got.File != file || got.Added["setting"] != 1 || got.Added["drawer"] != 1 || len(got.Conflicts) != 0 {
+		t.Fatalf("import: %+v %v", got, err)
+	}
+	if fn, _ := kg.Functional(ctx, b.Store); !strings.Contains(strings.Join(fn, " "), "leads") {
+		t.Errorf("functional predicates after import: %v", fn)
+	}
+}
+
+type discardWriter struct{}
+
+func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+
+func TestImportRefusals(t *testing.T) {
+	ctx := context.Background()
+	p := openPalace(t, withoutModel(t))
+	if _, err := Import(ctx, p, ImportRequest{File: " "}); Classify(err) != Invalid || !strings.HasPrefix(err.Error(), "file ") {
+		t.Errorf("blank file: %v", err)
+	}
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "gone.jsonl")
+	if _, err := Import(ctx, p, ImportRequest{File: missing}); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+		t.Errorf("missing file: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	body := `{"type":"header","format":"palace-export","version":2,"schema":1}` + "\n" +
+		`{"type":"setting","row":{"key":"kg.functional","value":"[\"leads\"]"}}` + "\n" +
+		`{"type":"drawer","row":` + "\n"
+	if err := os.WriteFile(bad, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Import(ctx, p, ImportRequest{File: bad}); err == nil || !strings.Contains(err.Error(), bad+": line 3") {
+		t.Errorf("malformed file: %v", err)
+	}
+	if _, set, _ := p.Store.KGFunctional(ctx); set {
+		t.Error("a refused import wrote a setting")
+	}
+}
+
+func TestRowKinds(t *testing.T) {
+	want := []string{"setting", "taxonomy", "drawer", "entity", "triple"}
+	if strings.Join(RowKinds, " ") != strings.Join(want, " ") {
+		t.Errorf("RowKinds %v, want %v", RowKinds, want)
+	}
+}
