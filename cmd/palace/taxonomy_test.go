@@ -117,8 +117,8 @@ func TestTaxonomySetListRm(t *testing.T) {
 		t.Errorf("rm: %+v", ch)
 	}
 	_, errOut, code := runPalace(t, home, "taxonomy", "rm", "shop", "auth")
-	if code != 1 || !strings.Contains(errOut, "no room") {
-		t.Errorf("rm of a missing room: exit %d, stderr %q; want 1 and 'no room'", code, errOut)
+	if code != 1 || !strings.Contains(errOut, "not found in the taxonomy") {
+		t.Errorf("rm of a missing room: exit %d, stderr %q; want 1 and 'not found in the taxonomy'", code, errOut)
 	}
 	oneLine(t, errOut)
 	if got := strings.Join(listRooms(t, home), " "); got != "blog/posts: shop/billing:" {

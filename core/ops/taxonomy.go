@@ -231,7 +231,7 @@ func TaxonomyRm(ctx context.Context, p *palace.Palace, r TaxonomyRmRequest) (Tax
 	if err := r.Validate(); err != nil {
 		return res, err
 	}
-	notFound := noRoomError(fmt.Sprintf("wing %s has no room %s in its taxonomy (nothing removed)", route.Show(r.Wing), route.Show(r.Room)))
+	notFound := noRoomError(fmt.Sprintf("room %s: not found in the taxonomy of wing %s (nothing removed)", route.Show(r.Room), route.Show(r.Wing)))
 	proj, err := loadProject(r.Dir, r.Wing)
 	if err != nil {
 		return res, err

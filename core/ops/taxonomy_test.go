@@ -74,7 +74,7 @@ func TestTaxonomyOps(t *testing.T) {
 		t.Errorf("rm: %+v, %v", ch, err)
 	}
 	_, err = TaxonomyRm(ctx, p, TaxonomyRmRequest{Wing: "shop", Room: "auth"})
-	if Classify(err) != NotFound || err.Error() != `wing "shop" has no room "auth" in its taxonomy (nothing removed)` {
+	if Classify(err) != NotFound || err.Error() != `room "auth": not found in the taxonomy of wing "shop" (nothing removed)` {
 		t.Errorf("second rm: %v (class %s), want not found", err, Classify(err))
 	}
 }

@@ -5,12 +5,12 @@ import (
 	"fmt"
 )
 
-// Wings lists the wings that hold a live drawer or a taxonomy room, in name
-// order. It walks the (wing, room) index with a skip-scan, so it stays fast
+// Wings lists the wings that hold a drawer (forgotten ones too: they are
+// still read by id and exported) or a taxonomy room, in name order. It walks the (wing, room) index with a skip-scan, so it stays fast
 // in a palace of any size.
 func (s *Store) Wings(ctx context.Context) ([]string, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT wing FROM (
-		SELECT DISTINCT wing FROM drawers WHERE deleted_at IS NULL
+		SELECT DISTINCT wing FROM drawers
 		UNION SELECT DISTINCT wing FROM taxonomy) ORDER BY wing`)
 	if err != nil {
 		return nil, fmt.Errorf("wings: %w", err)
@@ -27,11 +27,11 @@ func (s *Store) Wings(ctx context.Context) ([]string, error) {
 	return out, rows.Err()
 }
 
-// HasWing reports whether wing holds a live drawer or a taxonomy room: one
+// HasWing reports whether wing holds a drawer or a taxonomy room: one
 // index seek, cheap enough to check before every filtered search.
 func (s *Store) HasWing(ctx context.Context, wing string) (bool, error) {
 	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM drawers WHERE wing = ? AND deleted_at IS NULL)
+	err := s.r.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM drawers WHERE wing = ?)
 		OR EXISTS(SELECT 1 FROM taxonomy WHERE wing = ?)`, wing, wing).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("wing %s: %w", wing, err)

@@ -375,7 +375,7 @@ func TestTaxonomy(t *testing.T) {
 		t.Errorf("rm: %+v", ch)
 	}
 	// A room the wing does not have is not found, as in the CLI (exit 1).
-	c.fails("palace_taxonomy", map[string]any{"action": "rm", "room": "search"}, `not found: wing "shop" has no room "search" in its taxonomy (nothing removed)`)
+	c.fails("palace_taxonomy", map[string]any{"action": "rm", "room": "search"}, `not found: room "search": not found in the taxonomy of wing "shop" (nothing removed)`)
 }
 
 func TestDiaryAndWakeUp(t *testing.T) {
