@@ -2,8 +2,8 @@
 // server over stdio that keeps the palace current as files are saved and
 // answers custom palace/* requests (relevant drawers for a cursor, search,
 // remember, ...). Each LSP method lives in its own file as a thin adapter
-// over core functions; this file holds the connection, the dispatch by
-// method and the request life cycle.
+// over a core/ops operation, listed in methods.go; this file holds the
+// connection, the dispatch by method and the request life cycle.
 //
 // The wire is go.lsp.dev/jsonrpc2 v0.10.0 with go.lsp.dev/protocol v0.12.0
 // for the types. Dispatch is by method name here: protocol.ServerHandler

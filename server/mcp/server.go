@@ -1,8 +1,9 @@
 // Package mcp is Palace's MCP front: one stdio or streamable-HTTP
-// server whose tools are thin adapters over the core functions the CLI
-// calls (search.Run, memory.Remember, kg.Add, mine.Run, ...). It holds no
-// memory logic of its own: it validates arguments, resolves the session's
-// wing, calls the core and shapes the answer.
+// server whose tools are thin adapters over the core/ops operations the
+// CLI and the LSP server call (ops.Search, ops.Remember, ops.KGAdd,
+// ops.Mine, ...). It holds no memory logic of its own: it checks arguments
+// against each tool's schema, resolves the session's wing and roots, calls
+// the operation and shapes the answer.
 //
 // Protocol goes to stdout only; diagnostics go to Options.Log (stderr by
 // default). Tool handlers run concurrently (mcp-go serves requests on
