@@ -78,6 +78,9 @@ var contractCases = []contractCase{
 	{name: "forget/twice", op: "forget", args: map[string]any{"id": freshNote}, want: ops.OK, calls: 2},
 	{name: "forget/unknown id", op: "forget", args: map[string]any{"id": "nosuchdrawer"}, want: ops.NotFound},
 	{name: "forget/blank id", op: "forget", args: map[string]any{"id": " "}, want: ops.Invalid, field: "id"},
+	{name: "purge/twice", op: "purge", args: map[string]any{"id": freshNote}, want: ops.OK, calls: 2},
+	{name: "purge/unknown id", op: "purge", args: map[string]any{"id": "nosuchdrawer"}, want: ops.NotFound},
+	{name: "purge/blank id", op: "purge", args: map[string]any{"id": " "}, want: ops.Invalid, field: "id"},
 
 	{name: "remember/ok", op: "remember", args: map[string]any{"text": uniqueText, "wing": "contract"}, want: ops.OK},
 	{name: "remember/blank text", op: "remember", args: map[string]any{"text": "  ", "wing": "contract"}, want: ops.Invalid, field: "text"},
@@ -303,6 +306,7 @@ var cliCommands = map[string]struct{ words, pos []string }{
 	"search":      {[]string{"search"}, []string{"query"}},
 	"get":         {[]string{"drawer", "show"}, []string{"id"}},
 	"forget":      {[]string{"drawer", "rm"}, []string{"id"}},
+	"purge":       {[]string{"drawer", "purge"}, []string{"id"}},
 	"remember":    {[]string{"remember"}, []string{"text"}},
 	"mine":        {[]string{"mine"}, []string{"path"}},
 	"wake-up":     {[]string{"wake-up"}, nil},
@@ -376,6 +380,7 @@ var mcpTools = map[string]struct {
 	"search":      {tool: "palace_search"},
 	"get":         {tool: "palace_get"},
 	"forget":      {tool: "palace_forget"},
+	"purge":       {tool: "palace_forget", fixed: map[string]any{"purge": true}},
 	"remember":    {tool: "palace_remember", rename: map[string]string{"text": "content"}},
 	"mine":        {tool: "palace_mine"},
 	"wake-up":     {tool: "palace_wake_up"},
@@ -481,11 +486,13 @@ type lspFront struct {
 // palace/mine mines the workspace folders, not a path).
 var lspMethods = map[string]struct {
 	method string
+	fixed  map[string]any
 	rename map[string]string
 }{
 	"search":   {method: "palace/search"},
 	"get":      {method: "palace/drawer"},
 	"forget":   {method: "palace/forget"},
+	"purge":    {method: "palace/forget", fixed: map[string]any{"purge": true}},
 	"remember": {method: "palace/remember"},
 	"mine":     {method: "palace/mine", rename: map[string]string{"path": ""}},
 	"wake-up":  {method: "palace/wakeUp"},
@@ -543,7 +550,10 @@ func (*lspFront) field(op, f string) string {
 
 func (l *lspFront) call(ctx context.Context, op string, args map[string]any) (outcome, error) {
 	spec := lspMethods[op]
-	params := map[string]any{}
+	params := maps.Clone(spec.fixed)
+	if params == nil {
+		params = map[string]any{}
+	}
 	for k, v := range args {
 		if to, ok := spec.rename[k]; ok {
 			if to == "" {

@@ -601,8 +601,8 @@ test("every note is stored exactly once: palace_get by id, and a search for its 
   const bad = [];
   for (const n of run.notes) {
     const got = await callTool(client, "palace_get", { id: n.id });
-    if (got.drawer.content !== n.content || got.drawer.wing !== NOTES_WING || got.drawer.deleted_at) {
-      bad.push(`${n.id}: palace_get gives ${JSON.stringify(got.drawer).slice(0, 200)}`);
+    if (got.content !== n.content || got.wing !== NOTES_WING || got.deleted_at) {
+      bad.push(`${n.id}: palace_get gives ${JSON.stringify(got).slice(0, 200)}`);
     }
     const found = await callTool(client, "palace_search", { query: n.word, wing: NOTES_WING, mode: "lexical", limit: 10 });
     if (found.hits.length !== 1 || found.hits[0].id !== n.id) {
