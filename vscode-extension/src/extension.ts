@@ -244,7 +244,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       const ok = await vscode.window.showWarningMessage(`Forget drawer ${id}?`, { modal: true }, 'Forget');
       if (ok !== 'Forget') return;
       const res = await client.forget(id);
-      void vscode.window.showInformationMessage(res?.deleted ? `Palace: forgot ${id}` : `Palace: not forgotten (${res?.reason ?? 'unknown'})`);
+      void vscode.window.showInformationMessage(res?.deleted ? `Palace: forgot ${id}` : res?.already_deleted ? `Palace: ${id} was already forgotten; nothing changed` : `Palace: not forgotten`);
       void relevant.update(vscode.window.activeTextEditor);
       void refreshStatus();
       return res;

@@ -145,13 +145,14 @@ test('Wake Up copies to the clipboard (an empty one copies nothing); Forget dele
   const text = await vscode.commands.executeCommand('palace.wakeUp');
   assert.ok(text && text.length > 0);
   assert.strictEqual(T.state.clipboard, text);
-  // A wing with nothing in it wakes up to no text: a warning, the clipboard kept.
+  // A wing the palace does not hold is the server's invalid input, shown
+  // with its reason (the wings there are); the clipboard is kept.
   T.state.config['palace.wing'] = 'nosuchwing';
   const before = T.state.messages.length;
   try {
-    assert.strictEqual(await vscode.commands.executeCommand('palace.wakeUp'), '');
+    assert.strictEqual(await vscode.commands.executeCommand('palace.wakeUp'), undefined);
   } finally { T.state.config['palace.wing'] = 'fixture'; }
-  assert.ok(T.state.messages.slice(before).some((m) => m[0] === 'warn' && /wake-up is empty/.test(m[1])), JSON.stringify(T.state.messages.slice(before)));
+  assert.ok(T.state.messages.slice(before).some((m) => m[0] === 'error' && /nosuchwing.*no such wing/.test(m[1])), JSON.stringify(T.state.messages.slice(before)));
   assert.strictEqual(T.state.clipboard, text);
   T.state.warningAnswers.push('Forget');
   const res = await vscode.commands.executeCommand('palace.forgetDrawer', rememberedId);

@@ -370,7 +370,7 @@ function M.forget(id)
     return
   end
   M.request('palace/forget', { id = id }, function(res)
-    vim.notify(string.format('Palace: %s %s', res.id, res.deleted and 'forgotten' or ('not forgotten: ' .. (res.reason or '?'))), vim.log.levels.INFO)
+    vim.notify(string.format('Palace: %s %s', res.id, res.deleted and 'forgotten' or (res.already_deleted and 'was already forgotten; nothing changed' or 'not forgotten')), vim.log.levels.INFO)
     panel.drop(res.id)
     M.last_forget = res
     fire('PalaceForget', res)
