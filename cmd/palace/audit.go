@@ -45,9 +45,9 @@ as failed. The log rotates at 10 MiB and keeps 5 old files.`,
 				if len(ids) > 100 {
 					ids = ids[:100] + fmt.Sprintf("… (%d ids)", len(e.IDs))
 				}
-				fmt.Fprintf(out, "%s  %-8s %-16s %-8s %s", e.Time.Format("2006-01-02 15:04:05"), who, e.Op, e.Status, ids)
+				fmt.Fprintf(out, "%s  %-8s %-16s %-8s %s", e.Time.Format("2006-01-02 15:04:05"), termLine(who), termLine(e.Op), termLine(e.Status), termLine(ids))
 				if e.Error != "" {
-					fmt.Fprintf(out, "  (%s)", e.Error)
+					fmt.Fprintf(out, "  (%s)", termLine(e.Error))
 				}
 				fmt.Fprintln(out)
 			}

@@ -43,16 +43,16 @@ it in the same source, for a hit that starts or ends mid-thought.`,
 				return printJSON(out, d)
 			}
 			fmt.Fprintf(out, "id:      %s\nwing:    %s\nroom:    %s\nkind:    %s\nsource:  %s\ncreated: %s\n",
-				d.ID, d.Wing, d.Room, d.Kind, d.Citation, d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
+				termLine(d.ID), termLine(d.Wing), termLine(d.Room), termLine(d.Kind), termLine(d.Citation), d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
 			if d.DeletedAt != nil {
 				fmt.Fprintf(out, "deleted: %s\n", d.DeletedAt.Format("2006-01-02 15:04:05Z07:00"))
 			}
 			for _, n := range d.Before {
-				printDrawerPart(out, "--- before: "+n.Citation+"  "+n.ID, n.Content)
+				printDrawerPart(out, "--- before: "+termLine(n.Citation)+"  "+termLine(n.ID), n.Content)
 			}
 			printDrawerPart(out, "---", d.Content)
 			for _, n := range d.After {
-				printDrawerPart(out, "--- after: "+n.Citation+"  "+n.ID, n.Content)
+				printDrawerPart(out, "--- after: "+termLine(n.Citation)+"  "+termLine(n.ID), n.Content)
 			}
 			return nil
 		},
@@ -64,8 +64,10 @@ it in the same source, for a hit that starts or ends mid-thought.`,
 	return c
 }
 
-// printDrawerPart prints a separator line, then content ending in a newline.
+// printDrawerPart prints a separator line, then content ending in a newline:
+// verbatim but for control characters other than LF and TAB (see termText).
 func printDrawerPart(out io.Writer, sep, content string) {
+	content = termText(content)
 	fmt.Fprintf(out, "%s\n%s", sep, content)
 	if !strings.HasSuffix(content, "\n") {
 		fmt.Fprintln(out)

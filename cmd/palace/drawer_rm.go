@@ -44,7 +44,7 @@ Exit codes: 0 forgotten (now or before), 1 no such drawer or error, 2 bad usage.
 				return nil
 			}
 			fmt.Fprintf(out, "forgot %s [%s/%s] %s: it left search; 'palace drawer purge %s' erases its content\n",
-				res.ID, res.Wing, res.Room, res.Citation, res.ID)
+				termLine(res.ID), termLine(res.Wing), termLine(res.Room), termLine(res.Citation), termLine(res.ID))
 			return nil
 		},
 	}
@@ -94,7 +94,7 @@ Exit codes: 0 purged (now or before), 1 no such drawer or error, 2 bad usage.`,
 				fmt.Fprintf(out, "%s was already purged%s; nothing changed\n", res.ID, whenSuffix(res.PurgedAt))
 				return nil
 			}
-			fmt.Fprintf(out, "purged %s [%s/%s] %s: its content is erased from the palace\n", res.ID, res.Wing, res.Room, res.Citation)
+			fmt.Fprintf(out, "purged %s [%s/%s] %s: its content is erased from the palace\n", termLine(res.ID), termLine(res.Wing), termLine(res.Room), termLine(res.Citation))
 			if res.Notice != "" {
 				fmt.Fprintln(out, "note: "+res.Notice)
 			}
@@ -133,7 +133,7 @@ Exit codes: 0 done, 1 no such drawer or error, 2 bad usage or not purged.`,
 			if asJSON {
 				return printJSON(out, res)
 			}
-			fmt.Fprintf(out, "unpurged %s: the next mine of wing %s reads %s again\n", res.ID, res.Wing, res.Source)
+			fmt.Fprintf(out, "unpurged %s: the next mine of wing %s reads %s again\n", termLine(res.ID), termLine(res.Wing), termLine(res.Source))
 			return nil
 		},
 	}

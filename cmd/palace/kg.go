@@ -135,19 +135,19 @@ func printAddResult(out io.Writer, r ops.KGAddResult) {
 		return done
 	}
 	for _, t := range r.Superseded {
-		fmt.Fprintf(out, "%s %s\n", would("closed", "would close"), kg.Describe(t))
+		fmt.Fprintf(out, "%s %s\n", would("closed", "would close"), describeFact(t))
 	}
 	switch {
 	case r.Conflict:
 		for _, t := range r.Conflicts {
-			fmt.Fprintf(out, "%s %s\n", would("conflicts with", "would conflict with"), kg.Describe(t))
+			fmt.Fprintf(out, "%s %s\n", would("conflicts with", "would conflict with"), describeFact(t))
 		}
 	case r.Added:
-		fmt.Fprintf(out, "%s %s\n", would("added", "would add"), kg.Describe(*r.Triple))
+		fmt.Fprintf(out, "%s %s\n", would("added", "would add"), describeFact(*r.Triple))
 	case r.Duplicate:
-		fmt.Fprintf(out, "already known: %s (nothing written)\n", kg.Describe(*r.Triple))
+		fmt.Fprintf(out, "already known: %s (nothing written)\n", describeFact(*r.Triple))
 	case r.Merged:
-		fmt.Fprintf(out, "%s %s\n", would("merged into", "would merge into"), kg.Describe(*r.Triple))
+		fmt.Fprintf(out, "%s %s\n", would("merged into", "would merge into"), describeFact(*r.Triple))
 	}
 }
 
@@ -181,10 +181,10 @@ timeline.`,
 				return printJSON(out, res)
 			}
 			if len(res.Closed) == 0 {
-				fmt.Fprintf(out, "no open fact matches %s %s %s (nothing changed)\n", req.Subject, req.Predicate, req.Object)
+				fmt.Fprintf(out, "no open fact matches %s %s %s (nothing changed)\n", termLine(req.Subject), termLine(req.Predicate), termLine(req.Object))
 			}
 			for _, t := range res.Closed {
-				fmt.Fprintf(out, "closed %s\n", kg.Describe(t))
+				fmt.Fprintf(out, "closed %s\n", describeFact(t))
 			}
 			return nil
 		},
@@ -228,7 +228,7 @@ the object. Facts true now are marked with *.`,
 			if res.AsOf != nil {
 				when = "as of " + kg.FormatTime(res.AsOf)
 			}
-			fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", res.Entity.Name, len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
+			fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", termLine(res.Entity.Name), len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
 			for _, f := range res.Facts {
 				arrow, mark := "->", " "
 				if f.Direction == ops.KGDirIn {
@@ -237,7 +237,7 @@ the object. Facts true now are marked with *.`,
 				if f.Current {
 					mark = "*"
 				}
-				fmt.Fprintf(out, "%s %s %s\n", mark, arrow, kg.Describe(f.Triple))
+				fmt.Fprintf(out, "%s %s %s\n", mark, arrow, describeFact(f.Triple))
 			}
 			return nil
 		},
@@ -292,7 +292,7 @@ first, up to --limit.`,
 				fmt.Fprintln(out, "no facts")
 			}
 			for _, t := range res.Facts {
-				fmt.Fprintln(out, kg.Describe(t))
+				fmt.Fprintln(out, describeFact(t))
 			}
 			if res.Truncated {
 				fmt.Fprintf(out, "(first %d facts; raise --limit for more)\n", len(res.Facts))
@@ -324,9 +324,9 @@ func newKGStatsCmd(g *globals) *cobra.Command {
 			}
 			fmt.Fprintf(out, "%d entities, %d facts (%d current, %d expired, %d future)\n",
 				res.Entities, res.Triples, res.Current, res.Expired, res.Future)
-			fmt.Fprintf(out, "functional: %s\n", strings.Join(res.Functional, ", "))
+			fmt.Fprintf(out, "functional: %s\n", strings.Join(termLines(res.Functional), ", "))
 			for _, p := range res.Predicates {
-				fmt.Fprintf(out, "  %-24s %d (%d current)\n", p.Predicate, p.Triples, p.Current)
+				fmt.Fprintf(out, "  %-24s %d (%d current)\n", termLine(p.Predicate), p.Triples, p.Current)
 			}
 			return nil
 		},
@@ -360,7 +360,7 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 			return printJSON(out, res)
 		}
 		for _, p := range res.Functional {
-			fmt.Fprintln(out, p)
+			fmt.Fprintln(out, termLine(p))
 		}
 		return nil
 	}
@@ -390,3 +390,7 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 	c.AddCommand(list, add, rm)
 	return c
 }
+
+// describeFact is kg.Describe made safe for a terminal: names come from
+// agents and mined text.
+func describeFact(t kg.Triple) string { return termLine(kg.Describe(t)) }

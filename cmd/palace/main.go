@@ -29,7 +29,9 @@ func run(ctx context.Context, args []string) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(os.Stderr, "palace:", err)
+	// Errors can quote stored names and the arguments; lines they break on
+	// purpose are kept.
+	fmt.Fprintln(os.Stderr, "palace:", termText(err.Error()))
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2

@@ -89,11 +89,11 @@ or input (nothing written).`,
 				return printJSON(out, res)
 			}
 			if res.Notice != "" {
-				fmt.Fprintln(c.ErrOrStderr(), "palace: "+res.Notice)
+				fmt.Fprintln(c.ErrOrStderr(), "palace: "+termLine(res.Notice))
 			}
 			printRedacted(out, res.Redacted)
 			if res.Added {
-				fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, res.Wing, res.Room)
+				fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, termLine(res.Wing), termLine(res.Room))
 				if len(res.Duplicates) > 0 {
 					fmt.Fprintln(out, "written despite these duplicates (--force):")
 				}
@@ -102,14 +102,14 @@ or input (nothing written).`,
 				if res.Duplicates[0].Kind != "exact" {
 					what = "something close to this note"
 				}
-				fmt.Fprintf(out, "not written: wing %s already holds %s (use --force to add it anyway):\n", res.Wing, what)
+				fmt.Fprintf(out, "not written: wing %s already holds %s (use --force to add it anyway):\n", termLine(res.Wing), what)
 			}
 			for _, m := range res.Duplicates {
 				how := "exact"
 				if m.Kind != "exact" {
 					how = fmt.Sprintf("near %.2f (%s)", m.Similarity, m.Method)
 				}
-				fmt.Fprintf(out, "  %s  %s  [%s/%s] %s\n    %s\n", how, m.ID, m.Wing, m.Room, m.Citation, m.Preview)
+				fmt.Fprintf(out, "  %s  %s  [%s/%s] %s\n    %s\n", how, termLine(m.ID), termLine(m.Wing), termLine(m.Room), termLine(m.Citation), termLine(m.Preview))
 			}
 			return nil
 		},
@@ -174,7 +174,7 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 			if !res.Added {
 				verb = "already written:"
 			}
-			fmt.Fprintf(out, "%s %s to %s/%s at %s\n", verb, res.ID, res.Wing, res.Topic, res.At.Format("2006-01-02T15:04:05Z"))
+			fmt.Fprintf(out, "%s %s to %s/%s at %s\n", verb, termLine(res.ID), termLine(res.Wing), termLine(res.Topic), res.At.Format("2006-01-02T15:04:05Z"))
 			return nil
 		},
 	}
@@ -220,15 +220,15 @@ func newDiaryReadCmd(g *globals) *cobra.Command {
 				return printJSON(out, res)
 			}
 			if len(res.Entries) == 0 {
-				fmt.Fprintf(out, "no diary entries for %s\n", res.AgentID)
+				fmt.Fprintf(out, "no diary entries for %s\n", termLine(res.AgentID))
 				return nil
 			}
 			if res.More {
 				fmt.Fprintf(out, "(older entries not shown; raise --last)\n")
 			}
 			for _, e := range res.Entries {
-				fmt.Fprintf(out, "%s  [%s/%s]  %s\n", e.At.Format("2006-01-02 15:04:05Z"), e.Wing, e.Topic, e.ID)
-				fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(e.Text, "\n", "\n  "))
+				fmt.Fprintf(out, "%s  [%s/%s]  %s\n", e.At.Format("2006-01-02 15:04:05Z"), termLine(e.Wing), termLine(e.Topic), termLine(e.ID))
+				fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(termText(e.Text), "\n", "\n  "))
 			}
 			return nil
 		},
@@ -300,7 +300,9 @@ count.`,
 				fmt.Fprintln(c.ErrOrStderr(), "palace: nothing to wake up with: write $PALACE_HOME/identity.md, remember notes or mine a project (or raise --budget)")
 				return nil
 			}
-			_, err = io.WriteString(out, res.Text+"\n")
+			// The text quotes drawers verbatim: its own line breaks and tabs
+			// stay, other control characters are escaped.
+			_, err = io.WriteString(out, termText(res.Text)+"\n")
 			return err
 		},
 	}

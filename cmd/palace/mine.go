@@ -100,7 +100,7 @@ the other mode are mined again even if unchanged.`,
 }
 
 func printSummary(w io.Writer, s *mine.Summary) {
-	fmt.Fprintf(w, "wing %s <- %s\n", s.Wing, s.Root)
+	fmt.Fprintf(w, "wing %s <- %s\n", termLine(s.Wing), termLine(s.Root))
 	fmt.Fprintf(w, "files: %d seen, %d mined, %d unchanged\n", s.FilesSeen, s.FilesMined, s.FilesUnchanged)
 	reasons := make([]string, 0, len(s.SkippedBy))
 	for r := range s.SkippedBy {
@@ -115,13 +115,13 @@ func printSummary(w io.Writer, s *mine.Summary) {
 		switch k.Reason {
 		case mine.ReasonUnreadable, mine.ReasonInvalidUTF8, mine.ReasonTooLarge:
 			if shown < 10 {
-				fmt.Fprintf(w, "  %s: %s (%s)\n", k.Reason, k.Path, k.Detail)
+				fmt.Fprintf(w, "  %s: %s (%s)\n", k.Reason, termLine(k.Path), termLine(k.Detail))
 			}
 			shown++
 		}
 	}
 	for _, e := range s.Errors {
-		fmt.Fprintf(w, "error: %s: %s\n", e.Path, e.Detail)
+		fmt.Fprintf(w, "error: %s: %s\n", termLine(e.Path), termLine(e.Detail))
 	}
 	if shown > 10 {
 		fmt.Fprintf(w, "  ... and %d more (see --json)\n", shown-10)
@@ -156,6 +156,6 @@ func printRedactions(w io.Writer, s *mine.Summary) {
 			fmt.Fprintf(w, "  ... and %d more (see --json)\n", len(s.Redactions)-10)
 			break
 		}
-		fmt.Fprintf(w, "  %s: %s:%d\n", r.Kind, r.Path, r.Line)
+		fmt.Fprintf(w, "  %s: %s:%d\n", r.Kind, termLine(r.Path), r.Line)
 	}
 }

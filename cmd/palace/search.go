@@ -58,10 +58,10 @@ does not hold is an error that lists the wings.`,
 				return printJSON(out, res)
 			}
 			if res.Notice != "" {
-				fmt.Fprintln(c.ErrOrStderr(), res.Notice)
+				fmt.Fprintln(c.ErrOrStderr(), termLine(res.Notice))
 			}
 			if res.Route.Applied || res.Route.Room != "" {
-				fmt.Fprintln(out, "route:", res.Route)
+				fmt.Fprintln(out, "route:", termLine(res.Route.String()))
 			}
 			open, close := "[", "]"
 			if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
@@ -77,10 +77,13 @@ does not hold is an error that lists the wings.`,
 				}
 				also := ""
 				if len(h.AlsoIn) > 0 {
-					also = "  also in " + strings.Join(h.AlsoIn, ", ")
+					also = "  also in " + strings.Join(termLines(h.AlsoIn), ", ")
 				}
-				fmt.Fprintf(out, "%d. %s  [%s/%s]%s  score %.2f  %s%s\n", i+1, h.Citation, h.Wing, h.Room, when, h.Score, h.ID, also)
-				fmt.Fprintf(out, "   %s\n", strings.Join(strings.Fields(remark(h.Snippet, open, close)), " "))
+				fmt.Fprintf(out, "%d. %s  [%s/%s]%s  score %.2f  %s%s\n", i+1, termLine(h.Citation), termLine(h.Wing), termLine(h.Room), when, h.Score, termLine(h.ID), also)
+				// Escaped before the marks become bold, which are the only
+				// escapes written.
+				snippet := termLine(strings.Join(strings.Fields(h.Snippet), " "))
+				fmt.Fprintf(out, "   %s\n", remark(snippet, open, close))
 			}
 			return nil
 		},

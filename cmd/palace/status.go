@@ -27,16 +27,16 @@ func newStatusCmd(g *globals) *cobra.Command {
 				return printJSON(out, s)
 			}
 			e := s.Embedding
-			fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", s.Database, s.SchemaVersion, float64(s.DBBytes)/1e6)
+			fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", termLine(s.Database), s.SchemaVersion, float64(s.DBBytes)/1e6)
 			fmt.Fprintf(out, "%d drawers (%d deleted), %d sources\n", s.Drawers, s.Deleted, s.Sources)
-			fmt.Fprintf(out, "embeddings: %s (%s); %d vectors, %d drawers waiting for one\n", e.Backend, e.Reason, e.Vectors, e.Pending)
+			fmt.Fprintf(out, "embeddings: %s (%s); %d vectors, %d drawers waiting for one\n", termLine(e.Backend), termLine(e.Reason), e.Vectors, e.Pending)
 			wing := ""
 			for _, r := range s.Rooms {
 				if r.Wing != wing {
 					wing = r.Wing
-					fmt.Fprintf(out, "wing %s\n", wing)
+					fmt.Fprintf(out, "wing %s\n", termLine(wing))
 				}
-				fmt.Fprintf(out, "  %-24s %d\n", r.Room, r.Drawers)
+				fmt.Fprintf(out, "  %-24s %d\n", termLine(r.Room), r.Drawers)
 			}
 			return nil
 		},

@@ -97,13 +97,13 @@ func newTaxonomyListCmd(g *globals) *cobra.Command {
 func printRoom(out io.Writer, prefix string, r ops.Room) {
 	name := ""
 	if r.DisplayName != "" {
-		name = fmt.Sprintf(" (%s)", r.DisplayName)
+		name = fmt.Sprintf(" (%s)", termLine(r.DisplayName))
 	}
 	kw := "no keywords"
 	if len(r.Keywords) > 0 {
-		kw = "keywords: " + strings.Join(r.Keywords, ", ")
+		kw = "keywords: " + strings.Join(termLines(r.Keywords), ", ")
 	}
-	fmt.Fprintf(out, "%s%s/%s%s  %s\n", prefix, r.Wing, r.Room, name, kw)
+	fmt.Fprintf(out, "%s%s/%s%s  %s\n", prefix, termLine(r.Wing), termLine(r.Room), name, kw)
 }
 
 func newTaxonomySetCmd(g *globals) *cobra.Command {
@@ -224,7 +224,7 @@ find anything (a search that finds nothing there runs without the route).`,
 			if asJSON {
 				return printJSON(c.OutOrStdout(), r)
 			}
-			fmt.Fprintln(c.OutOrStdout(), r)
+			fmt.Fprintln(c.OutOrStdout(), termLine(r.String()))
 			return nil
 		},
 	}
@@ -235,7 +235,7 @@ find anything (a search that finds nothing there runs without the route).`,
 
 func printChange(c *cobra.Command, res ops.TaxonomyChange, asJSON bool) error {
 	if res.Warning != "" {
-		fmt.Fprintln(c.ErrOrStderr(), "palace: warning:", res.Warning)
+		fmt.Fprintln(c.ErrOrStderr(), "palace: warning:", termLine(res.Warning))
 	}
 	out := c.OutOrStdout()
 	if asJSON {
@@ -243,10 +243,10 @@ func printChange(c *cobra.Command, res ops.TaxonomyChange, asJSON bool) error {
 	}
 	printRoom(out, res.Action+" ", res.Room)
 	if res.PalaceYAML != "" {
-		fmt.Fprintf(out, "wrote %s\n", res.PalaceYAML)
+		fmt.Fprintf(out, "wrote %s\n", termLine(res.PalaceYAML))
 	}
 	if len(res.Dropped) > 0 {
-		fmt.Fprintf(out, "dropped from the palace, not being in palace.yaml: %s\n", strings.Join(res.Dropped, ", "))
+		fmt.Fprintf(out, "dropped from the palace, not being in palace.yaml: %s\n", strings.Join(termLines(res.Dropped), ", "))
 	}
 	return nil
 }

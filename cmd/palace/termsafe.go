@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Stored text comes from files, transcripts and agents Palace does not
+// control: a file name or a line holding ESC ] 52 writes the clipboard, ESC [
+// 2 J clears the screen, a CR or LF forges an output line. Human output
+// passes every stored string through termLine (one-line fields: names,
+// citations, ids, snippets) or termText (verbatim content, where LF and TAB
+// are the text's own). --json output is left exact: encoding/json escapes
+// control characters itself.
+
+// termLine renders s for one line of terminal output: every control
+// character (C0, DEL, C1), including CR, LF and TAB, the Unicode bidi
+// overrides and line separators, and each byte of invalid UTF-8 is shown as
+// a visible escape (\n, \x1b, \u202e, \xff).
+func termLine(s string) string { return termEscape(s, false) }
+
+// termText renders multi-line content for a terminal: LF and TAB are kept,
+// everything termLine escapes otherwise is escaped (CR too, since it
+// overwrites the line already printed).
+func termText(s string) string { return termEscape(s, true) }
+
+func termEscape(s string, multiline bool) string {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if termUnsafe(r, n, multiline) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s // the common case: nothing to escape, no copy
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case !termUnsafe(r, n, multiline):
+			b.WriteString(s[i : i+n])
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// termUnsafe reports whether the rune r (n bytes long) must be escaped.
+func termUnsafe(r rune, n int, multiline bool) bool {
+	switch {
+	case r == utf8.RuneError && n == 1: // invalid UTF-8 (a lone 0x9b is CSI on some terminals)
+		return true
+	case r == '\n' || r == '\t':
+		return !multiline
+	case r < 0x20 || r == 0x7f: // C0 and DEL
+		return true
+	case r >= 0x80 && r <= 0x9f: // C1
+		return true
+	case r == 0x2028 || r == 0x2029: // line and paragraph separators
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi embeddings, overrides, isolates
+		return true
+	}
+	return false
+}
+
+// termLines applies termLine to each string of ss.
+func termLines(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = termLine(s)
+	}
+	return out
+}
