@@ -100,8 +100,10 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		if !yes {
 			fmt.Fprintf(out, "Write %s? [y/N] ", p.Path)
 			answer, _ := bufio.NewReader(c.InOrStdin()).ReadString('\n')
+			// Declining is an answer, not a failure: exit 0.
 			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-				return fmt.Errorf("nothing written to %s (answer y, or pass --yes)", p.Path)
+				fmt.Fprintf(out, "nothing changed: %s was not written (answer y, or pass --yes)\n", p.Path)
+				return nil
 			}
 		}
 		if err := p.Apply(); err != nil {
@@ -117,8 +119,8 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 }
 
 // installOptions gathers what an installation needs: this binary's absolute
-// path, the palace home to pass along when --home was given, and the
-// folders the agent's settings live in.
+// path, the palace home to pass along when --home or PALACE_HOME chose it,
+// and the folders the agent's settings live in.
 func installOptions(g *globals, agent, scope, dir string) (hook.InstallOptions, error) {
 	bin, err := os.Executable()
 	if err != nil {
@@ -127,10 +129,16 @@ func installOptions(g *globals, agent, scope, dir string) (hook.InstallOptions, 
 	if bin, err = filepath.Abs(bin); err != nil {
 		return hook.InstallOptions{}, fmt.Errorf("find the palace binary: %w", err)
 	}
+	// The agent runs the hook without this shell's environment, so a home
+	// chosen by --home or PALACE_HOME is written into the command; with
+	// neither, the hook finds the same default (~/.palace) itself.
 	home := ""
-	if g.home != "" {
-		if home, err = filepath.Abs(g.home); err != nil {
-			return hook.InstallOptions{}, fmt.Errorf("--home: %w", err)
+	if g.home != "" || os.Getenv("PALACE_HOME") != "" {
+		if home, err = palace.ResolveHome(g.home); err == nil {
+			home, err = filepath.Abs(home)
+		}
+		if err != nil {
+			return hook.InstallOptions{}, fmt.Errorf("palace home: %w", err)
 		}
 	}
 	userHome, _ := os.UserHomeDir() // checked by the plan when it is needed

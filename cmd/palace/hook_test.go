@@ -203,7 +203,8 @@ func TestHookInstallUninstall(t *testing.T) {
 	os.WriteFile(settings, []byte(`{"theme": "dark", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}`), 0o644)
 
 	stdout, _, err := hookCmd(t, home, userHome, strings.NewReader("n\n"), "install", "claude-code")
-	if err == nil || !strings.Contains(err.Error(), "nothing written") || !strings.Contains(stdout, "+ ") {
+	// Answering n is a choice, not a failure: exit 0, saying so.
+	if err != nil || !strings.Contains(stdout, "nothing changed") || !strings.Contains(stdout, "+ ") {
 		t.Fatalf("declined install: %v\n%s", err, stdout)
 	}
 	if b, _ := os.ReadFile(settings); strings.Contains(string(b), "hook run") {
@@ -255,5 +256,23 @@ func TestHookInstallUninstall(t *testing.T) {
 	}
 	if _, _, err := hookCmd(t, home, userHome, nil, "install", "codex", "--scope", "global", "--yes"); err == nil {
 		t.Errorf("unknown scope accepted")
+	}
+}
+
+// The agent runs the hook without the shell's environment: a palace chosen
+// by PALACE_HOME must be written into the hook as --home, like one chosen by
+// --home.
+func TestHookInstallRecordsPalaceHome(t *testing.T) {
+	userHome, home := t.TempDir(), filepath.Join(t.TempDir(), "env-palace")
+	t.Setenv("PALACE_HOME", home)
+	if stdout, _, err := hookCmd(t, "", userHome, nil, "install", "claude-code", "--yes"); err != nil {
+		t.Fatalf("install: %v\n%s", err, stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(userHome, ".claude", "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "--home "+home+" hook run --agent claude-code") {
+		t.Errorf("PALACE_HOME=%s is not in the installed hook:\n%s", home, b)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/ops"
 )
@@ -58,7 +59,8 @@ the other mode are mined again even if unchanged.`,
 			// Bad flags are refused before the palace is opened or created.
 			r.Path = a[0]
 			if err := r.Validate(); err != nil {
-				return inputErr(err)
+				// Named as the flags the user typed, not as ops' fields.
+				return inputErr(input.Rename(err, map[string]string{"max_size": "--max-size", "max_convo_size": "--max-convo-size"}))
 			}
 			p, err := g.open()
 			if err != nil {

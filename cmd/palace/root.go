@@ -59,7 +59,7 @@ rooms, and finds them again with full-text search.`,
 		RunE:          func(c *cobra.Command, _ []string) error { return c.Help() },
 	}
 	root.PersistentFlags().StringVar(&g.home, "home", "", "palace directory (overrides PALACE_HOME; default ~/.palace)")
-	root.PersistentFlags().StringVar(&g.modelDir, "model-dir", "", "embedding model folder (model.onnx, tokenizer.json, config.json); overrides PALACE_MODEL_DIR and `palace model use`")
+	root.PersistentFlags().StringVar(&g.modelDir, "model-dir", "", "embedding model folder (model.onnx, tokenizer.json, config.json); overrides PALACE_MODEL_DIR and 'palace model use'")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
 	})

@@ -34,7 +34,7 @@ directory. --instructions prints the memory protocol the server gives agents.
 --lsp is the Language Server Protocol server for editors: it mines each
 workspace folder into its wing, re-mines files on save and when they change on
 disk, and answers palace/relevant, palace/search, palace/drawer,
-palace/remember, palace/forget, palace/status and palace/wakeUp.`,
+palace/remember, palace/forget, palace/mine, palace/status and palace/wakeUp.`,
 		Example: `  claude mcp add palace -- palace serve --mcp
   palace serve --mcp --http 127.0.0.1:8765
   palace serve --lsp`,

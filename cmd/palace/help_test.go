@@ -1,0 +1,34 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A backquoted word in a flag's usage becomes its value name in every
+// --help ("--model-dir palace model use"); --model-dir takes a folder.
+func TestHelpModelDirValueName(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"search", "--help"}, {"status", "--help"}} {
+		out, errOut, code := runPalace(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", args, code, errOut)
+		}
+		if strings.Contains(out, "--model-dir palace") || !strings.Contains(out, "--model-dir string") {
+			t.Errorf("%v: --model-dir's value name is wrong:\n%s", args, out)
+		}
+	}
+}
+
+// serve --help lists every custom LSP method, palace/mine included.
+func TestServeHelpListsLSPMethods(t *testing.T) {
+	out, errOut, code := runPalace(t, "", "serve", "--help")
+	if code != 0 {
+		t.Fatalf("serve --help: exit %d, %s", code, errOut)
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, m := range []string{"palace/relevant", "palace/search", "palace/drawer", "palace/remember", "palace/forget", "palace/mine", "palace/status", "palace/wakeUp"} {
+		if !strings.Contains(flat, m) {
+			t.Errorf("serve --help does not name %s:\n%s", m, out)
+		}
+	}
+}
