@@ -25,7 +25,8 @@ always", no --to "still true".
 Dates are YYYY-MM-DD or RFC 3339 times (2026-05-01T09:30:00Z; an offset is
 converted to UTC; no offset means UTC). A date-only --from or --as-of is the
 start of that day; a date-only --to or --ended keeps the fact true through
-that whole day.
+that whole day, and is shown as that day ("until 2024-03-31"; --json holds
+the exclusive end, 2024-04-01T00:00:00Z).
 
 Names are matched ignoring case, apostrophes and spacing ("Alice Smith" is
 "alice_smith") and shown as first written.

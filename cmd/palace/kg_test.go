@@ -195,8 +195,23 @@ func TestKGHumanOutput(t *testing.T) {
 	needKG(t)
 	home := t.TempDir()
 	out, errOut, code := runPalace(t, home, "kg", "add", "Alice Smith", "lives_in", "Paris", "--from", "2015-03-01", "--to", "2019-08-31")
-	if code != 0 || !strings.HasPrefix(out, "added Alice Smith lives_in Paris (2015-03-01 until 2019-09-01) [t_") || errOut != "" {
+	// A date-only --to is shown as the last day included, as typed; JSON
+	// keeps the exclusive instant.
+	if code != 0 || !strings.HasPrefix(out, "added Alice Smith lives_in Paris (2015-03-01 until 2019-08-31) [t_") || errOut != "" {
 		t.Errorf("add: %d %q %q", code, out, errOut)
+	}
+	for _, args := range [][]string{{"kg", "query", "Alice Smith"}, {"kg", "timeline", "Alice Smith"}} {
+		if out, _, _ := runPalace(t, home, args...); !strings.Contains(out, "(2015-03-01 until 2019-08-31)") {
+			t.Errorf("%v: want the last day included, 2019-08-31:\n%s", args, out)
+		}
+	}
+	out, _, _ = runPalace(t, home, "kg", "timeline", "Alice Smith", "--json")
+	if !strings.Contains(out, `"valid_to": "2019-09-01T00:00:00Z"`) {
+		t.Errorf("timeline --json should keep the exclusive end 2019-09-01T00:00:00Z:\n%s", out)
+	}
+	out, _, _ = runPalace(t, home, "kg", "add", "Bob", "works_at", "Acme", "--from", "2020-01-01", "--to", "2021-06-30T12:00:00Z")
+	if !strings.Contains(out, "(2020-01-01 until 2021-06-30T12:00:00Z (exclusive))") {
+		t.Errorf("an instant end should be marked exclusive: %q", out)
 	}
 	out, errOut, code = runPalace(t, home, "kg", "add", "alice smith", "lives_in", "London", "--from", "2019-06-01")
 	if code != exitConflict || !strings.HasPrefix(out, "conflicts with Alice Smith lives_in Paris") {

@@ -153,7 +153,7 @@ func prepare(f Fact, opts AddOptions) (Triple, error) {
 		// nothing sensible, so the new fact starts, and the old ones end, now.
 		now := opts.now()
 		if n.ValidTo != nil && !n.ValidTo.After(now) {
-			return Triple{}, invalid("valid_from", "is needed to supersede with a valid_to in the past (%s): without it the new fact would start now", FormatTime(n.ValidTo))
+			return Triple{}, invalid("valid_from", "is needed to supersede with a valid_to in the past (until %s): without it the new fact would start now", formatEnd(*n.ValidTo))
 		}
 		n.ValidFrom = &now
 	}
@@ -313,7 +313,7 @@ func Invalidate(ctx context.Context, st *store.Store, r InvalidateRequest) (Inva
 	}
 	closed, err := st.KGInvalidate(ctx, s, p, o, ended)
 	if errors.Is(err, store.ErrInterval) {
-		return InvalidateResult{}, invalid("ended", "%s: %v", FormatTime(&ended), err)
+		return InvalidateResult{}, invalid("ended", "%s: %v", formatEnd(ended), err)
 	}
 	if err != nil {
 		return InvalidateResult{}, fmt.Errorf("invalidate %s %s %s: %w", s, p, o, err)
@@ -535,8 +535,11 @@ func FormatTime(t *time.Time) string {
 	return u.Format(time.RFC3339)
 }
 
-// FormatInterval reads [from, to) in words: "since F", "F until T" (T
-// excluded), "until T", "always".
+// FormatInterval reads [from, to) in words: "since F", "F until L",
+// "until L", "always". L is the last day included when the end falls on
+// midnight UTC, as a date-only --to or --ended does (stored as the next
+// day's start, excluded: --to 2024-03-31 reads "until 2024-03-31"); any
+// other end is the exact instant, marked "(exclusive)".
 func FormatInterval(from, to *time.Time) string {
 	switch {
 	case from == nil && to == nil:
@@ -544,9 +547,19 @@ func FormatInterval(from, to *time.Time) string {
 	case to == nil:
 		return "since " + FormatTime(from)
 	case from == nil:
-		return "until " + FormatTime(to)
+		return "until " + formatEnd(*to)
 	}
-	return FormatTime(from) + " until " + FormatTime(to)
+	return FormatTime(from) + " until " + formatEnd(*to)
+}
+
+// formatEnd shows an exclusive end bound for people: a midnight UTC end as
+// the day before it, the last one included; any other as the instant.
+func formatEnd(t time.Time) string {
+	u := t.UTC()
+	if u.Hour() == 0 && u.Minute() == 0 && u.Second() == 0 && u.Nanosecond() == 0 {
+		return u.AddDate(0, 0, -1).Format(dates.DateLayout)
+	}
+	return u.Format(time.RFC3339) + " (exclusive)"
 }
 
 // Describe is a fact in one line: "Alice works_at Acme (since 2020-01-01)".

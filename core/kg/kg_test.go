@@ -96,15 +96,15 @@ var scenarios = []scenario{
 			{add: &aliceAcme, want: "added", triple: "Acme (since 2020-01-01)"},
 			{add: &aliceGlobex, want: "conflict", conflicts: []string{"Acme (since 2020-01-01)"}},
 			{check: &aliceGlobex, want: "conflict", conflicts: []string{"Acme (since 2020-01-01)"}},
-			{check: &aliceGlobex, supersede: true, want: "added", superseded: []string{"Acme (2020-01-01 until 2023-06-01)"}},
+			{check: &aliceGlobex, supersede: true, want: "added", superseded: []string{"Acme (2020-01-01 until 2023-05-31)"}},
 			{add: &aliceGlobex, supersede: true, want: "added", triple: "Globex (since 2023-06-01)",
-				conflicts: []string{"Acme (since 2020-01-01)"}, superseded: []string{"Acme (2020-01-01 until 2023-06-01)"}},
+				conflicts: []string{"Acme (since 2020-01-01)"}, superseded: []string{"Acme (2020-01-01 until 2023-05-31)"}},
 			// Re-asserting the current job, undated, is not a conflict with
 			// the old one: it restates what is stored.
 			{add: ptrFact(fact("alice", "works at", "globex", "", "")), want: "duplicate", triple: "Globex (since 2023-06-01)"},
 			// A new undated employer does conflict, with both.
 			{add: ptrFact(fact("Alice", "works_at", "Initech", "", "")), want: "conflict",
-				conflicts: []string{"Acme (2020-01-01 until 2023-06-01)", "Globex (since 2023-06-01)"}},
+				conflicts: []string{"Acme (2020-01-01 until 2023-05-31)", "Globex (since 2023-06-01)"}},
 		},
 		queries: []query{
 			{"alice", "2019-12-31", "out", nil},
@@ -121,7 +121,7 @@ var scenarios = []scenario{
 		steps: []step{
 			addS(fact("Bob", "lives in", "Paris", "2015-03-01", ""), "added"),
 			{add: ptrFact(fact("Bob", "lives_in", "London", "2019-09-01", "")), supersede: true, want: "added",
-				superseded: []string{"Paris (2015-03-01 until 2019-09-01)"}, conflicts: []string{"Paris (since 2015-03-01)"}},
+				superseded: []string{"Paris (2015-03-01 until 2019-08-31)"}, conflicts: []string{"Paris (since 2015-03-01)"}},
 			{add: ptrFact(fact("Bob", "lives_in", "Berlin", "2021-01-01", "2021-12-31")), want: "conflict",
 				conflicts: []string{"London (since 2019-09-01)"}},
 		},
@@ -148,7 +148,7 @@ var scenarios = []scenario{
 		steps: []step{
 			addS(fact("Alice", "works_at", "Acme", "2020-01-01", "2021-12-31"), "added"),
 			{add: ptrFact(fact("Alice", "works_at", "Acme", "2019-06-01", "2020-06-01")), want: "merged",
-				triple: "Acme (2019-06-01 until 2022-01-01)"},
+				triple: "Acme (2019-06-01 until 2021-12-31)"},
 			{add: ptrFact(fact("Alice", "works_at", "Acme", "2021-06-01", "")), want: "merged",
 				triple: "Acme (since 2019-06-01)"},
 		},
@@ -177,17 +177,17 @@ var scenarios = []scenario{
 			{add: &aliceGlobex, supersede: true, want: "added"},
 			// Overlaps the closed Acme stint: a contradiction.
 			{add: ptrFact(fact("Alice", "works_at", "Initech", "2022-01-01", "2022-12-31")), want: "conflict",
-				conflicts: []string{"Acme (2020-01-01 until 2023-06-01)"}},
+				conflicts: []string{"Acme (2020-01-01 until 2023-05-31)"}},
 			// Starts before Acme: closing Acme at its start cannot fix it.
 			{add: ptrFact(fact("Alice", "works_at", "Initech", "2019-01-01", "")), supersede: true, want: "conflict",
-				conflicts: []string{"Acme (2020-01-01 until 2023-06-01)", "Globex (since 2023-06-01)"}},
+				conflicts: []string{"Acme (2020-01-01 until 2023-05-31)", "Globex (since 2023-06-01)"}},
 			// Ends the day before Acme starts (date-only valid_to: through
 			// 2019-12-31, i.e. until 2020-01-01): no overlap.
 			{add: ptrFact(fact("Alice", "works_at", "Initech", "2018-01-01", "2019-12-31")), want: "added",
-				triple: "Initech (2018-01-01 until 2020-01-01)"},
+				triple: "Initech (2018-01-01 until 2019-12-31)"},
 			// With supersede, a correction inside the Acme stint shortens it.
 			{add: ptrFact(fact("Alice", "works_at", "Hooli", "2022-01-01", "2022-12-31")), supersede: true, want: "added",
-				superseded: []string{"Acme (2020-01-01 until 2022-01-01)"}, conflicts: []string{"Acme (2020-01-01 until 2023-06-01)"}},
+				superseded: []string{"Acme (2020-01-01 until 2021-12-31)"}, conflicts: []string{"Acme (2020-01-01 until 2023-05-31)"}},
 		},
 		queries: []query{
 			{"alice", "2019-12-31T23:59:59Z", "out", []string{"Alice works_at Initech"}},
@@ -214,7 +214,7 @@ var scenarios = []scenario{
 		steps: []step{
 			addS(fact("Alice", "role", "engineer", "2020-01-01", "2020-12-31"), "added"),
 			{add: ptrFact(fact("Alice", "role", "manager", "", "")), want: "conflict",
-				conflicts: []string{"engineer (2020-01-01 until 2021-01-01)"}},
+				conflicts: []string{"engineer (2020-01-01 until 2020-12-31)"}},
 			// Superseding without a date means "from now on".
 			{add: ptrFact(fact("Alice", "role", "manager", "", "")), supersede: true, want: "added",
 				triple: "manager (since 2026-05-01T12:00:00Z)"},
@@ -227,13 +227,13 @@ var scenarios = []scenario{
 			addS(fact("Alice", "knows", "Bob", "2010-01-01", "2012-01-01"), "added"),
 			addS(fact("Alice", "knows", "Carol", "2020-01-01", ""), "added"),
 			{inval: &InvalidateRequest{Subject: "alice", Predicate: "KNOWS", Object: "bob", Ended: "2024-02-29"},
-				want: "closed", closed: []string{"Bob (2020-01-01 until 2024-03-01)"}},
+				want: "closed", closed: []string{"Bob (2020-01-01 until 2024-02-29)"}},
 			{inval: &InvalidateRequest{Subject: "alice", Predicate: "knows", Object: "bob", Ended: "2025-01-01"},
 				want: "closed", closed: []string{}},
 			{inval: &InvalidateRequest{Subject: "alice", Predicate: "knows", Object: "carol", Ended: "2019-01-01"},
 				want: "invalid"},
 			{inval: &InvalidateRequest{Subject: "alice", Predicate: "knows", Object: "carol"},
-				want: "closed", closed: []string{"Carol (2020-01-01 until 2026-05-01T12:00:00Z)"}},
+				want: "closed", closed: []string{"Carol (2020-01-01 until 2026-05-01T12:00:00Z (exclusive))"}},
 		},
 		queries: []query{
 			{"alice", "2024-02-29T23:59:59Z", "out", []string{"Alice knows Bob", "Alice knows Carol"}},
@@ -246,7 +246,7 @@ var scenarios = []scenario{
 		steps: []step{
 			addS(fact("Palace", "status", "frozen", "2026-04-01", "2026-04-01"), "added"),
 			{add: ptrFact(fact("Palace", "status", "open", "2026-04-01T23:00:00Z", "")), want: "conflict",
-				conflicts: []string{"frozen (2026-04-01 until 2026-04-02)"}},
+				conflicts: []string{"frozen (2026-04-01 until 2026-04-01)"}},
 			addS(fact("Palace", "status", "open", "2026-04-02", ""), "added"),
 		},
 		queries: []query{
@@ -813,8 +813,11 @@ func TestFormatInterval(t *testing.T) {
 	}{
 		{nil, nil, "always"},
 		{d("2020-01-01T00:00:00Z"), nil, "since 2020-01-01"},
-		{nil, d("2020-01-02T00:00:00Z"), "until 2020-01-02"},
-		{d("2020-01-01T00:00:00Z"), d("2020-01-01T10:30:00Z"), "2020-01-01 until 2020-01-01T10:30:00Z"},
+		{nil, d("2020-01-02T00:00:00Z"), "until 2020-01-01"},
+		{d("2020-01-01T00:00:00Z"), d("2020-01-01T10:30:00Z"), "2020-01-01 until 2020-01-01T10:30:00Z (exclusive)"},
+		// A date-only end is stored as the next day's start: the last day
+		// included is shown.
+		{d("2024-01-01T00:00:00Z"), d("2024-04-01T00:00:00Z"), "2024-01-01 until 2024-03-31"},
 	} {
 		if got := FormatInterval(c.from, c.to); got != c.want {
 			t.Errorf("FormatInterval = %q, want %q", got, c.want)
