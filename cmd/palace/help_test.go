@@ -32,3 +32,21 @@ func TestServeHelpListsLSPMethods(t *testing.T) {
 		}
 	}
 }
+
+// Without vectors every search is lexical: saying so after each one is
+// noise. The notice is printed with --verbose and kept in --json.
+func TestSearchLexicalNoticeOnlyWhenVerbose(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	writeTree(t, dir, map[string]string{"a.md": "the parser leaks goroutines\n"})
+	mineOK(t, home, dir, "--no-vectors")
+	out, errOut, code := runPalace(t, home, "search", "parser")
+	if code != 0 || !strings.Contains(out, "a.md") || errOut != "" {
+		t.Errorf("search: exit %d, stdout %q, stderr %q: want the hit and no notice", code, out, errOut)
+	}
+	if _, errOut, _ := runPalace(t, home, "search", "parser", "--verbose"); !strings.Contains(errOut, "lexical only") {
+		t.Errorf("search --verbose should say why it is lexical only: %q", errOut)
+	}
+	if r := searchOK(t, home, "parser"); !strings.Contains(r.Notice, "lexical only") {
+		t.Errorf("search --json should keep the notice: %q", r.Notice)
+	}
+}

@@ -17,8 +17,9 @@ import (
 
 func newSearchCmd(g *globals) *cobra.Command {
 	var (
-		req    ops.SearchRequest
-		asJSON bool
+		req     ops.SearchRequest
+		asJSON  bool
+		verbose bool
 	)
 	c := &cobra.Command{
 		Use:   "search QUERY",
@@ -57,8 +58,14 @@ does not hold is an error that lists the wings.`,
 			if asJSON {
 				return printJSON(out, res)
 			}
-			if res.Notice != "" {
-				fmt.Fprintln(c.ErrOrStderr(), termLine(res.Notice))
+			notice := res.Notice
+			if !verbose {
+				// Until the palace has vectors every search is lexical;
+				// saying so each time is noise ('palace status' shows it).
+				notice = strings.TrimSpace(strings.TrimPrefix(notice, res.LexicalOnly))
+			}
+			if notice != "" {
+				fmt.Fprintln(c.ErrOrStderr(), termLine(notice))
 			}
 			if res.Route.Applied || res.Route.Room != "" {
 				fmt.Fprintln(out, "route:", termLine(res.Route.String()))
@@ -97,6 +104,7 @@ does not hold is an error that lists the wings.`,
 	c.Flags().StringVar(&req.Since, "since", "", "only drawers from this time on: YYYY-MM-DD or RFC 3339 (conversation time, else mtime)")
 	c.Flags().StringVar(&req.Until, "until", "", "only drawers before this time; a date includes that whole day")
 	c.Flags().BoolVar(&asJSON, "json", false, "print results as JSON")
+	c.Flags().BoolVarP(&verbose, "verbose", "v", false, "also say why the search ran without vectors (lexical only), when it did")
 	return c
 }
 

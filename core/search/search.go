@@ -87,6 +87,10 @@ type Result struct {
 	Mode   string `json:"mode"`
 	Hits   []Hit  `json:"hits"`
 	Notice string `json:"notice,omitempty"`
+	// LexicalOnly is the part of Notice saying why a search of mode auto
+	// ran without vectors. The CLI prints it only with --verbose: it holds
+	// for every search until the palace gets vectors, and status says so.
+	LexicalOnly string `json:"-"`
 	// TimeHint is the period the query named, whose drawers were ranked
 	// first.
 	TimeHint *TimeHint `json:"time_hint,omitempty"`
@@ -205,7 +209,7 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 		if req.Mode == ModeVector || req.Mode == ModeHybrid {
 			return res, input.Invalid("mode", "%s needs vectors: %s", req.Mode, notice)
 		}
-		res.Notice = notice
+		res.Notice, res.LexicalOnly = notice, notice
 		return res, lexical(ctx, p, req, limit, &res)
 	}
 	qv, err := p.QueryVector(ctx, emb, req.Query)
