@@ -762,8 +762,6 @@ func TestUsageErrors(t *testing.T) {
 		{"negative limit", []string{"search", "x", "--limit", "-3"}, "--limit"},
 		{"limit not a number", []string{"search", "x", "--limit", "ten"}, "ten"},
 		{"max-size not a number", []string{"mine", dir, "--max-size", "big"}, "big"},
-		{"negative max-size", []string{"mine", dir, "--max-size", "-1"}, "--max-size -1"},
-		{"negative max-convo-size", []string{"mine", dir, "--max-convo-size", "-5"}, "--max-convo-size -5"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -18,8 +18,10 @@ func TestMineFlagsAreValidated(t *testing.T) {
 		field string
 	}{
 		{[]string{"--mode", "bogus"}, "auto, projects or convos"},
-		{[]string{"--max-size", "-5"}, "max_size"},
-		{[]string{"--max-convo-size", "-1"}, "max_convo_size"},
+		// Named as typed: -1 is refused, never read as the default.
+		{[]string{"--max-size", "-5"}, "--max-size -5"},
+		{[]string{"--max-size", "-1"}, "--max-size -1"},
+		{[]string{"--max-convo-size", "-1"}, "--max-convo-size -1"},
 		{[]string{"--wing", "a/b"}, "wing"},
 	} {
 		out, errOut, code := runPalace(t, home, append([]string{"mine", dir, "--json"}, tt.args...)...)
