@@ -36,7 +36,7 @@ rooms or add keywords; at every mine the file replaces the wing's taxonomy.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.OutOrStdout(), "wrote %s: wing %s, %d rooms\n", path, cfg.Wing, len(cfg.Rooms))
+			fmt.Fprintf(c.OutOrStdout(), "wrote %s: wing %s, %d rooms\n", termLine(path), termLine(cfg.Wing), len(cfg.Rooms))
 			return nil
 		},
 	}

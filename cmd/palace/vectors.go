@@ -119,7 +119,7 @@ there were no vectors. The first line (--json: "finder") names the finder.`,
 				fmt.Fprintf(out, "finder: lexical (cosine of content-word sets; %s)\n", res.Notice)
 			}
 			for _, n := range res.Near {
-				fmt.Fprintf(out, "%.3f  %s  [%s/%s]  %s\n", n.Similarity, n.Citation, n.Wing, n.Room, n.ID)
+				fmt.Fprintf(out, "%.3f  %s  [%s/%s]  %s\n", n.Similarity, termLine(n.Citation), termLine(n.Wing), termLine(n.Room), termLine(n.ID))
 			}
 			return nil
 		},
