@@ -87,9 +87,10 @@ type Result struct {
 	Mode   string `json:"mode"`
 	Hits   []Hit  `json:"hits"`
 	Notice string `json:"notice,omitempty"`
-	// LexicalOnly is the part of Notice saying why a search of mode auto
-	// ran without vectors. The CLI prints it only with --verbose: it holds
-	// for every search until the palace gets vectors, and status says so.
+	// LexicalOnly is the part of Notice saying that a search of mode auto
+	// ran without vectors because no model is configured. The CLI prints it
+	// only with --verbose: it holds for every search of a lexical palace,
+	// and status says so.
 	LexicalOnly string `json:"-"`
 	// TimeHint is the period the query named, whose drawers were ranked
 	// first.
@@ -209,7 +210,13 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 		if req.Mode == ModeVector || req.Mode == ModeHybrid {
 			return res, input.Invalid("mode", "%s needs vectors: %s", req.Mode, notice)
 		}
-		res.Notice, res.LexicalOnly = notice, notice
+		res.Notice = notice
+		// No model at all is the steady state of a lexical palace; a broken
+		// model, one of another model's vectors or none embedded yet are
+		// problems the user should see on every search.
+		if m, _, err := p.Embedder(); m == nil && err == nil {
+			res.LexicalOnly = notice
+		}
 		return res, lexical(ctx, p, req, limit, &res)
 	}
 	qv, err := p.QueryVector(ctx, emb, req.Query)
