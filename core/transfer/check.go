@@ -166,8 +166,8 @@ func checkTaxonomy(f cols) error {
 	return nil
 }
 
-// checkEntity checks an entity as kg.Add writes one: its id is its name
-// normalized, its properties a JSON object.
+// checkEntity checks an entity as kg.Add writes one: a name kg.Add
+// accepts, its id the name normalized, its properties a JSON object.
 func checkEntity(f cols) error {
 	id, err := f.text("id")
 	if err != nil {
@@ -177,7 +177,10 @@ func checkEntity(f cols) error {
 	if err != nil {
 		return err
 	}
-	if id == "" || id != kg.NormalizeName(name) {
+	if err := kg.CheckName("name", name); err != nil {
+		return err
+	}
+	if id != kg.NormalizeName(name) {
 		return input.Invalid("id", "%s is not the normalized name %s", input.Quote(id), input.Quote(kg.NormalizeName(name)))
 	}
 	if _, err := f.text("type"); err != nil {
@@ -206,7 +209,10 @@ func checkTriple(f cols) error {
 		if err != nil {
 			return err
 		}
-		if v == "" || v != kg.NormalizeName(v) {
+		if err := kg.CheckName(c, v); err != nil {
+			return err
+		}
+		if v != kg.NormalizeName(v) {
 			return input.Invalid(c, "%s is not a normalized name", input.Quote(v))
 		}
 	}

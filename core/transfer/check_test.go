@@ -115,6 +115,8 @@ func TestImportChecksEveryField(t *testing.T) {
 		{"keywords not a list", "taxonomy", "keywords", "release"},
 		{"entity id not its name", "entity", "id", "x'); DROP TABLE entities; --"},
 		{"properties not JSON", "entity", "properties", "{"},
+		{"control character in entity name", "entity", "name", "Acme\x1b]52;c;aGk=\x07"},
+		{"control character in subject", "triple", "subject", "alice\x1b[2j"},
 		{"fact id empty", "triple", "id", ""},
 		{"fact date not a date", "triple", "valid_from", "someday"},
 		{"fact ends before it starts", "triple", "valid_to", "2019-01-01T00:00:00Z"},
