@@ -67,8 +67,8 @@ const layers = `
 	core/search < core/vectors;
 	aaak, core/search < core/compress;
 	core/search < core/relevant;
-	core/palace < core/transfer;
 	core/compress, core/fsx, core/kg, core/secrets, core/vectors < core/memory;
+	core/convo, core/memory < core/transfer;
 
 	# The contract every front speaks: one request type per operation,
 	# over any of the engine.

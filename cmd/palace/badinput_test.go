@@ -497,6 +497,21 @@ func badExportFile(t *testing.T, e *badEnv, dir string) (string, []byte) {
 	return p, []byte(out)
 }
 
+// badEditRow replaces old with new in the first row of type kind of an
+// export.
+func badEditRow(t *testing.T, export []byte, kind, old, new string) []byte {
+	t.Helper()
+	lines := strings.SplitAfter(string(export), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, `{"type":"`+kind+`"`) && strings.Contains(l, old) {
+			lines[i] = strings.Replace(l, old, new, 1)
+			return []byte(strings.Join(lines, ""))
+		}
+	}
+	t.Fatalf("no %s row holds %s:\n%s", kind, old, export)
+	return nil
+}
+
 // ---- the cases ----
 
 func badCases() []badCase {
@@ -742,6 +757,45 @@ func badCLICases() []badCase {
 				path, pathB = badExportFile(t, e, e.dir(t, "imp"))
 				lines := strings.SplitAfter(string(pathB), "\n")
 				badWrite(t, path, []byte(lines[0]+lines[1]+`{"type":"drawer","row":{"id":"d_000000000000000000000001","content":"tokhalf"}}`+"\n"))
+			},
+			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "import", path) },
+		},
+		// An import checks every field as the operation that writes it
+		// does (issue 16): each of these imported before and then broke
+		// search, escaped the wing naming rule or misdated the drawer.
+		{
+			name: "import of a drawer whose metadata is not JSON", front: "cli", code: 1,
+			want: `export\.jsonl: line \d+: drawer metadata "\{\\"speakers\\":" is not a JSON object`,
+			setup: func(t *testing.T, e *badEnv) {
+				path, pathB = badExportFile(t, e, e.dir(t, "imp"))
+				badWrite(t, path, badEditRow(t, pathB, "drawer", `"metadata":"{}"`, `"metadata":"{\"speakers\":"`))
+			},
+			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "import", path) },
+		},
+		{
+			name: "import of a drawer in wing ../../etc", front: "cli", code: 1,
+			want: `export\.jsonl: line \d+: drawer wing name "\.\./\.\./etc" contains '/'`,
+			setup: func(t *testing.T, e *badEnv) {
+				path, pathB = badExportFile(t, e, e.dir(t, "imp"))
+				badWrite(t, path, badEditRow(t, pathB, "drawer", `"wing":"elsewhere"`, `"wing":"../../etc"`))
+			},
+			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "import", path) },
+		},
+		{
+			name: "import of a drawer whose hash is not its content's", front: "cli", code: 1,
+			want: `export\.jsonl: line \d+: drawer content_hash .* is not the hash of the content`,
+			setup: func(t *testing.T, e *badEnv) {
+				path, pathB = badExportFile(t, e, e.dir(t, "imp"))
+				badWrite(t, path, badEditRow(t, pathB, "drawer", `tokimported note`, `tokforged note`))
+			},
+			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "import", path) },
+		},
+		{
+			name: "import of a file of schema 999", front: "cli", code: 1,
+			want: `export\.jsonl: line 1: schema 999 is not a database schema this palace knows`,
+			setup: func(t *testing.T, e *badEnv) {
+				path, pathB = badExportFile(t, e, e.dir(t, "imp"))
+				badWrite(t, path, regexp.MustCompile(`"schema":\d+`).ReplaceAll(pathB, []byte(`"schema":999`)))
 			},
 			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "import", path) },
 		},
@@ -1018,7 +1072,7 @@ func badCLICases() []badCase {
 					Integrity string              `json:"integrity"`
 					Checks    []store.HealthCheck `json:"checks"`
 				}
-				if code != 0 || json.Unmarshal([]byte(out), &d) != nil || !d.OK || d.Integrity != "ok" || len(d.Checks) != 4 {
+				if code != 0 || json.Unmarshal([]byte(out), &d) != nil || !d.OK || d.Integrity != "ok" || len(d.Checks) != 5 {
 					t.Errorf("doctor of a healthy read-only palace: exit %d, stderr %q, output %.1000s", code, errOut, out)
 				}
 				for _, ch := range d.Checks {

@@ -86,7 +86,7 @@ type crashDoctorOut struct {
 }
 
 // crashDoctor runs doctor --json: exit 0 when all is well, 1 when a check
-// fails, and the four checks in order either way.
+// fails, and the five checks in order either way.
 func crashDoctor(t *testing.T, home string) crashDoctorOut {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -98,8 +98,8 @@ func crashDoctor(t *testing.T, home string) crashDoctorOut {
 	for _, c := range d.Checks {
 		names = append(names, c.Name)
 	}
-	if got := strings.Join(names, ","); got != "integrity,fts,vectors,audit" {
-		t.Fatalf("doctor checks %q, want integrity,fts,vectors,audit", got)
+	if got := strings.Join(names, ","); got != "integrity,fts,metadata,vectors,audit" {
+		t.Fatalf("doctor checks %q, want integrity,fts,metadata,vectors,audit", got)
 	}
 	switch {
 	case d.OK && code != 0, !d.OK && code != 1:
@@ -775,7 +775,7 @@ func TestCrashDoctorRepairEndToEnd(t *testing.T) {
 	}
 	decode(t, "repair --json", out, &rep)
 	if rep.AuditCorrected != 1 || rep.Reindexed || !rep.FTSRebuilt || rep.VectorsDropped != 0 || rep.VectorsUnmarked != 1 ||
-		rep.Vectors.Embedded != 1 || rep.Vectors.Pending != 0 || !rep.OK || len(rep.Checks) != 4 {
+		rep.Vectors.Embedded != 1 || rep.Vectors.Pending != 0 || !rep.OK || len(rep.Checks) != 5 {
 		t.Errorf("repair --json: %s", out)
 	}
 	if d := crashDoctor(t, home); !d.OK || d.Embedding.Pending != 0 || d.Embedding.Vectors != 3 {

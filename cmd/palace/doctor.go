@@ -15,12 +15,15 @@ func newDoctorCmd(g *globals) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check the palace: database integrity, FTS and vector indexes, audit log, embedding backend",
-		Long: `Doctor runs four checks and exits 1 if any fails:
+		Short: "Check the palace: database integrity, FTS and vector indexes, drawer metadata, audit log, embedding backend",
+		Long: `Doctor runs five checks and exits 1 if any fails:
 
   integrity  PRAGMA integrity_check on the database file
   fts        every live drawer is in the full-text index once, nothing else
              is, and FTS5's own integrity-check passes
+  metadata   every drawer's metadata is a JSON object (an import by an
+             older palace could store any text); repair cannot mend this,
+             the check names the drawers
   vectors    every drawer marked as embedded has exactly one vector of the
              palace's model, of the right dimension, and no vector belongs
              to a missing drawer; drawers not embedded yet are pending, not

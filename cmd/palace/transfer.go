@@ -20,8 +20,8 @@ func newExportCmd(g *globals) *cobra.Command {
 knowledge graph's functional predicates and the AAAK entity map), taxonomy
 room, drawer (notes, diaries, files and conversations, deleted ones included,
 with all their metadata), entity and fact. The same palace always exports the
-same bytes. The search index and vectors are not exported: the importing
-palace rebuilds them. With --wing, the export holds that wing's rooms and
+same bytes. The search index (and the index text it is built from) and
+vectors are not exported: the importing palace rebuilds them. With --wing, the export holds that wing's rooms and
 drawers, the facts read from them, and the functional predicates, but not the
 entity map, which names entities of every wing.`,
 		Args: args(cobra.NoArgs),
@@ -50,9 +50,14 @@ unchanged are skipped, so importing twice changes nothing; a row whose id
 exists with other content is reported as a conflict and the palace keeps its
 own. Settings follow the same rule: a palace that never set its functional
 predicates (or has an empty AAAK entity map) takes the file's, one that did
-keeps its own and reports the conflict. A malformed file is refused whole,
-naming the line, and nothing is written. Run 'palace reindex' afterwards to
-embed imported drawers.`,
+keeps its own and reports the conflict. Every field is checked as the
+command that writes it checks it: wing and room names, ids of the form
+Palace gives, each content hash against its content, dates, line ranges,
+importance, kinds, metadata (a JSON object), the header's format and schema
+versions. A malformed file is refused whole, naming the line and the field,
+and nothing is written. What search indexes is derived from each drawer's
+content, never read from the file. Run 'palace reindex' afterwards to embed
+imported drawers.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			res, err := withPalace(g, func(p *palace.Palace) (ops.ImportResult, error) {

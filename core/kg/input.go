@@ -49,6 +49,9 @@ func NormalizeName(s string) string {
 // names, so "works at", "Works_At" and "works  at" are one predicate.
 func NormalizePredicate(s string) string { return NormalizeName(s) }
 
+// CheckName refuses a name (an entity, a predicate) that kg.Add refuses.
+func CheckName(field, s string) error { return checkText(field, s, false) }
+
 // checkText rejects what cannot be a name: too long (checked first so a huge
 // input is never scanned or echoed), invalid UTF-8, control characters,
 // nothing left after normalisation.

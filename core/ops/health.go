@@ -10,7 +10,7 @@ import (
 )
 
 // HealthCheck is the outcome of one of the checks Doctor runs and Repair
-// runs again: integrity, fts, vectors, audit.
+// runs again: integrity, fts, metadata, vectors, audit.
 type HealthCheck = store.HealthCheck
 
 // DoctorRequest asks for the palace's health. It has no options yet.

@@ -34,7 +34,7 @@ const (
 )
 
 // Kinds are the kinds of drawer, in the order help text lists them.
-var Kinds = []string{KindFile, KindConversation, KindNote, KindDiary}
+var Kinds = store.DrawerKinds()
 
 // Errors every front maps to its own codes (see Classify).
 var (

@@ -70,9 +70,11 @@ type ImportResult struct {
 }
 
 // Import adds what the export r.File holds and the palace lacks, in one
-// transaction. A file that is missing or malformed is refused whole, with
-// its name and the line at fault, and nothing is written. The search index
-// is rebuilt for imported drawers; vectors wait for a reindex.
+// transaction. A file that is missing or malformed, or holds a field the
+// operation writing it would refuse (see transfer.Read), is refused whole,
+// with its name, the line and the field at fault, and nothing is written.
+// The search index is rebuilt for imported drawers from their content;
+// vectors wait for a reindex.
 func Import(ctx context.Context, p *palace.Palace, r ImportRequest) (ImportResult, error) {
 	res := ImportResult{File: r.File, Added: map[string]int{}, Unchanged: map[string]int{}, Conflicts: []string{}}
 	if err := r.Validate(); err != nil {
@@ -83,7 +85,7 @@ func Import(ctx context.Context, p *palace.Palace, r ImportRequest) (ImportResul
 		return res, fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	rows, err := transfer.Read(r.File, f)
+	rows, err := transfer.Read(p, r.File, f)
 	if err != nil {
 		return res, err
 	}

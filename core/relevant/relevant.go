@@ -394,9 +394,7 @@ func HitOf(h store.Hit, match string) search.Hit {
 		t := d.OccurredEnd.UTC()
 		out.TimeEnd = &t
 	}
-	if d.Metadata != "" && d.Metadata != "{}" {
-		out.Metadata = []byte(d.Metadata)
-	}
+	out.Metadata = search.Metadata(d.Metadata)
 	return out
 }
 

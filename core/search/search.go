@@ -330,7 +330,7 @@ func appendHits(out []Hit, hs []store.Hit, match string) []Hit {
 			ID: h.ID, Wing: h.Wing, Room: h.Room, Kind: h.Kind, Source: h.Source,
 			LineStart: h.LineStart, LineEnd: h.LineEnd, Content: h.Content,
 			Score: h.Score, Snippet: h.Snippet, Citation: Citation(h.Drawer), Match: match,
-			Time: optTime(h.OccurredAt), TimeEnd: optTime(h.OccurredEnd), Metadata: metadata(h.Metadata),
+			Time: optTime(h.OccurredAt), TimeEnd: optTime(h.OccurredEnd), Metadata: Metadata(h.Metadata),
 			hash: h.ContentHash,
 		})
 	}
@@ -345,9 +345,12 @@ func optTime(t time.Time) *time.Time {
 	return &u
 }
 
-// metadata omits an empty object so file hits stay compact.
-func metadata(m string) json.RawMessage {
-	if m == "" || m == "{}" {
+// Metadata is a drawer's metadata for output. It omits an empty object so
+// file hits stay compact, and metadata that is not JSON (written by an
+// import before imports checked it): as a json.RawMessage it would make
+// the whole answer unencodable.
+func Metadata(m string) json.RawMessage {
+	if m == "" || m == "{}" || !json.Valid([]byte(m)) {
 		return nil
 	}
 	return json.RawMessage(m)

@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -78,5 +80,37 @@ func TestNamedTimeComesFirst(t *testing.T) {
 	}
 	if len(res.Hits) != 1 || res.TimeHint != nil {
 		t.Fatalf("explicit filter: %+v", res.Hits)
+	}
+}
+
+// Metadata that is not JSON (stored by an import before imports checked
+// it) is left out of a hit; as raw JSON it made every answer holding the
+// drawer fail to encode.
+func TestInvalidMetadataLeftOut(t *testing.T) {
+	ctx := context.Background()
+	p := seed(t, nil)
+	var ds []store.Drawer
+	for i, meta := range []string{`{"speakers":`, `{"speakers":["a"]}`} {
+		text := fmt.Sprintf("the parser leaks goroutines %d", i)
+		h := store.ContentHash(text)
+		ds = append(ds, store.Drawer{ID: store.DrawerID("w", "s", i, h), Wing: "w", Room: "r", Kind: store.KindNote,
+			Source: "s", Content: text, ContentHash: h, Metadata: meta})
+	}
+	if _, err := p.Store.InsertDrawers(ctx, ds); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, p, Request{Query: "parser goroutines"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := json.Marshal(res); err != nil {
+		t.Fatalf("a hit with invalid metadata breaks the answer: %v", err)
+	}
+	got := map[string]string{}
+	for _, h := range res.Hits {
+		got[h.ID] = string(h.Metadata)
+	}
+	if len(got) != 2 || got[ds[0].ID] != "" || got[ds[1].ID] != `{"speakers":["a"]}` {
+		t.Errorf("metadata of the hits: %v", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"time"
 )
@@ -18,6 +19,12 @@ const (
 	KindNote         = "note"
 	KindDiary        = "diary"
 )
+
+// DrawerKinds are the kinds of drawer, in the order help text lists them;
+// the drawers table refuses any other.
+func DrawerKinds() []string {
+	return []string{KindFile, KindConversation, KindNote, KindDiary}
+}
 
 // ErrNotFound is returned when a drawer id names nothing.
 var ErrNotFound = errors.New("not found")
@@ -70,6 +77,17 @@ func DrawerID(wing, source string, position int, contentHash string) string {
 	h.Write([]byte(contentHash))
 	return "d_" + hex.EncodeToString(h.Sum(nil))[:24]
 }
+
+// drawerIDRe is the form DrawerID gives every drawer id (notes and diary
+// entries included).
+var drawerIDRe = regexp.MustCompile(`^d_[0-9a-f]{24}$`)
+
+// IsDrawerID reports whether id has the form DrawerID gives.
+func IsDrawerID(id string) bool { return drawerIDRe.MatchString(id) }
+
+// ParseTime reads a drawer time as the store writes it (created_at,
+// occurred_at, deleted_at, purged_at).
+func ParseTime(s string) (time.Time, error) { return time.Parse(timeLayout, s) }
 
 const timeLayout = time.RFC3339Nano
 

@@ -22,6 +22,7 @@ import (
 const (
 	CheckIntegrity = "integrity"
 	CheckFTS       = "fts"
+	CheckMetadata  = "metadata"
 	CheckVectors   = "vectors"
 	CheckAudit     = "audit"
 )
@@ -54,10 +55,10 @@ func FailedChecks(cs []HealthCheck) []string {
 	return out
 }
 
-// Check runs the integrity, fts, vectors and audit checks. A check that
-// cannot run (the database is too damaged to answer) fails with the reason
-// as its detail instead of hiding the others; only a cancelled ctx is an
-// error.
+// Check runs the integrity, fts, metadata, vectors and audit checks. A
+// check that cannot run (the database is too damaged to answer) fails with
+// the reason as its detail instead of hiding the others; only a cancelled
+// ctx is an error.
 func (s *Store) Check(ctx context.Context) ([]HealthCheck, error) {
 	steps := []struct {
 		name string
@@ -65,6 +66,7 @@ func (s *Store) Check(ctx context.Context) ([]HealthCheck, error) {
 	}{
 		{CheckIntegrity, s.checkIntegrity},
 		{CheckFTS, s.checkFTS},
+		{CheckMetadata, s.checkMetadata},
 		{CheckVectors, s.checkVectors},
 		{CheckAudit, s.checkAudit},
 	}
@@ -159,6 +161,45 @@ func ftsAgreement(ctx context.Context, q querier) (live, indexed, missing, stray
 		return 0, 0, 0, 0, fmt.Errorf("fts agreement: %w", err)
 	}
 	return live, indexed, missing, stray, nil
+}
+
+// badMetadataShown bounds the drawer ids the metadata check names.
+const badMetadataShown = 5
+
+// checkMetadata finds drawers whose metadata is not a JSON object, which
+// only an import from before imports were checked can have written.
+// Outputs leave such metadata out; repair does not touch drawers, so the
+// detail names the drawers to forget or purge.
+func (s *Store) checkMetadata(ctx context.Context) (bool, string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id FROM drawers
+		WHERE CASE WHEN json_valid(metadata) THEN json_type(metadata) <> 'object' ELSE 1 END ORDER BY seq`)
+	if err != nil {
+		return false, "", fmt.Errorf("metadata check: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	n := 0
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return false, "", fmt.Errorf("metadata check: %w", err)
+		}
+		if n++; n <= badMetadataShown {
+			ids = append(ids, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return false, "", fmt.Errorf("metadata check: %w", err)
+	}
+	if n == 0 {
+		return true, "every drawer's metadata is a JSON object", nil
+	}
+	more := ""
+	if n > len(ids) {
+		more = ", ..."
+	}
+	return false, fmt.Sprintf("%d drawers have metadata that is not a JSON object (%s%s): outputs leave it out; "+
+		"repair cannot mend a drawer, forget or purge it and import or mine it again", n, strings.Join(ids, ", "), more), nil
 }
 
 // skippedReadOnly is the detail of a check, or the part of one, that needs

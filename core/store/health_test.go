@@ -72,8 +72,8 @@ func checksOf(t *testing.T, s *Store) map[string]HealthCheck {
 		names = append(names, c.Name)
 		out[c.Name] = c
 	}
-	if got := strings.Join(names, ","); got != "integrity,fts,vectors,audit" {
-		t.Fatalf("checks %s, want integrity,fts,vectors,audit", got)
+	if got := strings.Join(names, ","); got != "integrity,fts,metadata,vectors,audit" {
+		t.Fatalf("checks %s, want integrity,fts,metadata,vectors,audit", got)
 	}
 	return out
 }
@@ -781,5 +781,27 @@ func TestAuditedRefusesUnreadableSeq(t *testing.T) {
 	var n int
 	if err := s.r.QueryRow(`SELECT count(*) FROM drawers`).Scan(&n); err != nil || n != 1 {
 		t.Errorf("%d drawers (%v), want the second write not committed", n, err)
+	}
+}
+
+// A drawer whose metadata is not a JSON object (what an import stored
+// before imports were checked) fails the metadata check, which names it,
+// and a repair leaves the drawer as it is.
+func TestCheckInvalidMetadata(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	good, bad, arr := drawer("w", "a.go", 0, "alpha"), drawer("w", "b.go", 0, "beta"), drawer("w", "c.go", 0, "gamma")
+	bad.Metadata, arr.Metadata = `{"speakers":`, `[1,2]`
+	if _, err := s.InsertDrawers(ctx, []Drawer{good, bad, arr}); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := checksOf(t, s)[CheckMetadata]; !ok || c.OK {
+		t.Fatalf("metadata check %+v (present %v), want it to fail", c, ok)
+	}
+	wantOnlyFailing(t, s, CheckMetadata, "2 drawers have metadata that is not a JSON object ("+bad.ID+", "+arr.ID+")")
+	before := drawerRows(t, s)
+	repairOK(t, s)
+	if after := drawerRows(t, s); after != before {
+		t.Errorf("repair changed drawers:\n%s---\n%s", before, after)
 	}
 }

@@ -25,12 +25,23 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 )
 
 // kgTimeLayout stores validity bounds to the second, always the same width,
 // so that comparing the strings compares the instants.
 const kgTimeLayout = "2006-01-02T15:04:05Z"
+
+// ParseKGBound reads a triple's valid_from or valid_to as the store writes
+// it.
+func ParseKGBound(s string) (time.Time, error) { return time.Parse(kgTimeLayout, s) }
+
+// tripleIDRe is the form newTripleID gives.
+var tripleIDRe = regexp.MustCompile(`^t_[0-9a-f]{24}$`)
+
+// IsTripleID reports whether id has the form the store gives a triple.
+func IsTripleID(id string) bool { return tripleIDRe.MatchString(id) }
 
 // kgCreatedLayout is fixed-width too (RFC3339Nano drops trailing zeros, which
 // would misorder ties within a second).

@@ -5,29 +5,34 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
 // transferTables are the tables an export carries, in export order, with
-// their columns and key columns. Derived data (the FTS index, vectors,
-// mined-source records) is rebuilt by the importing palace instead; of the
-// meta table, only the settings (settings.go) travel. A purged drawer
-// travels as its tombstone (no content; see PurgeDrawer), so the importing
-// palace does not mine the erased chunk back either.
+// their columns and key columns. Derived data (the FTS index and a
+// drawer's index text, vectors, mined-source records) is rebuilt by the
+// importing palace instead; of the meta table, only the settings
+// (settings.go) travel. A purged drawer travels as its tombstone (no
+// content; see PurgeDrawer), so the importing palace does not mine the
+// erased chunk back either.
 var transferTables = []transferTable{
-	{"meta", "setting", []string{"key", "value"}, []string{"key"}},
-	{"taxonomy", "taxonomy", []string{"wing", "room", "display_name", "keywords"}, []string{"wing", "room"}},
-	{"drawers", "drawer", []string{"id", "wing", "room", "kind", "source", "line_start", "line_end", "content", "index_text",
+	{"meta", "setting", []string{"key", "value"}, []string{"key"}, nil},
+	{"taxonomy", "taxonomy", []string{"wing", "room", "display_name", "keywords"}, []string{"wing", "room"}, nil},
+	{"drawers", "drawer", []string{"id", "wing", "room", "kind", "source", "line_start", "line_end", "content",
 		"content_hash", "created_at", "source_mtime", "importance", "deleted_at", "metadata", "occurred_at", "occurred_end",
-		"purged_at"}, []string{"id"}},
-	{"entities", "entity", []string{"id", "name", "type", "properties", "created_at"}, []string{"id"}},
+		"purged_at"}, []string{"id"}, []string{"index_text"}},
+	{"entities", "entity", []string{"id", "name", "type", "properties", "created_at"}, []string{"id"}, nil},
 	{"triples", "triple", []string{"id", "subject", "predicate", "object", "valid_from", "valid_to", "confidence",
-		"source_drawer", "created_at"}, []string{"id"}},
+		"source_drawer", "created_at"}, []string{"id"}, nil},
 }
 
 type transferTable struct {
 	name, kind string
 	cols, key  []string
+	// derived are columns an export leaves out and the importer computes
+	// (Row.Derived): never taken from a file, never compared.
+	derived []string
 }
 
 // TransferKinds are the row types of an export, in the order it writes them.
@@ -46,6 +51,10 @@ type Row struct {
 	Cols map[string]any `json:"row"`
 	// Line is the row's line in the file it was read from, for errors.
 	Line int `json:"-"`
+	// Derived holds the values of the table's derived columns (a
+	// drawer's index_text), computed by the importer from Cols; a
+	// missing one is stored as NULL.
+	Derived map[string]any `json:"-"`
 }
 
 // ExportRows calls fn for every row an export of wing ("" for all) holds,
@@ -136,7 +145,9 @@ type ImportResult struct {
 // file twice therefore changes nothing the second time. Settings follow the
 // same rule, except that a setting still at its empty value (an AAAK entity
 // map with no entity) counts as unset and takes the file's value. A setting
-// this palace does not carry, or cannot read, refuses the whole file.
+// this palace does not carry, or cannot read, refuses the whole file. The
+// other rows' values are the caller's to check (core/transfer checks every
+// field as the operations that write it do, and derives Row.Derived).
 func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (ImportResult, error) {
 	res := ImportResult{Added: map[string]int{}, Unchanged: map[string]int{}, Conflicts: []string{}}
 	err := s.audited(ctx, "import", func(tx *sql.Tx, rec *auditRec) error {
@@ -189,8 +200,12 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (Impo
 			for _, c := range t.cols {
 				vals = append(vals, importValue(r.Cols[c]))
 			}
-			ph := strings.TrimSuffix(strings.Repeat("?, ", len(t.cols)), ", ")
-			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.name+` (`+strings.Join(t.cols, ", ")+`) VALUES (`+ph+`)`, vals...); err != nil {
+			for _, c := range t.derived {
+				vals = append(vals, importValue(r.Derived[c]))
+			}
+			cols := append(slices.Clone(t.cols), t.derived...)
+			ph := strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ")
+			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.name+` (`+strings.Join(cols, ", ")+`) VALUES (`+ph+`)`, vals...); err != nil {
 				return fmt.Errorf("import %s: line %d: %s %s: %w", source, r.Line, r.Kind, key, err)
 			}
 			res.Added[r.Kind]++

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -39,6 +40,18 @@ type Header struct {
 	Wing    string `json:"wing,omitempty"`
 }
 
+// checkHeader refuses a format version or database schema this palace
+// does not know: a newer file may hold rows it would misread.
+func checkHeader(h Header) error {
+	if h.Version < 1 || h.Version > Version {
+		return input.Invalid("version", "%d is not a format version this palace reads (1 to %d): upgrade palace for a newer one", h.Version, Version)
+	}
+	if h.Schema < 1 || h.Schema > store.SchemaVersion() {
+		return input.Invalid("schema", "%d is not a database schema this palace knows (1 to %d): upgrade palace for a newer one", h.Schema, store.SchemaVersion())
+	}
+	return nil
+}
+
 // Export writes the palace (or one wing) to w. The same palace always
 // exports the same bytes: no timestamps of the export itself, fixed order.
 func Export(ctx context.Context, p *palace.Palace, wing string, w io.Writer) (int, error) {
@@ -59,10 +72,13 @@ func Export(ctx context.Context, p *palace.Palace, wing string, w io.Writer) (in
 }
 
 // Read parses an export for store.ImportRows, which adds what the palace
-// lacks (see it for how existing rows and conflicts are treated). A
-// malformed file is refused whole, naming the file and the line at fault,
-// before anything is written.
-func Read(name string, r io.Reader) ([]store.Row, error) {
+// lacks (see it for how existing rows and conflicts are treated). Every
+// row is checked as strictly as the operation that writes its data would
+// check it (see checkDrawer), and a drawer's index text is derived from
+// its content here, never taken from the file. A malformed file is
+// refused whole, naming the file, the line and the field at fault, before
+// anything is written.
+func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	var rows []store.Row
@@ -80,8 +96,8 @@ func Read(name string, r io.Reader) ([]store.Row, error) {
 			if err := dec.Decode(&h); err != nil || h.Kind != "header" || h.Format != Format {
 				return nil, fmt.Errorf("import %s: line 1 is not a %s header", name, Format)
 			}
-			if h.Version > Version {
-				return nil, fmt.Errorf("import %s: format version %d is newer than this palace reads (%d): upgrade palace", name, h.Version, Version)
+			if err := checkHeader(h); err != nil {
+				return nil, fmt.Errorf("import %s: line 1: %v", name, err)
 			}
 			continue
 		}
@@ -91,6 +107,22 @@ func Read(name string, r io.Reader) ([]store.Row, error) {
 		}
 		if row.Kind == "" || row.Cols == nil {
 			return nil, fmt.Errorf("import %s: line %d: a row needs \"type\" and \"row\"", name, line)
+		}
+		if err := checkRow(row); err != nil {
+			// Not wrapped: a bad file is an error of the file, as a
+			// malformed line is (exit 1), not a bad argument.
+			return nil, fmt.Errorf("import %s: line %d: %s %v", name, line, row.Kind, err)
+		}
+		if row.Kind == "drawer" {
+			// Exports before this one carried the index text; it is
+			// derived data, and a file's could make a drawer match words
+			// it does not hold.
+			delete(row.Cols, "index_text")
+			idx, err := indexText(p, row.Cols["kind"].(string), row.Cols["content"].(string))
+			if err != nil {
+				return nil, fmt.Errorf("import %s: line %d: %w", name, line, err)
+			}
+			row.Derived = map[string]any{"index_text": idx}
 		}
 		row.Line = line
 		rows = append(rows, row)

@@ -69,7 +69,7 @@ func export(t *testing.T, p *palace.Palace, wing string) string {
 
 // importAll reads an export and adds it to p, as ops.Import does.
 func importAll(ctx context.Context, p *palace.Palace, name string, r io.Reader) (store.ImportResult, error) {
-	rows, err := Read(name, r)
+	rows, err := Read(p, name, r)
 	if err != nil {
 		return store.ImportResult{}, err
 	}
