@@ -190,7 +190,9 @@ func listItemFollows(rest []rune) bool {
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }
 
 func isCJK(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	// Hangul, the first of these scripts, starts at U+1100: most text is
+	// below it and needs no table look-up.
+	return r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // joins says whether r, between the word runes prev and next, is part of
@@ -261,14 +263,17 @@ func classify(w word) (key, kind string) {
 	if t, ok := strings.CutSuffix(lower, "'s"); ok && t != "" {
 		lower = t // Alice's is Alice
 	}
+	// Every date, version and number form has a digit; most words have
+	// none, and skip the patterns.
+	digits := strings.ContainsFunc(lower, unicode.IsDigit)
 	switch {
 	case negations[lower] || strings.HasSuffix(lower, "n't"):
 		return negationKey, ""
-	case dateForms.MatchString(lower):
+	case digits && dateForms.MatchString(lower):
 		return lower, DiffDate
-	case versionForms.MatchString(lower):
+	case digits && versionForms.MatchString(lower):
 		return strings.TrimPrefix(lower, "v"), DiffVersion
-	case unicode.IsDigit([]rune(lower)[0]):
+	case digits && unicode.IsDigit([]rune(lower)[0]):
 		return lower, DiffNumber
 	case numberWords[lower] != "":
 		return numberWords[lower], DiffNumber
