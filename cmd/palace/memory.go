@@ -56,6 +56,16 @@ is 0.9 or more. If it finds any it lists them and writes nothing, unless --force
 A skipped duplicate is an answer, not an error: palace exits 0, and --json
 prints "added": false with the duplicates.
 
+A near drawer that differs from the note in meaning is not a duplicate: a
+negation ("Do not use port 8080" after "Use port 8080", or what is negated),
+a number (8080 and 9090; eleven is 11), a date or time, a version (v1.2 and
+v1.3), an environment (production and staging; prod is production) or a name
+(a capitalised word inside a sentence, an acronym, an identifier such as
+max_conns or getUser) that one has and the other lacks. The note is written,
+and the older drawer is listed as one it may update ("written; it may update
+d_... (differs: negation)"; --json: "updates", each with "differs"): forget
+the older one if the new note replaces it.
+
 Secrets in the text (tokens, keys, passwords; see 'palace mine --help') are
 replaced by a marker such as [REDACTED:github-token] before the duplicate
 check and the write; --json lists their kinds under "redacted".
@@ -94,6 +104,10 @@ or input (nothing written).`,
 			printRedacted(out, res.Redacted)
 			if res.Added {
 				fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, termLine(res.Wing), termLine(res.Room))
+				for _, u := range res.Updates {
+					fmt.Fprintf(out, "written; it may update %s (differs: %s)\n", u.ID, strings.Join(u.Differs, ", "))
+					printMatch(out, u.Match)
+				}
 				if len(res.Duplicates) > 0 {
 					fmt.Fprintln(out, "written despite these duplicates (--force):")
 				}
@@ -105,11 +119,7 @@ or input (nothing written).`,
 				fmt.Fprintf(out, "not written: wing %s already holds %s (use --force to add it anyway):\n", termLine(res.Wing), what)
 			}
 			for _, m := range res.Duplicates {
-				how := "exact"
-				if m.Kind != "exact" {
-					how = fmt.Sprintf("near %.2f (%s)", m.Similarity, m.Method)
-				}
-				fmt.Fprintf(out, "  %s  %s  [%s/%s] %s\n    %s\n", how, termLine(m.ID), termLine(m.Wing), termLine(m.Room), termLine(m.Citation), termLine(m.Preview))
+				printMatch(out, m)
 			}
 			return nil
 		},
@@ -122,6 +132,16 @@ or input (nothing written).`,
 	c.Flags().BoolVar(&r.Force, "force", false, "write even if the wing already holds the note or a near duplicate")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
+}
+
+// printMatch prints a drawer close to a note: how close, where, and its
+// start.
+func printMatch(out io.Writer, m memory.Match) {
+	how := "exact"
+	if m.Kind != "exact" {
+		how = fmt.Sprintf("near %.2f (%s)", m.Similarity, m.Method)
+	}
+	fmt.Fprintf(out, "  %s  %s  [%s/%s] %s\n    %s\n", how, termLine(m.ID), termLine(m.Wing), termLine(m.Room), termLine(m.Citation), termLine(m.Preview))
 }
 
 func newDiaryCmd(g *globals) *cobra.Command {

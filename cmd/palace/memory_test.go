@@ -30,17 +30,23 @@ type matchOut struct {
 	Preview    string  `json:"preview"`
 }
 
+type updateOut struct {
+	matchOut
+	Differs []string `json:"differs"`
+}
+
 type rememberOut struct {
-	Added      bool       `json:"added"`
-	ID         string     `json:"id"`
-	Wing       string     `json:"wing"`
-	Room       string     `json:"room"`
-	Source     string     `json:"source"`
-	Importance int        `json:"importance"`
-	Duplicates []matchOut `json:"duplicates"`
-	Reason     string     `json:"reason"`
-	NearChecks []string   `json:"near_checks"`
-	Embedded   bool       `json:"embedded"`
+	Added      bool        `json:"added"`
+	ID         string      `json:"id"`
+	Wing       string      `json:"wing"`
+	Room       string      `json:"room"`
+	Source     string      `json:"source"`
+	Importance int         `json:"importance"`
+	Duplicates []matchOut  `json:"duplicates"`
+	Updates    []updateOut `json:"updates"`
+	Reason     string      `json:"reason"`
+	NearChecks []string    `json:"near_checks"`
+	Embedded   bool        `json:"embedded"`
 }
 
 type diaryLineOut struct {
@@ -148,7 +154,7 @@ func TestRememberCLI(t *testing.T) {
 		t.Errorf("human duplicate report:\n%s", out)
 	}
 	// One content word of nine changed: a near duplicate (8/9 = 0.89).
-	changed := strings.Replace(cliNote, "eleven", "twelve", 1)
+	changed := strings.Replace(cliNote, "switched", "moved", 1)
 	out = palaceOK(t, home, nil, "remember", changed, "--wing", "proj")
 	if !strings.HasPrefix(out, "not written: wing proj already holds something close to this note") || !strings.Contains(out, "near 0.89 (lexical)  "+first) {
 		t.Errorf("human near-duplicate report:\n%s", out)
@@ -179,6 +185,42 @@ func TestRememberCLI(t *testing.T) {
 	hits := searchOK(t, home, "staging database nightly rebuilt", "--wing", "ops")
 	if len(hits.Hits) == 0 || hits.Hits[0].ID != fromStdin.ID {
 		t.Errorf("search for the note: %+v", hits.Hits)
+	}
+}
+
+// Issue 16: "Do not use port 8080" after "Use port 8080" was refused as a
+// 1.00 near duplicate, and the agent told the memory was there. A
+// correction is written, and the older note named as one it may update.
+func TestRememberCLICorrection(t *testing.T) {
+	needMemory(t)
+	home := t.TempDir()
+	var old rememberOut
+	palaceOK(t, home, &old, "remember", "Use port 8080 for the admin API", "--wing", "api", "--json")
+	out := palaceOK(t, home, nil, "remember", "Do not use port 8080 for the admin API", "--wing", "api")
+	lines := strings.Split(out, "\n")
+	if len(lines) < 4 || !strings.HasPrefix(lines[0], "remembered d_") ||
+		lines[1] != "written; it may update "+old.ID+" (differs: negation)" ||
+		lines[2] != "  near 1.00 (lexical)  "+old.ID+"  [api/notes] note" || lines[3] != "    Use port 8080 for the admin API" {
+		t.Errorf("human report of a correction:\n%s", out)
+	}
+	var fix rememberOut
+	negated, _, _ := strings.Cut(strings.TrimPrefix(lines[0], "remembered "), " ")
+	palaceOK(t, home, &fix, "remember", "Use port 9090 for the admin API", "--wing", "api", "--json")
+	differs := map[string][]string{}
+	for _, u := range fix.Updates {
+		differs[u.ID] = u.Differs
+	}
+	if !fix.Added || len(fix.Duplicates) != 0 || len(fix.Updates) != 2 || !reflect.DeepEqual(differs[old.ID], []string{"number"}) ||
+		!reflect.DeepEqual(differs[negated], []string{"negation", "number"}) {
+		t.Errorf("json report of a correction: %+v", fix)
+	}
+	if n := statusOK(t, home).Drawers; n != 3 {
+		t.Errorf("%d drawers, want the note and both corrections", n)
+	}
+	// A rewording is still refused, and says so.
+	out = palaceOK(t, home, nil, "remember", "Don't use port 8080 for the admin API.", "--wing", "api")
+	if !strings.HasPrefix(out, "not written: wing api already holds something close to this note") || strings.Contains(out, "may update") {
+		t.Errorf("human report of a rewording:\n%s", out)
 	}
 }
 

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/palace-dev/palace/core/embed"
@@ -46,6 +47,27 @@ func FuzzRemember(f *testing.F) {
 			t.Fatalf("added %v but %d drawers written", res.Added, written)
 		case err == nil && !res.Added && len(res.Duplicates) == 0:
 			t.Fatalf("%q in %q: neither added nor a duplicate", text, wing)
+		}
+	})
+}
+
+// FuzzDifferences: any two texts compare without panicking, the same way
+// in both orders, and a text never differs from itself.
+func FuzzDifferences(f *testing.F) {
+	for _, s := range [][2]string{
+		{"Use port 8080 for the admin API", "Do not use port 8080 for the admin API"},
+		{"Ask Alice's team", "ask alice"}, {"'s", "n't"}, {"v1.2. e.g. Bob", "1.2"}, {"端口8080", "端口9090"},
+		{"\u0301A", "a\u0301"}, {"a.\n- B", "not not not"}, {"İ", "i̇"}, {"", "x"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ab, ba := Differences(a, b), Differences(b, a)
+		if !slices.Equal(ab, ba) {
+			t.Errorf("Differences(%q, %q) = %q, the other way %q", a, b, ab, ba)
+		}
+		if d := Differences(a, a); d != nil {
+			t.Errorf("%q differs from itself: %q", a, d)
 		}
 	})
 }

@@ -95,6 +95,16 @@ type Match struct {
 	Preview  string `json:"preview"` // the start of the content, on one line
 }
 
+// Update is a stored drawer close to a new note that differs from it in
+// meaning (see Differences): the note was written, and may correct or
+// replace this older drawer.
+type Update struct {
+	Match
+	// Differs names how: "negation", "number", "date", "version",
+	// "environment", "name" (at least one, in that order).
+	Differs []string `json:"differs"`
+}
+
 // Neighbour is a drawer close to a text, as a NearFinder reports it.
 type Neighbour struct {
 	ID, Wing, Room, Citation, Content string
@@ -142,9 +152,14 @@ type RememberResult struct {
 	Source     string `json:"source"`
 	Importance int    `json:"importance"`
 	// Duplicates are the drawers the note repeats: exact matches first,
-	// then near ones, most similar first. With Force they are reported but
-	// did not stop the write.
+	// then near ones that differ from it only in wording, most similar
+	// first. With Force they are reported but did not stop the write.
 	Duplicates []Match `json:"duplicates"`
+	// Updates are the near drawers that differ from the note in meaning
+	// (a negation, a number, a date, a version, an environment, a name),
+	// most similar first. They do not stop the write: the note is
+	// written, and each may be an older note it corrects.
+	Updates []Update `json:"updates"`
 	// Reason says in one line why nothing was written.
 	Reason string `json:"reason,omitempty"`
 	// NearChecks names the near-duplicate finders that ran.
@@ -164,7 +179,9 @@ type RememberResult struct {
 // that wing and opts.Force is not set. Secrets in the text are redacted
 // first (see package secrets), so the note, its index and the duplicate
 // checks only ever see the markers. The duplicate check looks for the
-// same content hash, then asks the near finders. The exact check is
+// same content hash, then asks the near finders; a near drawer that
+// differs from the note in meaning (Differences) does not stop the write
+// but is reported as a possible update. The exact check is
 // repeated inside the write transaction, so two concurrent identical notes
 // never both land; the near check is advisory. When the palace has vectors
 // the new note is embedded at once, so the next check and hybrid search see
@@ -175,7 +192,7 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		return RememberResult{}, err
 	}
 	res := RememberResult{Wing: n.Wing, Room: n.Room, Source: n.Source, Importance: n.Importance,
-		Duplicates: []Match{}, NearChecks: []string{}}
+		Duplicates: []Match{}, Updates: []Update{}, NearChecks: []string{}}
 	var found []secrets.Finding
 	n.Text, found = secrets.Redact(n.Text)
 	res.Redacted = secrets.Kinds(found)
@@ -190,6 +207,9 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		res.Duplicates = append(res.Duplicates, match(neighbour(d, 1), "exact", "hash"))
 	}
 	var near []Match
+	// The note's meaning is read once, and compared with each neighbour's,
+	// whichever finder found it.
+	mine := meaningOf(n.Text)
 	for _, f := range opts.Near {
 		ns, err := f.FindNear(ctx, n.Wing, n.Text)
 		if err != nil {
@@ -207,16 +227,20 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 				res.Duplicates = append(res.Duplicates, match(asExact(nb), "exact", "hash"))
 				continue
 			}
+			// Close in words or embedding but not in meaning: a correction
+			// ("Do not use port 8080" after "Use port 8080") or another
+			// fact, which refusing would lose.
+			if differs := mine.differs(meaningOf(nb.Content)); len(differs) > 0 {
+				res.Updates = append(res.Updates, Update{Match: match(nb, "near", f.Name()), Differs: differs})
+				continue
+			}
 			near = append(near, match(nb, "near", f.Name()))
 		}
 	}
 	// Most similar first across finders; ties by id, so reports repeat.
-	slices.SortStableFunc(near, func(a, b Match) int {
-		if c := cmp.Compare(b.Similarity, a.Similarity); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
+	slices.SortStableFunc(near, bySimilarity)
+	slices.SortStableFunc(res.Updates, func(a, b Update) int { return bySimilarity(a.Match, b.Match) })
+	res.Updates = res.Updates[:min(len(res.Updates), maxReported)]
 	// Exact duplicates first; they alone can fill the report (a note
 	// forced in many times).
 	res.Duplicates = append(res.Duplicates, near...)
@@ -262,6 +286,13 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		res.Notice = strings.TrimSpace(res.Notice + " not embedded yet (" + err.Error() + "); run 'palace reindex'")
 	}
 	return res, nil
+}
+
+func bySimilarity(a, b Match) int {
+	if c := cmp.Compare(b.Similarity, a.Similarity); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
 }
 
 func skipReason(m Match) string {

@@ -36,7 +36,9 @@ type RememberRequest struct {
 }
 
 // RememberResult says what Remember did; a skipped duplicate is an
-// answer (Added false, Duplicates listed), not an error.
+// answer (Added false, Duplicates listed), not an error. A close drawer
+// that differs from the note in meaning does not stop it: the note is
+// written and the drawer listed in Updates, with how they differ.
 type RememberResult = memory.RememberResult
 
 func (r RememberRequest) note() memory.Note {
@@ -47,7 +49,7 @@ func (r RememberRequest) note() memory.Note {
 func (r RememberRequest) Validate() error { return r.note().Validate() }
 
 // Remember files r as a note drawer unless its wing already holds it or a
-// near duplicate (see memory.Remember): secrets are redacted first, the
+// near duplicate differing only in wording (see memory.Remember): secrets are redacted first, the
 // near-duplicate check uses every finder the palace has (vectors when it
 // keeps them, always lexical), and a busy palace is waited for.
 func Remember(ctx context.Context, p *palace.Palace, r RememberRequest) (RememberResult, error) {

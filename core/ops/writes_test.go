@@ -92,9 +92,16 @@ func TestRememberOp(t *testing.T) {
 		t.Errorf("same note again: %+v %v", again, err)
 	}
 	near := req
-	near.Text = strings.Replace(req.Text, "eleven", "twelve", 1)
+	near.Text = strings.Replace(req.Text, "installs", "builds", 1)
 	if r, err := Remember(ctx, p, near); err != nil || r.Added || len(r.Duplicates) != 1 || r.Duplicates[0].Kind != "near" {
 		t.Errorf("near duplicate: %+v %v", r, err)
+	}
+	// A changed number is a correction: written, the older note named.
+	fix := req
+	fix.Text = strings.Replace(req.Text, "eleven", "twelve", 1)
+	if r, err := Remember(ctx, p, fix); err != nil || !r.Added || len(r.Duplicates) != 0 || len(r.Updates) != 1 ||
+		r.Updates[0].ID != res.ID || len(r.Updates[0].Differs) != 1 || r.Updates[0].Differs[0] != "number" {
+		t.Errorf("correction: %+v %v", r, err)
 	}
 	near.Force = true
 	if r, err := Remember(ctx, p, near); err != nil || !r.Added {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -549,5 +550,21 @@ func TestRelevantAndHoverRefuseFilesOutsideTheWorkspace(t *testing.T) {
 	res := c.mustCall("palace/relevant", map[string]any{"textDocument": map[string]string{"uri": fileURI(secret)}, "position": pos})
 	if clues := res["clues"].(map[string]any); clues["identifier"] != "toksecretLeak" {
 		t.Errorf("open document outside the workspace: clues %v", clues)
+	}
+}
+
+// A correction of a stored note is written, and the note it may update is
+// in the answer under updates, as on the other fronts (issue 16).
+func TestRememberCorrectionListsUpdate(t *testing.T) {
+	c, _ := started(t, nil)
+	old := c.mustCall("palace/remember", map[string]any{"text": "Use port 8080 for the admin API in production", "wing": "proj"})
+	fix := c.mustCall("palace/remember", map[string]any{"text": "Use port 8080 for the admin API in staging", "wing": "proj"})
+	ups, _ := fix["updates"].([]any)
+	if fix["added"] != true || len(ups) != 1 {
+		t.Fatalf("correction = %v", fix)
+	}
+	u := ups[0].(map[string]any)
+	if u["id"] != old["id"] || !reflect.DeepEqual(u["differs"], []any{"environment"}) {
+		t.Errorf("update = %v", u)
 	}
 }

@@ -13,8 +13,11 @@ func toolRemember() *tool {
 		name:  "palace_remember",
 		title: "Remember a note",
 		desc: "Store one self-contained note (a decision and its reason, a user preference, a non-obvious fact or fix) as a drawer, verbatim. " +
-			"It first checks the wing for the same text and for near duplicates: if it finds any it writes nothing and lists them (added: false) — " +
-			"that is an answer, not a failure. Do not store chat, secrets, or what the code and git history already say.",
+			"It first checks the wing for the same text and for near duplicates that differ only in wording: if it finds any it writes nothing and lists them " +
+			"(added: false, duplicates) — that is an answer, not a failure: the memory is already there. " +
+			"A close note that differs in a negation, a number, a date, a version, an environment or a name is a correction or another fact: " +
+			"the note is written and the older one is listed under updates with what differs (differs); forget the older one if it is now wrong. " +
+			"Do not store chat, secrets, or what the code and git history already say.",
 		idempotent: false, // force writes the same text again
 		params: []param{
 			{name: "content", kind: kString, required: true, maxLen: ops.MaxTextBytes,
@@ -29,7 +32,7 @@ func toolRemember() *tool {
 				desc: fmt.Sprintf("%d to %d (default %d); wake-up shows the most important notes first. Use %d for what must never be forgotten.",
 					ops.MinImportance, ops.MaxImportance, ops.DefaultImportance, ops.MaxImportance)},
 			{name: "force", kind: kBoolean,
-				desc: "Write it even if the wing already holds it or something close. Only when the note really says something new."},
+				desc: "Write it even if the wing already holds it or a near duplicate. Only when the note really says something new."},
 		},
 		run: runRemember,
 	}

@@ -625,3 +625,16 @@ func (c *client) awaitNotifications(method string, n int) []rpcMsg {
 	}
 	return got
 }
+
+// A correction of a stored note is written, and the note it may update is
+// returned under updates with how they differ (issue 16).
+func TestRememberCorrectionListsUpdate(t *testing.T) {
+	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), nil)
+	var old, fix memory.RememberResult
+	c.ok("palace_remember", map[string]any{"content": "Use port 8080 for the admin API", "wing": "shop"}, &old)
+	c.ok("palace_remember", map[string]any{"content": "Do not use port 8080 for the admin API", "wing": "shop"}, &fix)
+	if !fix.Added || len(fix.Duplicates) != 0 || len(fix.Updates) != 1 || fix.Updates[0].ID != old.ID ||
+		len(fix.Updates[0].Differs) != 1 || fix.Updates[0].Differs[0] != "negation" {
+		t.Errorf("correction: %+v", fix)
+	}
+}
