@@ -24,6 +24,7 @@ const (
 	DefaultSearchLimit = search.DefaultLimit
 	MaxSearchLimit     = 100
 	MaxQueryRunes      = 4096
+	MaxQueryWords      = query.MaxTerms // distinct words, repeats counted once
 )
 
 // SnippetMark surrounds matched words in every snippet an operation
