@@ -49,7 +49,8 @@ const layers = `
 	github.com/spf13/cobra/... < CLILIB;
 
 	# Engine leaves: the standard library only.
-	STD < aaak, core/input, core/secrets, core/dates, core/chunk, core/query, core/fsx, core/audit;
+	STD < aaak, core/input, core/secrets, core/dates, core/chunk, core/fsx, core/audit;
+	core/input < core/query;
 
 	# Engine leaves that wrap one library.
 	STD, EXT < core/cjk;

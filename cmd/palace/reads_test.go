@@ -27,6 +27,7 @@ func TestReadsBadInputCLI(t *testing.T) {
 		{[]string{"search", "x", "--mode", "bogus"}, `--mode "bogus": want lexical, vector or hybrid`},
 		{[]string{"search", "x", "--since", "last week"}, "--since"},
 		{[]string{"search", strings.Repeat("x", 4097)}, "query is 4097 characters long"},
+		{[]string{"search", strings.Repeat("dial ", 500) + distinctWords(64)}, "query has 65 distinct words: at most 64"},
 		{[]string{"drawer", "show", " "}, "id is empty"},
 		{[]string{"drawer", "show", "d_1", "--neighbours", "6"}, "--neighbours 6: want 0 to 5"},
 		{[]string{"drawer", "show", "d_1", "--neighbours", "-1"}, "--neighbours -1"},
@@ -44,6 +45,15 @@ func TestReadsBadInputCLI(t *testing.T) {
 			t.Errorf("palace %.60q created the palace home", c.args)
 		}
 	}
+}
+
+// distinctWords is n distinct words, none a stop word.
+func distinctWords(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "w%d ", i)
+	}
+	return b.String()
 }
 
 // A wing the palace does not hold is an error listing the wings, for search

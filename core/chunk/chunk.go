@@ -123,16 +123,20 @@ func splitLines(text string) []line {
 }
 
 // splitLong cuts one over-long line into pieces of at most Size characters,
-// preferring to end a piece after whitespace in its second half.
+// preferring to end a piece after whitespace in its second half. It counts
+// the line's characters once and then only those of each piece, so a line
+// costs time linear in its length however long it is.
 func splitLong(l line, o Options) []Chunk {
 	var out []Chunk
-	s := l.text
+	s, left := l.text, l.runes // left: characters in s
 	for len(s) > 0 {
-		if utf8.RuneCountInString(s) <= o.Size {
+		if left <= o.Size {
 			out = append(out, Chunk{Text: s, LineStart: l.no, LineEnd: l.no})
 			break
 		}
-		cut, lastSpace, n := 0, -1, 0
+		// left > Size, so the loop stops at Size characters.
+		cut, n := 0, 0
+		lastSpace, atSpace := -1, 0
 		for k, r := range s {
 			if n == o.Size {
 				cut = k
@@ -140,14 +144,14 @@ func splitLong(l line, o Options) []Chunk {
 			}
 			n++
 			if unicode.IsSpace(r) && n >= o.Size/2 {
-				lastSpace = k + utf8.RuneLen(r)
+				lastSpace, atSpace = k+utf8.RuneLen(r), n
 			}
 		}
 		if lastSpace > 0 {
-			cut = lastSpace
+			cut, n = lastSpace, atSpace
 		}
 		out = append(out, Chunk{Text: s[:cut], LineStart: l.no, LineEnd: l.no})
-		s = s[cut:]
+		s, left = s[cut:], left-n
 	}
 	// Whitespace-only tails carry nothing worth a drawer.
 	kept := out[:0]

@@ -12,6 +12,7 @@ import (
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -90,8 +91,18 @@ func TestSearchValidate(t *testing.T) {
 		{SearchRequest{Query: "x", Limit: MaxSearchLimit + 1}, "limit"},
 		{SearchRequest{Query: "x", Limit: -1}, "limit"},
 		{SearchRequest{Query: "x", Since: "last week"}, "since"},
+		{SearchRequest{Query: manyWords(query.MaxTerms + 1)}, "query"},
+		{SearchRequest{Query: strings.Repeat("q", MaxQueryRunes+1)}, "query"},
 	} {
 		wantClass(t, fmt.Sprintf("%+v", tc.r), tc.r.Validate(), Invalid, tc.field)
+	}
+	err := SearchRequest{Query: manyWords(query.MaxTerms + 1)}.Validate()
+	if want := fmt.Sprintf("query has %d distinct words: at most %d", query.MaxTerms+1, query.MaxTerms); err == nil || err.Error() != want {
+		t.Errorf("65 distinct words: %v, want %q", err, want)
+	}
+	// Repeats count once: the cap is on distinct words, not on length.
+	if err := (SearchRequest{Query: strings.Repeat("dial ", 500) + manyWords(query.MaxTerms-1)}).Validate(); err != nil {
+		t.Errorf("64 distinct words, one of them repeated: %v", err)
 	}
 	if err := (SearchRequest{Query: "x", Limit: MaxSearchLimit, Source: "/src", Until: "2026-01-01"}).Validate(); err != nil {
 		t.Errorf("a good request: %v", err)
@@ -180,4 +191,13 @@ func TestWakeUp(t *testing.T) {
 		t.Errorf("wing with an identity file: %+v %v", res, err)
 	}
 	wantClass(t, "wing a/b", WakeUpRequest{Wing: "a/b"}.Validate(), Invalid, "wing")
+}
+
+// manyWords is n distinct words, none a stop word.
+func manyWords(n int) string {
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = fmt.Sprintf("w%d", i)
+	}
+	return strings.Join(ws, " ")
 }

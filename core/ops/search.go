@@ -9,6 +9,7 @@ import (
 	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -23,6 +24,7 @@ const (
 	DefaultSearchLimit = search.DefaultLimit
 	MaxSearchLimit     = 100
 	MaxQueryRunes      = 4096
+	MaxQueryWords      = query.MaxTerms // distinct words, repeats counted once
 )
 
 // SnippetMark surrounds matched words in every snippet an operation
@@ -49,14 +51,23 @@ func (r SearchRequest) Validate() error {
 	return err
 }
 
+// checkQuery bounds what a search reads: at most MaxQueryRunes characters
+// and query.MaxTerms distinct words, whatever the front.
+func checkQuery(q string) error {
+	if err := checkText("query", q); err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(q); n > MaxQueryRunes {
+		return input.Invalid("query", "is %d characters long: at most %d", n, MaxQueryRunes)
+	}
+	return query.Check(q)
+}
+
 // filter checks r and turns it into the store's filter.
 func (r SearchRequest) filter() (store.Filter, error) {
 	f := store.Filter{Wing: r.Wing, Room: r.Room, Kind: r.Kind, SourcePrefix: r.Source}
-	if err := checkText("query", r.Query); err != nil {
+	if err := checkQuery(r.Query); err != nil {
 		return f, err
-	}
-	if n := utf8.RuneCountInString(r.Query); n > MaxQueryRunes {
-		return f, input.Invalid("query", "is %d characters long: at most %d", n, MaxQueryRunes)
 	}
 	if err := checkEnum("kind", r.Kind, Kinds); err != nil {
 		return f, err

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
@@ -281,13 +280,7 @@ type TaxonomyRouteRequest struct {
 
 // Validate names the first bad field; the query has a search's bounds.
 func (r TaxonomyRouteRequest) Validate() error {
-	if err := checkText("query", r.Query); err != nil {
-		return err
-	}
-	if n := utf8.RuneCountInString(r.Query); n > MaxQueryRunes {
-		return input.Invalid("query", "is %d characters long: at most %d", n, MaxQueryRunes)
-	}
-	return nil
+	return checkQuery(r.Query)
 }
 
 // TaxonomyRoute proposes the route: wing, room, confidence, whether a

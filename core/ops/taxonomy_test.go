@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/query"
 )
 
 func TestTaxonomyValidateNamesTheField(t *testing.T) {
@@ -27,6 +28,7 @@ func TestTaxonomyValidateNamesTheField(t *testing.T) {
 		{"rm long wing", TaxonomyRmRequest{Wing: strings.Repeat("w", MaxNameBytes+1), Room: "r"}.Validate(), "wing"},
 		{"route blank query", TaxonomyRouteRequest{Query: "\t"}.Validate(), "query"},
 		{"route long query", TaxonomyRouteRequest{Query: strings.Repeat("q", MaxQueryRunes+1)}.Validate(), "query"},
+		{"route many words", TaxonomyRouteRequest{Query: manyWords(query.MaxTerms + 1)}.Validate(), "query"},
 	} {
 		wantField(t, c.name, c.err, c.field)
 	}

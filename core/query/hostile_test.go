@@ -2,6 +2,8 @@ package query_test
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/palace-dev/palace/core/palace"
@@ -77,4 +79,38 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRepeatedWordSearchesAsTheWord: 'dial ' typed 4,000 times finds what
+// 'dial' finds, in the same order (it once took 7.7 s on the CLI).
+func TestRepeatedWordSearchesAsTheWord(t *testing.T) {
+	ctx := context.Background()
+	p, err := palace.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var ds []store.Drawer
+	for i, text := range []string{"net.Dial the server", "dial dial dial again", "nothing here", "redial later"} {
+		h := store.ContentHash(text)
+		ds = append(ds, store.Drawer{ID: store.DrawerID("w", "s", i, h), Wing: "w", Room: "r", Kind: store.KindNote, Source: "s", Content: text, ContentHash: h})
+	}
+	if _, err := p.Store.InsertDrawers(ctx, ds); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(q string) []string {
+		res, err := search.Run(ctx, p, search.Request{Query: q})
+		if err != nil {
+			t.Fatalf("search of %d bytes: %v", len(q), err)
+		}
+		var out []string
+		for _, h := range res.Hits {
+			out = append(out, h.ID)
+		}
+		return out
+	}
+	one, many := ids("dial"), ids(strings.Repeat("dial ", 4000))
+	if len(one) != 2 || !slices.Equal(one, many) {
+		t.Errorf("'dial' x 4000 found %v, 'dial' %v", many, one)
+	}
 }

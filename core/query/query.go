@@ -12,7 +12,14 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/palace-dev/palace/core/input"
 )
+
+// MaxTerms caps the distinct terms (searched and excluded) of a query a
+// person or an agent types: enough for any question, while FTS5 spends time
+// per term on every candidate row, so thousands of terms would cost seconds.
+const MaxTerms = 64
 
 //go:embed stopwords.txt
 var stopwordList string
@@ -40,7 +47,20 @@ type Query struct {
 // words. Nil leaves terms as they are.
 type Segmenter func(text string) ([]string, error)
 
+// Check refuses a query that holds more than MaxTerms distinct terms, as
+// Parse counts them (stop words dropped, before segmenting), with an
+// input error naming the cap.
+func Check(text string) error {
+	q, _ := Parse(text, nil) // without a segmenter Parse cannot fail
+	if n := len(q.Terms) + len(q.Not); n > MaxTerms {
+		return input.Invalid("query", "has %d distinct words: at most %d", n, MaxTerms)
+	}
+	return nil
+}
+
 // Parse builds the FTS5 expressions for text. It fails only when seg does.
+// Terms are distinct, in order of first appearance: a term written twice
+// matches nothing more, and each repeat would cost FTS5 a pass.
 func Parse(text string, seg Segmenter) (Query, error) {
 	stop := stopwords()
 	raw := lex(sanitize(text))
@@ -56,6 +76,7 @@ func Parse(text string, seg Segmenter) (Query, error) {
 		}
 		kept = append(kept, t)
 	}
+	q.Not, kept = distinct(q.Not), distinct(kept)
 	// Drop stop words unless nothing would be left ("the who" still searches).
 	for _, t := range kept {
 		if !t.Phrase && !t.Prefix && stop[strings.ToLower(t.Text)] {
@@ -71,6 +92,7 @@ func Parse(text string, seg Segmenter) (Query, error) {
 		if q.Terms, err = segment(q.Terms, seg); err != nil {
 			return q, err
 		}
+		q.Terms = distinct(q.Terms) // segments may repeat across terms
 	}
 	if len(q.Terms) == 0 {
 		return q, nil
@@ -86,6 +108,25 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	q.All = combine(parts, " AND ", nots)
 	q.Any = combine(parts, " OR ", nots)
 	return q, nil
+}
+
+// distinct keeps the first of terms that FTS5 reads alike: the same
+// quoted text (the index folds case) with the same prefix and phrase flags.
+func distinct(ts []Term) []Term {
+	type key struct {
+		text           string
+		phrase, prefix bool
+	}
+	seen := make(map[key]bool, len(ts))
+	out := ts[:0]
+	for _, t := range ts {
+		k := key{strings.ToLower(t.Text), t.Phrase, t.Prefix}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func combine(parts []string, op string, nots []string) string {

@@ -1,8 +1,12 @@
 package query
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/input"
 )
 
 func TestParse(t *testing.T) {
@@ -59,5 +63,53 @@ func TestControlAndInvalidUTF8(t *testing.T) {
 	}
 	if q.All != `("bad" AND "byte" AND "ok")` {
 		t.Errorf("got %s", q.All)
+	}
+}
+
+// TestRepeatedTermsCountOnce: a word typed 4,000 times is one term, so the
+// query costs what the word alone costs (each repeat once cost FTS5 a pass:
+// 7.7 s for 'dial ' x 4000).
+func TestRepeatedTermsCountOnce(t *testing.T) {
+	one, err := Parse("dial", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := Parse(strings.Repeat("dial ", 4000)+strings.Repeat("DIAL -x -X ", 100), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(many.Terms) != 1 || len(many.Not) != 1 {
+		t.Fatalf("%d terms, %d excluded: want one of each", len(many.Terms), len(many.Not))
+	}
+	if want := one.All + ` NOT ("x")`; many.All != want {
+		t.Errorf("All = %s, want %s", many.All, want)
+	}
+	// Order of first appearance is kept; a phrase and a prefix are other terms.
+	q, _ := Parse(`x y x "x" x* y`, nil)
+	if want := `("x" AND "y" AND "x" AND "x"*)`; q.All != want {
+		t.Errorf("All = %s, want %s", q.All, want)
+	}
+	// Segments repeated across terms count once too.
+	seg := func(s string) ([]string, error) { return []string{s[:1], s[1:]}, nil }
+	q, _ = Parse("ab ac", seg)
+	if want := `("a" AND "b" AND "c")`; q.All != want {
+		t.Errorf("segmented All = %s, want %s", q.All, want)
+	}
+}
+
+func TestCheckCapsDistinctTerms(t *testing.T) {
+	var ws []string
+	for i := range MaxTerms {
+		ws = append(ws, fmt.Sprintf("w%d", i))
+	}
+	if err := Check(strings.Join(ws, " ") + " the of w0 " + strings.Repeat("w1 ", 1000)); err != nil {
+		t.Errorf("%d distinct words (stop words and repeats aside): %v", MaxTerms, err)
+	}
+	err := Check(strings.Join(ws, " ") + " -excluded")
+	if !errors.Is(err, input.ErrInvalid) {
+		t.Fatalf("%d distinct words: %v, want invalid input", MaxTerms+1, err)
+	}
+	if want := fmt.Sprintf("query has %d distinct words: at most %d", MaxTerms+1, MaxTerms); err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
 	}
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -285,6 +286,10 @@ func TestRelevantPutsTheDesignNoteFirst(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	c, _ := started(t, nil)
+	manyWords := strings.Repeat("dial ", 500) // a repeated word counts once
+	for i := range 64 {
+		manyWords += fmt.Sprintf("w%d ", i)
+	}
 	cases := []struct {
 		method string
 		params any
@@ -300,6 +305,8 @@ func TestErrors(t *testing.T) {
 		{"palace/search", map[string]any{"query": " "}, jsonrpc2.InvalidParams, "query is empty"},
 		{"palace/search", map[string]any{"query": "x", "mode": "fuzzy"}, jsonrpc2.InvalidParams, "mode"},
 		{"palace/search", map[string]any{"query": "x", "since": "last week"}, jsonrpc2.InvalidParams, "since"},
+		{"palace/search", map[string]any{"query": strings.Repeat("dial ", 8000)}, jsonrpc2.InvalidParams, "query is 40000 characters long: at most 4096"},
+		{"palace/search", map[string]any{"query": manyWords}, jsonrpc2.InvalidParams, "query has 65 distinct words: at most 64"},
 		{"palace/search", map[string]any{"query": "x", "wing": "porj"}, jsonrpc2.InvalidParams, `wing "porj": no such wing (wings: proj)`},
 		{"palace/drawer", map[string]any{"id": "d_missing", "neighbours": 6}, jsonrpc2.InvalidParams, "neighbours 6: want 0 to 5"},
 		{"palace/wakeUp", map[string]any{"wing": "porj"}, jsonrpc2.InvalidParams, `wing "porj": no such wing (wings: proj)`},

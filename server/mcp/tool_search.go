@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/ops"
@@ -19,7 +20,8 @@ func toolSearch() *tool {
 		readOnly: true, idempotent: true,
 		params: []param{
 			{name: "query", kind: kString, required: true, maxLen: ops.MaxQueryRunes * utf8.UTFMax,
-				desc: "What to look for, in plain words (keywords work best). \"exact phrase\", -excluded and prefix* words are understood. Queries in other languages than the stored text match less well lexically."},
+				desc: "What to look for, in plain words (keywords work best). \"exact phrase\", -excluded and prefix* words are understood. Queries in other languages than the stored text match less well lexically. " +
+					"At most " + strconv.Itoa(ops.MaxQueryWords) + " distinct words; a repeated word counts once."},
 			{name: "wing", kind: kString, maxLen: 200,
 				desc: "Only this wing (a project or person), its exact name: an unknown wing is an error that lists the wings (palace_status has them too). Omit it to search everywhere; routing then narrows the search itself."},
 			{name: "room", kind: kString, maxLen: 200,

@@ -94,6 +94,11 @@ func TestRememberSearchGetForget(t *testing.T) {
 	// A wing the palace does not hold is refused, naming the wings (#7).
 	c.fails("palace_search", map[string]any{"query": "billing pnpm", "wing": "other"}, `invalid input: wing "other": no such wing (wings: shop)`)
 	c.fails("palace_search", map[string]any{"query": "  "}, "invalid input: query is empty")
+	manyWords := strings.Repeat("pnpm ", 500) // a repeated word counts once
+	for i := range 64 {
+		manyWords += fmt.Sprintf("w%d ", i)
+	}
+	c.fails("palace_search", map[string]any{"query": manyWords}, "invalid input: query has 65 distinct words: at most 64")
 	c.ok("palace_search", map[string]any{"query": "billing pnpm", "source": "ADR"}, &res)
 	if len(res.Hits) != 1 {
 		t.Errorf("source prefix ADR: %+v", res.Hits)
