@@ -96,8 +96,9 @@ func Open(home string) (*Store, error) {
 	}
 	registerVec()
 	path := filepath.Join(abs, DBName)
-	// Create the file ourselves so its mode is 0600 whatever the umask is.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	// Create the file ourselves so its mode is 0600 whatever the umask is,
+	// and never through a symbolic link planted in its place.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		if _, serr := os.Stat(path); serr == nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
 			return openReadOnly(abs, path)
