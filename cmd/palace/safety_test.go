@@ -147,6 +147,12 @@ func TestDamagedPalaceDoctorAndExport(t *testing.T) {
 	if exported == 0 || skipped == 0 || exported+skipped != before {
 		t.Errorf("export wrote %d drawers and named %d skipped ones, want %d in all:\n%s", exported, skipped, before, errOut)
 	}
+
+	// Repair cannot mend drawer pages: it says so and how to save the rest.
+	if _, errOut, code := runPalace(t, home, "repair"); code != 1 || !strings.Contains(errOut, "damaged") ||
+		!strings.Contains(errOut, "palace export") {
+		t.Errorf("repair of a damaged palace: exit %d, %q", code, errOut)
+	}
 }
 
 // A doctor of a palace whose schema cannot be opened normally still runs

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/palace-dev/palace/core/palace"
@@ -133,9 +134,7 @@ func summarize(res *DoctorResult) {
 		res.Next = ""
 	case damaged:
 		res.Next = "the database file is damaged. Keep a copy of the palace folder. `palace repair` mends damaged " +
-			"indexes, not damaged drawer pages: if the checks still fail after it, save what is readable with " +
-			"`palace export > FILE.jsonl` (it skips unreadable rows and lists them) and load that into a new palace " +
-			"with `palace --home NEW import FILE.jsonl`"
+			"indexes, not damaged drawer pages: if the checks still fail after it, " + strings.ToLower(salvageAdvice[:1]) + salvageAdvice[1:]
 	case res.ReadOnly:
 		res.Next = "the palace is read-only for this user, and a repair needs write access"
 	default:
@@ -164,7 +163,18 @@ func Repair(ctx context.Context, p *palace.Palace, r RepairRequest) (RepairResul
 	if err := r.Validate(); err != nil {
 		return RepairResult{}, err
 	}
-	return retryBusy(ctx, "repair", func() (RepairResult, error) {
+	res, err := retryBusy(ctx, "repair", func() (RepairResult, error) {
 		return vectors.Repair(ctx, p, vectors.Options{Progress: r.Progress})
 	})
+	if store.IsCorrupt(err) {
+		// Rebuilding indexes reads the drawers; damaged drawer pages
+		// stop it. What is readable can still be saved.
+		err = fmt.Errorf("%w; the database file is damaged where repair cannot mend it (it rebuilds indexes, "+
+			"not drawer pages): nothing was lost by this attempt. %s", err, salvageAdvice)
+	}
+	return res, err
 }
+
+// salvageAdvice is how to save a palace whose file is damaged.
+const salvageAdvice = "Save what is readable with `palace export > FILE.jsonl` (it skips unreadable rows and lists them) " +
+	"and load that into a new palace with `palace --home NEW import FILE.jsonl`"
