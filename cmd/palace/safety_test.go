@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // Safe defaults and damaged palaces (issue 16, items 6 and 10): a damaged
@@ -16,7 +18,24 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/core/store"
 )
+
+// newPalace creates an empty palace in a new folder, as the first write
+// would: read commands no longer create one.
+func newPalace(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	s, err := store.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
 
 // damagePalace overwrites three pages in the middle of home's palace.db,
 // trying page-aligned offsets from the middle on until PRAGMA
