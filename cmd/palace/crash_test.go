@@ -461,6 +461,7 @@ func TestCrashMineSIGKILL(t *testing.T) {
 			if _, errOut, code := runPalace(t, home, "doctor"); code != 1 || !strings.Contains(errOut, "no palace") {
 				t.Fatalf("%s: doctor of a home without a palace: exit %d, %q", what, code, errOut)
 			}
+			inPalace = 0 // the next mine starts this palace afresh
 			continue
 		}
 		d := crashDoctor(t, home)
