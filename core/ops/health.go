@@ -46,6 +46,10 @@ type DoctorResult struct {
 // opened read-only.
 const CheckOpen = "open"
 
+// CheckSchema is the check Doctor adds when the schema version cannot be
+// read.
+const CheckSchema = "schema"
+
 // DoctorAt opens the palace at home, never creating one, and runs Doctor.
 // A palace that cannot be opened normally (a damaged file fails the schema
 // migration) is opened read-only without its schema and checked all the
@@ -98,7 +102,7 @@ func Doctor(ctx context.Context, p *palace.Palace, r DoctorRequest) (DoctorResul
 		return res, err
 	}
 	if schemaErr != nil {
-		res.Checks = append(res.Checks, HealthCheck{Name: "schema", Detail: "could not check: " + schemaErr.Error()})
+		res.Checks = append(res.Checks, HealthCheck{Name: CheckSchema, Detail: "could not check: " + schemaErr.Error()})
 	}
 	if res.Embedding, err = vectors.StatusOf(ctx, p); err != nil {
 		if ctx.Err() != nil {
