@@ -26,7 +26,7 @@ content. A write that failed, or whose process died before committing, shows
 as failed. The log rotates at 10 MiB and keeps 5 old files.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			es, err := withPalace(g, func(p *palace.Palace) ([]ops.AuditEntry, error) {
+			es, err := readPalace(g, func(p *palace.Palace) ([]ops.AuditEntry, error) {
 				return ops.Audit(c.Context(), p, r)
 			})
 			if err != nil {

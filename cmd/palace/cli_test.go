@@ -999,6 +999,12 @@ func TestPalaceHomeEnv(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "env-home")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	// A write creates the palace there; status, a read, never would.
+	create := palaceCmd(ctx, "", "remember", "tokenvhome", "--wing", "env")
+	create.Env = append(create.Env, "PALACE_HOME="+home)
+	if _, errOut, code := runCmd(t, create); code != 0 {
+		t.Fatalf("remember: exit %d: %s", code, errOut)
+	}
 	cmd := palaceCmd(ctx, "", "status", "--json")
 	cmd.Env = append(cmd.Env, "PALACE_HOME="+home) // the last value wins
 	out, errOut, code := runCmd(t, cmd)
@@ -1112,7 +1118,7 @@ func TestInitDryRunAndMissingDir(t *testing.T) {
 // ---- 8. status ----
 
 func TestStatusJSON(t *testing.T) {
-	home := t.TempDir()
+	home := newPalace(t)
 	if st := statusOK(t, home); st.Drawers != 0 || st.Sources != 0 || st.Rooms == nil || st.SchemaVersion != store.SchemaVersion() {
 		t.Errorf("fresh palace: %+v", st)
 	}
@@ -1179,7 +1185,7 @@ func TestInterruptedMineResumes(t *testing.T) {
 		}
 	}
 
-	home := t.TempDir()
+	home := newPalace(t)
 	for _, delay := range []time.Duration{100 * time.Millisecond, 400 * time.Millisecond} {
 		before := statusOK(t, home)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

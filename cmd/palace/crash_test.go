@@ -455,6 +455,15 @@ func TestCrashMineSIGKILL(t *testing.T) {
 			t.Fatalf("%s: the mine ended on its own with %v: stderr %q", what, err, errb.String())
 		}
 
+		if _, err := os.Stat(filepath.Join(home, "palace.db")); os.IsNotExist(err) {
+			// Killed before it created the palace: there is nothing to
+			// check, and doctor (a read) must not create one either.
+			if _, errOut, code := runPalace(t, home, "doctor"); code != 1 || !strings.Contains(errOut, "no palace") {
+				t.Fatalf("%s: doctor of a home without a palace: exit %d, %q", what, code, errOut)
+			}
+			inPalace = 0 // the next mine starts this palace afresh
+			continue
+		}
 		d := crashDoctor(t, home)
 		crashAfterKill(t, d, what)
 		got := crashDrawers(t, home)

@@ -16,7 +16,11 @@ func newDoctorCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the palace: database integrity, FTS and vector indexes, drawer metadata, audit log, embedding backend",
-		Long: `Doctor runs five checks and exits 1 if any fails:
+		Long: `Doctor runs every check it can, lists each, and exits 1 if any fails,
+saying what to do next. A check that cannot run fails with the reason; a
+palace too damaged to open normally is checked read-only, with an "open"
+check saying why. A home without a palace is an error; doctor never creates
+one. The checks, integrity first:
 
   integrity  PRAGMA integrity_check on the database file
   fts        every live drawer is in the full-text index once, nothing else
@@ -39,9 +43,7 @@ what needs the write lock is skipped and says so: FTS5's integrity-check, and
 the second look at write-log lines past the last commit. Nothing is written.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			r, err := withPalace(g, func(p *palace.Palace) (ops.DoctorResult, error) {
-				return ops.Doctor(c.Context(), p, ops.DoctorRequest{})
-			})
+			r, err := ops.DoctorAt(c.Context(), g.home, palace.Options{ModelDir: g.modelDir}, ops.DoctorRequest{})
 			if err != nil {
 				return inputErr(err)
 			}
@@ -64,11 +66,7 @@ the second look at write-log lines past the last commit. Nothing is written.`,
 				printChecks(out, r.Checks)
 			}
 			if !r.OK {
-				failed := strings.Join(r.Failed, ", ")
-				if r.ReadOnly {
-					return fmt.Errorf("doctor: %s failed; the palace is read-only for this user, and a repair needs write access", failed)
-				}
-				return fmt.Errorf("doctor: %s failed; run `palace repair`", failed)
+				return fmt.Errorf("doctor: %s failed; %s", strings.Join(r.Failed, ", "), r.Next)
 			}
 			return nil
 		},

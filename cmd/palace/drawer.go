@@ -32,7 +32,7 @@ it in the same source, for a hit that starts or ends mid-thought.`,
 			if err := req.Validate(); err != nil {
 				return flagError(c, err)
 			}
-			d, err := withPalace(g, func(p *palace.Palace) (ops.GetResult, error) {
+			d, err := readPalace(g, func(p *palace.Palace) (ops.GetResult, error) {
 				return ops.Get(c.Context(), p, req)
 			})
 			if err != nil {

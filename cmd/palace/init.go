@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
 )
 
@@ -20,6 +22,11 @@ func newInitCmd(_ *globals) *cobra.Command {
 rooms or add keywords; at every mine the file replaces the wing's taxonomy.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
+			// A blank DIR (an unset variable in a script) would mean the
+			// working directory.
+			if strings.TrimSpace(a[0]) == "" {
+				return usageError{input.Invalid("path", "is empty")}
+			}
 			cfg, err := mine.ProposeConfig(a[0])
 			if err != nil {
 				return err

@@ -215,7 +215,7 @@ the object. Facts true now are marked with *.`,
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (ops.KGQueryResult, error) {
+			res, err := readPalace(g, func(p *palace.Palace) (ops.KGQueryResult, error) {
 				return ops.KGQuery(c.Context(), p, req)
 			})
 			if err != nil {
@@ -279,7 +279,7 @@ first, up to --limit.`,
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (ops.KGTimelineResult, error) {
+			res, err := readPalace(g, func(p *palace.Palace) (ops.KGTimelineResult, error) {
 				return ops.KGTimeline(c.Context(), p, req)
 			})
 			if err != nil {
@@ -313,7 +313,7 @@ func newKGStatsCmd(g *globals) *cobra.Command {
 		Short: "Count entities and facts (current, expired, future) per predicate",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			res, err := withPalace(g, func(p *palace.Palace) (ops.KGStatsResult, error) {
+			res, err := readPalace(g, func(p *palace.Palace) (ops.KGStatsResult, error) {
 				return ops.KGStats(c.Context(), p)
 			})
 			if err != nil {

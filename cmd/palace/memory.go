@@ -229,7 +229,7 @@ func newDiaryReadCmd(g *globals) *cobra.Command {
 			if err := q.Validate(); err != nil {
 				return usageError{input.Rename(err, flagNames)}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (ops.DiaryReadResult, error) {
+			res, err := readPalace(g, func(p *palace.Palace) (ops.DiaryReadResult, error) {
 				return ops.DiaryRead(c.Context(), p, q)
 			})
 			if err != nil {
@@ -306,7 +306,7 @@ count.`,
 			if err := r.Validate(); err != nil {
 				return flagError(c, err)
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (memory.WakeResult, error) {
+			res, err := readPalace(g, func(p *palace.Palace) (memory.WakeResult, error) {
 				return ops.WakeUp(c.Context(), p, r)
 			})
 			if err != nil {

@@ -336,7 +336,7 @@ func TestWakeUpCLI(t *testing.T) {
 	}
 
 	// An empty palace: nothing to say, exit 0, a hint on stderr.
-	empty := t.TempDir()
+	empty := newPalace(t)
 	sout, errOut, code := runPalace(t, empty, "wake-up")
 	if code != 0 || sout != "" || !strings.Contains(errOut, "nothing to wake up with") {
 		t.Errorf("empty palace: exit %d, %q, %q", code, sout, errOut)

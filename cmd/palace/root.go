@@ -44,6 +44,16 @@ func (g *globals) open() (*palace.Palace, error) {
 	return palace.Open(home, palace.Options{ModelDir: g.modelDir})
 }
 
+// openExisting opens the palace for a read command, which never creates
+// one: a missing home is an error naming it.
+func (g *globals) openExisting() (*palace.Palace, error) {
+	home, err := palace.ResolveHome(g.home)
+	if err != nil {
+		return nil, err
+	}
+	return palace.Open(home, palace.Options{ModelDir: g.modelDir, NoCreate: true})
+}
+
 func newRoot() *cobra.Command {
 	g := &globals{}
 	root := &cobra.Command{
@@ -115,7 +125,16 @@ func inputErr(err error) error {
 // withPalace opens the palace, runs fn and closes it, keeping fn's error
 // first.
 func withPalace[T any](g *globals, fn func(*palace.Palace) (T, error)) (T, error) {
-	p, err := g.open()
+	return runWith(g.open, fn)
+}
+
+// readPalace is withPalace for a read command: it never creates a palace.
+func readPalace[T any](g *globals, fn func(*palace.Palace) (T, error)) (T, error) {
+	return runWith(g.openExisting, fn)
+}
+
+func runWith[T any](open func() (*palace.Palace, error), fn func(*palace.Palace) (T, error)) (T, error) {
+	p, err := open()
 	if err != nil {
 		var zero T
 		return zero, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -48,7 +49,19 @@ does not hold is an error that lists the wings.`,
 			if err := req.Validate(); err != nil {
 				return flagError(c, err)
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (search.Result, error) {
+			// Sources are stored as absolute paths; a relative prefix
+			// is what the user sees from the working directory.
+			if req.Source != "" && !filepath.IsAbs(req.Source) {
+				abs, err := filepath.Abs(req.Source)
+				if err != nil {
+					return fmt.Errorf("--source %s: %w", req.Source, err)
+				}
+				if strings.HasSuffix(req.Source, string(filepath.Separator)) {
+					abs += string(filepath.Separator)
+				}
+				req.Source = abs
+			}
+			res, err := readPalace(g, func(p *palace.Palace) (search.Result, error) {
 				return ops.Search(c.Context(), p, req)
 			})
 			if err != nil {
@@ -98,7 +111,7 @@ does not hold is an error that lists the wings.`,
 	c.Flags().StringVar(&req.Wing, "wing", "", "only this wing")
 	c.Flags().StringVar(&req.Room, "room", "", "only this room")
 	c.Flags().StringVar(&req.Kind, "kind", "", "only this kind: "+ops.OneOf(ops.Kinds))
-	c.Flags().StringVar(&req.Source, "source", "", "only sources whose path starts with this prefix")
+	c.Flags().StringVar(&req.Source, "source", "", "only sources whose path starts with this prefix (a relative one is taken from the working directory)")
 	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultSearchLimit, fmt.Sprintf("maximum number of hits, 1 to %d", ops.MaxSearchLimit))
 	c.Flags().StringVar(&req.Mode, "mode", "", ops.OneOf(ops.SearchModes)+" (default: hybrid when the palace has vectors, else lexical)")
 	c.Flags().StringVar(&req.Since, "since", "", "only drawers from this time on: YYYY-MM-DD or RFC 3339 (conversation time, else mtime)")

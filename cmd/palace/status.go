@@ -16,7 +16,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 		Short: "Drawers per wing and room, sources, database size, schema version",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			s, err := withPalace(g, func(p *palace.Palace) (ops.StatusResult, error) {
+			s, err := readPalace(g, func(p *palace.Palace) (ops.StatusResult, error) {
 				return ops.Status(c.Context(), p, ops.StatusRequest{})
 			})
 			if err != nil {

@@ -70,7 +70,7 @@ func newTaxonomyListCmd(g *globals) *cobra.Command {
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (ops.TaxonomyListResult, error) {
+			res, err := readPalace(g, func(p *palace.Palace) (ops.TaxonomyListResult, error) {
 				return ops.TaxonomyList(c.Context(), p, req)
 			})
 			if err != nil {
@@ -215,7 +215,7 @@ find anything (a search that finds nothing there runs without the route).`,
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			r, err := withPalace(g, func(p *palace.Palace) (ops.Route, error) {
+			r, err := readPalace(g, func(p *palace.Palace) (ops.Route, error) {
 				return ops.TaxonomyRoute(c.Context(), p, req)
 			})
 			if err != nil {

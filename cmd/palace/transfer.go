@@ -23,16 +23,23 @@ with all their metadata), entity and fact. The same palace always exports the
 same bytes. The search index (and the index text it is built from) and
 vectors are not exported: the importing palace rebuilds them. With --wing, the export holds that wing's rooms and
 drawers, the facts read from them, and the functional predicates, but not the
-entity map, which names entities of every wing.`,
+entity map, which names entities of every wing.
+
+On a damaged database, rows SQLite cannot read are skipped: every readable
+row is written, the skipped ones are listed on stderr (table, rowids and the
+drawer ids the id index still names), and the exit code is 1.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			res, err := withPalace(g, func(p *palace.Palace) (ops.ExportResult, error) {
+			res, err := readPalace(g, func(p *palace.Palace) (ops.ExportResult, error) {
 				return ops.Export(c.Context(), p, r, c.OutOrStdout())
 			})
 			if err != nil {
 				return inputErr(err)
 			}
 			fmt.Fprintf(c.ErrOrStderr(), "exported %d rows\n", res.Rows)
+			if len(res.Unreadable) > 0 {
+				return reportUnreadable(c.ErrOrStderr(), res.Unreadable)
+			}
 			return nil
 		},
 	}
@@ -125,4 +132,23 @@ func countRows(by map[string]int) string {
 		return "nothing"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// reportUnreadable lists on w the rows an export skipped and returns the
+// error that makes the exit code 1.
+func reportUnreadable(w io.Writer, lost []ops.Unreadable) error {
+	rows := int64(0)
+	for _, l := range lost {
+		what := fmt.Sprintf("rowids %d-%d", l.From, l.To)
+		if l.To < l.From {
+			what = "all rows"
+		} else {
+			rows += l.To - l.From + 1
+		}
+		fmt.Fprintf(w, "unreadable: %s %s: %s\n", l.Table, what, l.Error)
+		if len(l.IDs) > 0 {
+			fmt.Fprintf(w, "  ids: %s\n", strings.Join(l.IDs, ", "))
+		}
+	}
+	return fmt.Errorf("export: the database is damaged: skipped %d unreadable runs of rows (at most %d rows); every readable row was written. Run `palace doctor`", len(lost), rows)
 }

@@ -79,13 +79,27 @@ func Open(home string) (*Log, error) {
 // Path is the current log file.
 func (l *Log) Path() string { return filepath.Join(l.dir, FileName) }
 
+// open opens the log for appending, creating it 0600. A symbolic link in
+// its place is refused (O_NOFOLLOW): whoever planted it would have Palace
+// append to, or create, a file of their choosing.
+func (l *Log) open() (*os.File, error) {
+	f, err := os.OpenFile(l.Path(), os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NOFOLLOW, 0o600)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("audit log %s is a symbolic link: Palace does not write through links (remove it): %w", l.Path(), err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("audit log: %w", err)
+	}
+	return f, nil
+}
+
 // Append writes entries as lines, rotating first when the file is full. The
 // file is locked for the append so lines from several processes never
 // interleave, and synced so a line is on disk before its write commits.
 func (l *Log) Append(es ...Entry) error {
-	f, err := os.OpenFile(l.Path(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := l.open()
 	if err != nil {
-		return fmt.Errorf("audit log: %w", err)
+		return err
 	}
 	defer f.Close()
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
@@ -98,8 +112,8 @@ func (l *Log) Append(es ...Entry) error {
 		}
 		// Append to the fresh file; the locked one is now .1.
 		f.Close()
-		if f, err = os.OpenFile(l.Path(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600); err != nil {
-			return fmt.Errorf("audit log: %w", err)
+		if f, err = l.open(); err != nil {
+			return err
 		}
 		defer f.Close()
 	}

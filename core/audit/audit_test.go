@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -127,5 +128,40 @@ func TestUncorrected(t *testing.T) {
 	}
 	if un, _ := l.Uncorrected(12); len(un) != 0 {
 		t.Errorf("uncorrected past 12: %+v", un)
+	}
+}
+
+// A symbolic link in the log's place is refused, not written through: the
+// file it points to is left as it was.
+func TestAppendRefusesSymlink(t *testing.T) {
+	l, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("keep\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, l.Path()); err != nil {
+		t.Fatal(err)
+	}
+	err = l.Append(Entry{Seq: 1, Time: time.Now(), Actor: "cli", Op: "drawer.add", Status: Applied})
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("append through a symlink: %v", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	// A dangling link would have been created at its target.
+	dangling := filepath.Join(t.TempDir(), "made")
+	os.Remove(l.Path())
+	if err := os.Symlink(dangling, l.Path()); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Append(Entry{Seq: 1, Time: time.Now(), Actor: "cli", Op: "drawer.add", Status: Applied}); err == nil {
+		t.Error("append through a dangling symlink succeeded")
+	}
+	if _, err := os.Stat(dangling); !os.IsNotExist(err) {
+		t.Errorf("the dangling link's target was created: %v", err)
 	}
 }

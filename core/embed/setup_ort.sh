@@ -22,6 +22,9 @@
 # version 23, so the library must export OrtGetApiBase and be ORT >= 1.23.
 # Bumping ORT_VERSION means re-recording every sum below.
 set -euo pipefail
+# Every folder this script creates (the palace home, its lib folder, the
+# cache) is private to the user, like every folder Palace creates.
+umask 077
 
 ORT_VERSION=1.30.0
 ORT_MIN_MINOR=23 # ORT_API_VERSION used by onnxruntime_go v1.25.0

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 
 	"go.yaml.in/yaml/v3"
 
@@ -125,9 +126,14 @@ func WriteConfig(dir string, c *Config, force bool) (string, error) {
 	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
 	if force {
-		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+		// Never through a symbolic link: a repository could point its
+		// palace.yaml at any file of the user's.
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC | syscall.O_NOFOLLOW
 	}
 	f, err := os.OpenFile(path, flag, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return "", fmt.Errorf("write %s: it is a symbolic link; Palace does not write through links (remove it)", path)
+	}
 	if errors.Is(err, fs.ErrExist) {
 		return "", fmt.Errorf("%s already exists (use --force to replace it)", path)
 	}

@@ -64,6 +64,41 @@ func TestPalaceFilesAreNotMined(t *testing.T) {
 	}
 }
 
+// Credential folders and files inside a mined folder (a home folder
+// handed over as a workspace) are skipped as sensitive; named as the path
+// to mine, they are mined.
+func TestSensitiveFilesAreNotMined(t *testing.T) {
+	ctx := context.Background()
+	p := openPalace(t)
+	root := tree(t, map[string]string{
+		".ssh/config":          "Host tokhidden\n",
+		".aws/credentials":     "[default]\nregion = tokhidden\n",
+		".gnupg/gpg.conf":      "tokhidden\n",
+		".netrc":               "machine example.com login tokhidden\n",
+		"sub/.pgpass":          "localhost:5432:db:tokhidden\n",
+		"notes.md":             "The release needs two approvals.\n",
+		"docs/ssh.md":          "Use .ssh keys.\n",
+		"proj/.aws/readme.txt": "tokhidden\n",
+	})
+	sum, err := Run(ctx, p, root, Options{Wing: "home"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.SkippedBy[ReasonSensitive] != 6 || sum.FilesMined != 2 {
+		t.Errorf("skipped %v, %d mined; want 6 sensitive, 2 mined", sum.SkippedBy, sum.FilesMined)
+	}
+	for _, d := range drawers(t, p.Store, "home") {
+		if strings.Contains(d.Content, "tokhidden") {
+			t.Errorf("drawer of %s holds a sensitive file: %q", d.Source, d.Content)
+		}
+	}
+	// Named explicitly, the folder is mined.
+	sum, err = Run(ctx, p, filepath.Join(root, ".ssh"), Options{Wing: "ssh"})
+	if err != nil || sum.FilesMined != 1 {
+		t.Errorf("mining .ssh itself: %v, %d mined", err, sum.FilesMined)
+	}
+}
+
 // In a Slack export, users.json and channels.json name the speakers and
 // channels of the day files: they are not drawers in auto or convos mode
 // (in projects mode every text file is a file, those too).

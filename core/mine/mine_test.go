@@ -306,3 +306,22 @@ func openPalace(t *testing.T) *palace.Palace {
 	t.Cleanup(func() { p.Close() })
 	return p
 }
+
+// `palace init --force` never writes through a palace.yaml that is a
+// symbolic link (a repository could point it at any file of the user's).
+func TestWriteConfigRefusesSymlink(t *testing.T) {
+	root := tree(t, map[string]string{"a.go": "x"})
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("keep\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(root, ConfigName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteConfig(root, &Config{Wing: "w"}, true); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("WriteConfig through a symlink: %v", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}

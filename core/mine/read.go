@@ -26,6 +26,9 @@ const (
 	// depth), and a Slack export's users.json, channels.json and the like
 	// (see convo.SlackMetadata; not in ModeProjects).
 	ReasonMetadata = "metadata"
+	// ReasonSensitive marks credential folders and files (see
+	// sensitiveNames) met inside a mined folder.
+	ReasonSensitive = "sensitive"
 )
 
 // errSkip carries a reason a file is not text Palace should keep.

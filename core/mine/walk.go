@@ -25,6 +25,13 @@ var skipDirs = map[string]bool{
 	"Pods": true, ".bundle": true,
 }
 
+// sensitiveNames are folders and files that hold credentials (SSH and GPG
+// keys, cloud and database passwords): a mine that meets them inside the
+// folder it walks (a home folder handed over as a workspace) skips them,
+// whatever the ignore files say. Named as the path to mine itself, they
+// are mined: the user asked for exactly that.
+var sensitiveNames = map[string]bool{".ssh": true, ".aws": true, ".gnupg": true, ".netrc": true, ".pgpass": true}
+
 // ignoreFiles are read in every directory; later files and deeper
 // directories take priority, as in git.
 var ignoreFiles = []string{".gitignore", ".palaceignore"}
@@ -92,6 +99,8 @@ func (w *walker) dir(abs string, rel []string, ps []gitignore.Pattern) error {
 		r := append(rel[:len(rel):len(rel)], e.Name())
 		typ := e.Type()
 		switch {
+		case sensitiveNames[e.Name()]:
+			w.skip(p, ReasonSensitive, nil)
 		case typ&fs.ModeSymlink != 0:
 			w.skip(p, ReasonSymlink, nil)
 		case e.IsDir():

@@ -2,6 +2,8 @@ package ops
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/palace-dev/palace/core/palace"
@@ -35,38 +37,113 @@ type DoctorResult struct {
 	Failed []string `json:"failed,omitempty"`
 	// ReadOnly: this user may not write the palace, so a repair cannot run.
 	ReadOnly bool `json:"read_only,omitempty"`
+	// Next says what to do about the failed checks ("" when all passed).
+	Next string `json:"next,omitempty"`
 }
 
-// Doctor runs every check. A failed check is in the result, not an error:
-// the error is for a doctor that could not run (a cancelled ctx, an
-// unreadable schema).
+// CheckOpen is the check DoctorAt adds when the palace could not be opened
+// normally (its schema read or migrated): the checks then ran on the file
+// opened read-only.
+const CheckOpen = "open"
+
+// CheckSchema is the check Doctor adds when the schema version cannot be
+// read.
+const CheckSchema = "schema"
+
+// DoctorAt opens the palace at home, never creating one, and runs Doctor.
+// A palace that cannot be opened normally (a damaged file fails the schema
+// migration) is opened read-only without its schema and checked all the
+// same, with the reason as a failed "open" check: the doctor of a damaged
+// palace must still say what is wrong. Only a missing palace or a
+// cancelled ctx is an error.
+func DoctorAt(ctx context.Context, home string, o palace.Options, r DoctorRequest) (DoctorResult, error) {
+	if err := r.Validate(); err != nil {
+		return DoctorResult{}, err
+	}
+	o.NoCreate = true
+	p, openErr := Open(ctx, home, o)
+	if openErr != nil {
+		if errors.Is(openErr, store.ErrNoPalace) || ctx.Err() != nil {
+			return DoctorResult{}, openErr
+		}
+		resolved, err := store.ResolveHome(home)
+		if err != nil {
+			return DoctorResult{}, err
+		}
+		if p, err = palace.OpenForCheck(resolved, o); err != nil {
+			return DoctorResult{}, errors.Join(openErr, err)
+		}
+	}
+	defer p.Close()
+	res, err := Doctor(ctx, p, r)
+	if openErr != nil {
+		open := HealthCheck{Name: CheckOpen, Detail: "could not open normally (checked read-only): " + openErr.Error()}
+		// After integrity, which comes first.
+		at := min(1, len(res.Checks))
+		res.Checks = append(res.Checks[:at], append([]HealthCheck{open}, res.Checks[at:]...)...)
+		res.ReadOnly = false // opened read-only here, not for this user
+		summarize(&res)
+	}
+	return res, err
+}
+
+// Doctor runs every check it can; one that cannot run fails with the
+// reason instead of hiding the others. A failed check is in the result, not
+// an error: the error is for a cancelled ctx.
 func Doctor(ctx context.Context, p *palace.Palace, r DoctorRequest) (DoctorResult, error) {
 	res := DoctorResult{Home: p.Store.Home(), Supported: store.SchemaVersion(), Integrity: "ok", ReadOnly: p.Store.ReadOnly()}
 	if err := r.Validate(); err != nil {
 		return res, err
 	}
 	var err error
-	if res.Schema, err = p.Store.SchemaVersionOf(ctx); err != nil {
-		return res, err
-	}
+	var schemaErr error
+	res.Schema, schemaErr = p.Store.SchemaVersionOf(ctx)
 	if res.Checks, err = p.Store.Check(ctx); err != nil {
 		return res, err
 	}
+	if schemaErr != nil {
+		res.Checks = append(res.Checks, HealthCheck{Name: CheckSchema, Detail: "could not check: " + schemaErr.Error()})
+	}
+	if res.Embedding, err = vectors.StatusOf(ctx, p); err != nil {
+		if ctx.Err() != nil {
+			return res, err
+		}
+		// The vectors check already fails with this reason.
+		res.Embedding.Reason = "could not read the vector index: " + err.Error()
+	}
+	summarize(&res)
+	return res, nil
+}
+
+// summarize derives OK, Failed, Integrity and Next from the checks.
+func summarize(res *DoctorResult) {
 	res.OK = store.Healthy(res.Checks)
 	res.Failed = store.FailedChecks(res.Checks)
+	res.Integrity = "ok"
 	var broken []string
+	damaged := false
 	for _, ch := range res.Checks {
 		if !ch.OK && (ch.Name == store.CheckIntegrity || ch.Name == store.CheckFTS) {
 			broken = append(broken, ch.Name+": "+ch.Detail)
+		}
+		if !ch.OK && (ch.Name == store.CheckIntegrity || ch.Name == CheckOpen) {
+			damaged = true
 		}
 	}
 	if len(broken) > 0 {
 		res.Integrity = strings.Join(broken, "; ")
 	}
-	if res.Embedding, err = vectors.StatusOf(ctx, p); err != nil {
-		return res, err
+	switch {
+	case res.OK:
+		res.Next = ""
+	case damaged:
+		res.Next = "the database file is damaged. Keep a copy of the palace folder. `palace repair` mends damaged " +
+			"indexes, not damaged drawer pages: if the checks still fail after it, " + strings.ToLower(salvageAdvice[:1]) + salvageAdvice[1:]
+	case res.ReadOnly:
+		res.Next = "the palace is read-only for this user, and a repair needs write access"
+	default:
+		res.Next = "run `palace repair`"
 	}
-	return res, nil
 }
 
 // RepairRequest asks to mend what Doctor finds broken.
@@ -90,7 +167,18 @@ func Repair(ctx context.Context, p *palace.Palace, r RepairRequest) (RepairResul
 	if err := r.Validate(); err != nil {
 		return RepairResult{}, err
 	}
-	return retryBusy(ctx, "repair", func() (RepairResult, error) {
+	res, err := retryBusy(ctx, "repair", func() (RepairResult, error) {
 		return vectors.Repair(ctx, p, vectors.Options{Progress: r.Progress})
 	})
+	if store.IsCorrupt(err) {
+		// Rebuilding indexes reads the drawers; damaged drawer pages
+		// stop it. What is readable can still be saved.
+		err = fmt.Errorf("%w; the database file is damaged where repair cannot mend it (it rebuilds indexes, "+
+			"not drawer pages): nothing was lost by this attempt. %s", err, salvageAdvice)
+	}
+	return res, err
 }
+
+// salvageAdvice is how to save a palace whose file is damaged.
+const salvageAdvice = "Save what is readable with `palace export > FILE.jsonl` (it skips unreadable rows and lists them) " +
+	"and load that into a new palace with `palace --home NEW import FILE.jsonl`"

@@ -15,6 +15,9 @@ import (
 // settings, taxonomy rooms, drawers, entities, triples (facts).
 var RowKinds = store.TransferKinds()
 
+// Unreadable is a run of rows a damaged database could not give an export.
+type Unreadable = store.Unreadable
+
 // ExportRequest selects what an export holds.
 type ExportRequest struct {
 	// Wing limits the export to one wing's taxonomy and drawers, the facts
@@ -30,10 +33,14 @@ func (r ExportRequest) Validate() error { return nil }
 type ExportResult struct {
 	Wing string `json:"wing,omitempty"`
 	Rows int    `json:"rows"` // not counting the header line
+	// Unreadable are the rows of a damaged database the export could not
+	// read and skipped; everything else was written.
+	Unreadable []Unreadable `json:"unreadable,omitempty"`
 }
 
 // Export writes the palace (or r.Wing) to w as JSON lines. The same palace
-// always exports the same bytes. An unknown wing is invalid, not an empty
+// always exports the same bytes. Rows a damaged database cannot give are
+// skipped and listed in the result (Unreadable), not an error. An unknown wing is invalid, not an empty
 // file.
 func Export(ctx context.Context, p *palace.Palace, r ExportRequest, w io.Writer) (ExportResult, error) {
 	res := ExportResult{Wing: r.Wing}
@@ -43,8 +50,8 @@ func Export(ctx context.Context, p *palace.Palace, r ExportRequest, w io.Writer)
 	if err := checkWing(ctx, p, "wing", r.Wing); err != nil {
 		return res, err
 	}
-	n, err := transfer.Export(ctx, p, r.Wing, w)
-	res.Rows = n
+	n, lost, err := transfer.Export(ctx, p, r.Wing, w)
+	res.Rows, res.Unreadable = n, lost
 	return res, err
 }
 

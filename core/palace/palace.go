@@ -49,19 +49,55 @@ type Options struct {
 	// lsp or hook. Client is the client's name when it gave one; a server
 	// may set it later with SetClient.
 	Actor, Client string
+	// NoCreate refuses a home without a palace instead of creating one:
+	// read commands set it, so a mistyped --home is an error naming it,
+	// not a new empty palace that answers "nothing found".
+	NoCreate bool
 }
 
-// Open opens the palace at home, creating it if needed. The embedding model
-// is not loaded until something needs it.
+// Open opens the palace at home, creating it if needed (unless NoCreate).
+// The embedding model is not loaded until something needs it.
 func Open(home string, opts ...Options) (*Palace, error) {
-	st, err := store.Open(home)
-	if err != nil {
-		return nil, err
-	}
 	var o Options
 	if len(opts) > 0 {
 		o = opts[0]
 	}
+	if o.NoCreate {
+		if err := store.CheckExists(home); err != nil {
+			return nil, err
+		}
+	}
+	st, err := store.Open(home)
+	if err != nil {
+		return nil, err
+	}
+	p, err := wrap(st, o)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// OpenForCheck opens an existing palace read-only without touching its
+// schema, for the doctor of a palace Open refuses (a damaged file). The
+// model recorded in the palace is used only if it can still be read.
+func OpenForCheck(home string, o Options) (*Palace, error) {
+	st, err := store.OpenForCheck(home)
+	if err != nil {
+		return nil, err
+	}
+	p, err := wrap(st, o)
+	if err != nil {
+		// The model folder the palace records is unreadable: check
+		// with the environment's embedding settings alone.
+		p = &Palace{Store: st, Seg: cjk.New(filepath.Join(st.Home(), "cache")), cfg: embed.ConfigFromEnv(st.Home())}
+	}
+	return p, nil
+}
+
+// wrap builds the Palace around an open store.
+func wrap(st *store.Store, o Options) (*Palace, error) {
 	cfg := embed.ConfigFromEnv(st.Home())
 	if o.Embed != nil {
 		cfg = *o.Embed
@@ -72,7 +108,6 @@ func Open(home string, opts ...Options) (*Palace, error) {
 	case cfg.ModelDir == "":
 		dir, _, err := st.Meta(context.Background(), MetaModelDir)
 		if err != nil {
-			st.Close()
 			return nil, err
 		}
 		cfg.ModelDir = dir

@@ -17,3 +17,13 @@ func IsBusy(err error) bool {
 	}
 	return false
 }
+
+// IsCorrupt reports an error of a damaged database file (SQLITE_CORRUPT,
+// SQLITE_NOTADB): what no rebuild of the derived indexes can mend.
+func IsCorrupt(err error) bool {
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		return se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB
+	}
+	return false
+}

@@ -132,7 +132,13 @@ func (s *Store) checkIntegrity(ctx context.Context) (bool, string, error) {
 		if err := rows.Scan(&m); err != nil {
 			return false, "", fmt.Errorf("integrity check: %w", err)
 		}
-		msgs = append(msgs, m)
+		// SQLite may put several findings in one row, a line each;
+		// the detail is one line.
+		for _, line := range strings.Split(m, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				msgs = append(msgs, line)
+			}
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return false, "", fmt.Errorf("integrity check: %w", err)

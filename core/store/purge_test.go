@@ -112,7 +112,7 @@ func vectorBytes(t *testing.T) []byte {
 func exported(t *testing.T, s *Store) string {
 	t.Helper()
 	var b strings.Builder
-	err := s.ExportRows(context.Background(), "", func(r Row) error {
+	_, err := s.ExportRows(context.Background(), "", func(r Row) error {
 		j, err := json.Marshal(r)
 		b.Write(j)
 		b.WriteByte('\n')

@@ -63,6 +63,27 @@ func DefaultHome() (string, error) {
 	return filepath.Join(u, ".palace"), nil
 }
 
+// ErrNoPalace is a home that holds no palace database.
+var ErrNoPalace = errors.New("no palace here")
+
+// CheckExists returns an error wrapping ErrNoPalace, naming home, when home
+// holds no palace database: what a read command says about a mistyped
+// home instead of creating an empty palace there.
+func CheckExists(home string) error {
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return fmt.Errorf("palace home %s: %w", home, err)
+	}
+	path := filepath.Join(abs, DBName)
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("palace home %s: %w (%s does not exist; check --home or PALACE_HOME, or create one with `palace mine`)", abs, ErrNoPalace, DBName)
+		}
+		return fmt.Errorf("palace home %s: %w", abs, err)
+	}
+	return nil
+}
+
 // Open creates home (0700) if needed, opens or creates palace.db (0600) and
 // brings its schema up to date.
 func Open(home string) (*Store, error) {
@@ -75,8 +96,9 @@ func Open(home string) (*Store, error) {
 	}
 	registerVec()
 	path := filepath.Join(abs, DBName)
-	// Create the file ourselves so its mode is 0600 whatever the umask is.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	// Create the file ourselves so its mode is 0600 whatever the umask is,
+	// and never through a symbolic link planted in its place.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		if _, serr := os.Stat(path); serr == nil && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)) {
 			return openReadOnly(abs, path)
@@ -165,13 +187,11 @@ func readOnlyDSN(path string, immutable bool) string {
 // one in a folder it may not write. A palace nobody writes, the usual
 // read-only case (a copy, a read-only mount), is read exactly.
 func openReadOnly(abs, path string) (*Store, error) {
-	_, err := os.Stat(path + "-wal")
-	immutable := errors.Is(err, os.ErrNotExist)
-	db, err := sql.Open("sqlite3", readOnlyDSN(path, immutable))
+	s, err := openReadOnlyPool(abs, path)
 	if err != nil {
-		return nil, fmt.Errorf("open palace database %s read-only: %w", path, err)
+		return nil, err
 	}
-	db.SetMaxOpenConns(4)
+	db := s.r
 	var v int
 	if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
 		db.Close()
@@ -184,7 +204,37 @@ func openReadOnly(abs, path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("palace database %s is read-only and its schema (v%d) needs an upgrade to v%d, which needs write access", path, v, len(migrations))
 	}
+	return s, nil
+}
+
+// openReadOnlyPool opens the palace database at path read-only, reading
+// nothing yet: see openReadOnly for when it is opened immutable.
+func openReadOnlyPool(abs, path string) (*Store, error) {
+	_, err := os.Stat(path + "-wal")
+	immutable := errors.Is(err, os.ErrNotExist)
+	db, err := sql.Open("sqlite3", readOnlyDSN(path, immutable))
+	if err != nil {
+		return nil, fmt.Errorf("open palace database %s read-only: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
 	return &Store{home: abs, path: path, w: db, r: db, audit: audit.ReadOnly(abs), actor: "cli", readOnly: true, immutable: immutable}, nil
+}
+
+// OpenForCheck opens an existing palace read-only without reading or
+// migrating its schema, for `palace doctor` on a palace Open refuses: a
+// damaged file fails Open (the migration reads it), and doctor must still
+// run every check it can and say which failed. Nothing is written: checks
+// that need the write lock say they were skipped.
+func OpenForCheck(home string) (*Store, error) {
+	if err := CheckExists(home); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return nil, fmt.Errorf("palace home %s: %w", home, err)
+	}
+	registerVec()
+	return openReadOnlyPool(abs, filepath.Join(abs, DBName))
 }
 
 // ErrReadOnly is a write to a palace opened read-only.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -297,5 +298,35 @@ func TestSwapMeta(t *testing.T) {
 	}
 	if v, _, _ := s.Meta(ctx, "k"); v != "two" {
 		t.Errorf("value %q", v)
+	}
+}
+
+// A symbolic link planted as palace.db is refused: Open neither creates
+// its target nor opens the file it names.
+func TestOpenRefusesSymlinkedDatabase(t *testing.T) {
+	home := t.TempDir()
+	target := filepath.Join(t.TempDir(), "elsewhere.db")
+	if err := os.Symlink(target, filepath.Join(home, DBName)); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := Open(home); err == nil {
+		s.Close()
+		t.Fatal("Open followed a symlinked palace.db")
+	}
+	if _, err := os.Stat(target); !os.IsNotExist(err) {
+		t.Errorf("the link's target was created: %v", err)
+	}
+}
+
+// Read commands open with CheckExists first: a home without palace.db is
+// an error naming it, and nothing is created.
+func TestCheckExists(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "typo")
+	err := CheckExists(home)
+	if !errors.Is(err, ErrNoPalace) || !strings.Contains(err.Error(), home) {
+		t.Errorf("CheckExists(%s) = %v", home, err)
+	}
+	if _, err := os.Stat(home); !os.IsNotExist(err) {
+		t.Errorf("CheckExists created %s", home)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -57,34 +58,203 @@ type Row struct {
 	Derived map[string]any `json:"-"`
 }
 
+// Unreadable is a run of rows an export could not read: a damaged part of
+// the database file. From and To are the table's rowids (drawers: seq);
+// IDs are the ids the table's id index still names in that run, when it
+// can be read.
+type Unreadable struct {
+	Table string   `json:"table"`
+	From  int64    `json:"from_rowid"`
+	To    int64    `json:"to_rowid"`
+	IDs   []string `json:"ids,omitempty"`
+	Error string   `json:"error"`
+}
+
+// exportChunk is how many rowids the salvage pass of a damaged table reads
+// at a time; a chunk that fails is halved until the unreadable rows are
+// found.
+const exportChunk = 256
+
+// writeError is an error of ExportRows' fn, never taken for damage.
+type writeError struct{ err error }
+
+func (e writeError) Error() string { return e.err.Error() }
+func (e writeError) Unwrap() error { return e.err }
+
 // ExportRows calls fn for every row an export of wing ("" for all) holds,
 // table by table in a fixed order and by key within a table, so the same
 // palace always exports the same bytes. With a wing, the knowledge graph is
 // limited to facts read from the wing's drawers and their entities.
-func (s *Store) ExportRows(ctx context.Context, wing string, fn func(Row) error) error {
+//
+// A table SQLite cannot read whole (a damaged file) is read again by rowid,
+// in rowid order, skipping the rows it cannot read: they are returned, and
+// every readable row is still exported once. Only an error of fn or of ctx
+// stops the export.
+func (s *Store) ExportRows(ctx context.Context, wing string, fn func(Row) error) ([]Unreadable, error) {
+	var lost []Unreadable
 	for _, t := range transferTables {
 		where, args := "", []any{}
 		if t.name == "meta" {
 			keys := exportedSettings(wing)
-			where, args = " WHERE key IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(keys)), ", ")+")", keys
+			where, args = "key IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(keys)), ", ")+")", keys
 		} else if wing != "" {
 			switch t.name {
 			case "taxonomy", "drawers":
-				where, args = " WHERE wing = ?", []any{wing}
+				where, args = "wing = ?", []any{wing}
 			case "triples":
-				where, args = " WHERE source_drawer IN (SELECT id FROM drawers WHERE wing = ?)", []any{wing}
+				where, args = "source_drawer IN (SELECT id FROM drawers WHERE wing = ?)", []any{wing}
 			case "entities":
-				where = ` WHERE id IN (SELECT subject FROM triples WHERE source_drawer IN (SELECT id FROM drawers WHERE wing = ?)
+				where = `id IN (SELECT subject FROM triples WHERE source_drawer IN (SELECT id FROM drawers WHERE wing = ?)
 					UNION SELECT object FROM triples WHERE source_drawer IN (SELECT id FROM drawers WHERE wing = ?))`
 				args = []any{wing, wing}
 			}
 		}
-		q := `SELECT ` + strings.Join(t.cols, ", ") + ` FROM ` + t.name + where + ` ORDER BY ` + strings.Join(t.key, ", ")
-		if err := s.eachRow(ctx, q, args, t.cols, func(m map[string]any) error { return fn(Row{Kind: t.kind, Cols: m}) }); err != nil {
-			return fmt.Errorf("export %s: %w", t.name, err)
+		// The rowids already exported, for the salvage pass.
+		var done []int64
+		cols := append([]string{"rowid"}, t.cols...)
+		emit := func(m map[string]any) error {
+			n, _ := m["rowid"].(json.Number).Int64()
+			done = append(done, n)
+			delete(m, "rowid")
+			if err := fn(Row{Kind: t.kind, Cols: m}); err != nil {
+				return writeError{err}
+			}
+			return nil
+		}
+		cond := ""
+		if where != "" {
+			cond = " WHERE " + where
+		}
+		q := `SELECT ` + strings.Join(cols, ", ") + ` FROM ` + t.name + cond + ` ORDER BY ` + strings.Join(t.key, ", ")
+		err := s.eachRow(ctx, q, args, cols, emit)
+		if err == nil {
+			continue
+		}
+		var we writeError
+		if errors.As(err, &we) || ctx.Err() != nil {
+			return lost, fmt.Errorf("export %s: %w", t.name, err)
+		}
+		l, err := s.salvage(ctx, t, where, args, done, err, emit)
+		lost = append(lost, l...)
+		if err != nil {
+			return lost, fmt.Errorf("export %s: %w", t.name, err)
 		}
 	}
-	return nil
+	return lost, nil
+}
+
+// salvage reads table t again by rowid ranges after the ordered read failed
+// with first, skipping the rowids in done, and returns the runs of rows it
+// could not read.
+func (s *Store) salvage(ctx context.Context, t transferTable, where string, args []any, done []int64, first error,
+	emit func(map[string]any) error) ([]Unreadable, error) {
+	seen := make(map[int64]bool, len(done))
+	for _, n := range done {
+		seen[n] = true
+	}
+	var hi sql.NullInt64
+	if err := s.r.QueryRowContext(ctx, `SELECT max(rowid) FROM `+t.name).Scan(&hi); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// Not even the last rowid can be read: nothing more to salvage.
+		return []Unreadable{{Table: t.name, From: 1, To: -1, Error: first.Error()}}, nil
+	}
+	cols := append([]string{"rowid"}, t.cols...)
+	cond := "rowid BETWEEN ? AND ?"
+	if where != "" {
+		cond += " AND " + where
+	}
+	q := `SELECT ` + strings.Join(cols, ", ") + ` FROM ` + t.name + ` WHERE ` + cond + ` ORDER BY rowid`
+	var lost []Unreadable
+	// read exports the rows of [lo, hi] or, when SQLite cannot read them
+	// all, halves the range until it finds the rows it cannot read. Rows
+	// are buffered per range so a failed range exports nothing twice.
+	var read func(lo, hi int64) error
+	read = func(lo, hi int64) error {
+		var buf []map[string]any
+		err := s.eachRow(ctx, q, append([]any{lo, hi}, args...), cols, func(m map[string]any) error {
+			buf = append(buf, m)
+			return nil
+		})
+		if err == nil {
+			for _, m := range buf {
+				n, _ := m["rowid"].(json.Number).Int64()
+				if seen[n] {
+					continue
+				}
+				seen[n] = true
+				if err := emit(m); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if lo == hi {
+			if k := len(lost); k > 0 && lost[k-1].To == lo-1 && lost[k-1].Error == err.Error() {
+				lost[k-1].To = lo
+			} else {
+				lost = append(lost, Unreadable{Table: t.name, From: lo, To: lo, Error: err.Error()})
+			}
+			return nil
+		}
+		mid := lo + (hi-lo)/2
+		if err := read(lo, mid); err != nil {
+			return err
+		}
+		return read(mid+1, hi)
+	}
+	for lo := int64(1); hi.Valid && lo <= hi.Int64; lo += exportChunk {
+		if err := read(lo, min(lo+exportChunk-1, hi.Int64)); err != nil {
+			return lost, err
+		}
+	}
+	if t.name == "drawers" && where == "" {
+		lost = s.nameLost(ctx, lost, seen)
+	}
+	return lost, nil
+}
+
+// nameLost fills in the ids of lost drawers from the id index, which
+// holds (id, seq) apart from the damaged table pages, and adds the drawers
+// the index names that were not exported: a damaged page can also hide
+// rows without an error, as if they did not exist. An index that cannot be
+// read either leaves the ids out: the rowids still say what was lost.
+func (s *Store) nameLost(ctx context.Context, lost []Unreadable, exported map[int64]bool) []Unreadable {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, seq FROM drawers INDEXED BY sqlite_autoindex_drawers_1 ORDER BY seq`)
+	if err != nil {
+		return lost
+	}
+	defer rows.Close()
+	var hidden []Unreadable
+	for rows.Next() {
+		var id string
+		var seq int64
+		if rows.Scan(&id, &seq) != nil {
+			break
+		}
+		if exported[seq] {
+			continue
+		}
+		in := false
+		for i := range lost {
+			if seq >= lost[i].From && seq <= lost[i].To {
+				lost[i].IDs = append(lost[i].IDs, id)
+				in = true
+			}
+		}
+		if k := len(hidden); !in && k > 0 && hidden[k-1].To == seq-1 {
+			hidden[k-1].To = seq
+			hidden[k-1].IDs = append(hidden[k-1].IDs, id)
+		} else if !in {
+			hidden = append(hidden, Unreadable{Table: "drawers", From: seq, To: seq, IDs: []string{id},
+				Error: "named by the id index but not found in the table"})
+		}
+	}
+	return append(lost, hidden...)
 }
 
 func (s *Store) eachRow(ctx context.Context, q string, args []any, cols []string, fn func(map[string]any) error) error {

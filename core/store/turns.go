@@ -40,7 +40,7 @@ func (t *turns) enter() (leave func(), err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.n == 0 {
-		f, err := os.OpenFile(t.path, os.O_RDWR|os.O_CREATE, 0o600)
+		f, err := os.OpenFile(t.path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("writer turns: %w", err)
 		}
@@ -66,7 +66,7 @@ func (t *turns) leave() {
 // yield waits until no writer of another process is waiting, at most
 // maxYield. It is a courtesy, never a failure: errors end the wait.
 func (t *turns) yield(ctx context.Context) {
-	f, err := os.OpenFile(t.path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(t.path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return
 	}

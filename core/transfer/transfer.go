@@ -54,21 +54,23 @@ func checkHeader(h Header) error {
 
 // Export writes the palace (or one wing) to w. The same palace always
 // exports the same bytes: no timestamps of the export itself, fixed order.
-func Export(ctx context.Context, p *palace.Palace, wing string, w io.Writer) (int, error) {
+// Rows of a damaged database that cannot be read are skipped and returned;
+// every readable row is written.
+func Export(ctx context.Context, p *palace.Palace, wing string, w io.Writer) (int, []store.Unreadable, error) {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	if err := enc.Encode(Header{Kind: "header", Format: Format, Version: Version, Schema: store.SchemaVersion(), Wing: wing}); err != nil {
-		return 0, fmt.Errorf("export: %w", err)
+		return 0, nil, fmt.Errorf("export: %w", err)
 	}
 	n := 0
-	err := p.Store.ExportRows(ctx, wing, func(r store.Row) error {
+	lost, err := p.Store.ExportRows(ctx, wing, func(r store.Row) error {
 		n++
 		return enc.Encode(r)
 	})
 	if err != nil {
-		return n, err
+		return n, lost, err
 	}
-	return n, bw.Flush()
+	return n, lost, bw.Flush()
 }
 
 // Read parses an export for store.ImportRows, which adds what the palace

@@ -61,7 +61,7 @@ func fill(t *testing.T, p *palace.Palace) {
 func export(t *testing.T, p *palace.Palace, wing string) string {
 	t.Helper()
 	var b bytes.Buffer
-	if _, err := Export(context.Background(), p, wing, &b); err != nil {
+	if _, _, err := Export(context.Background(), p, wing, &b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

@@ -24,7 +24,11 @@ func didChangeWorkspaceFolders(_ context.Context, s *server, raw json.RawMessage
 		s.folders.remove(f.URI)
 	}
 	for _, f := range ps.Event.Added {
-		if fo, isNew := s.folders.add(f.URI, f.Name, s.cfg); isNew && s.cfg.mineOnStartup {
+		fo, isNew, why := s.folders.add(f.URI, f.Name, s.cfg)
+		if why != "" {
+			s.refuseFolder(f.URI, why)
+		}
+		if isNew && s.cfg.mineOnStartup {
 			s.idx.enqueue(fo, "folder added", true)
 		}
 	}

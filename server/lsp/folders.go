@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -43,27 +45,63 @@ type folders struct {
 	list []*folder
 }
 
-// add returns the folder for u, adding it if new.
-func (fs *folders) add(u, name string, cfg config) (*folder, bool) {
+// add returns the folder for u, adding it if new. A folder that must not
+// be mined whole (see unsafeFolder) is not added: refused says why.
+func (fs *folders) add(u, name string, cfg config) (f *folder, isNew bool, refused string) {
 	path := uriPath(u)
 	if path == "" {
-		return nil, false
+		return nil, false, ""
+	}
+	if why := unsafeFolder(path); why != "" {
+		return nil, false, why
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for _, f := range fs.list {
 		if f.path == path {
-			return f, false
+			return f, false, ""
 		}
 	}
 	if name == "" {
 		name = filepath.Base(path)
 	}
-	f := &folder{uri: u, path: path, name: name, fixedWing: cfg.wingFor(u, path, name)}
+	f = &folder{uri: u, path: path, name: name, fixedWing: cfg.wingFor(u, path, name)}
 	fs.list = append(fs.list, f)
 	// Longest path first, so a nested folder wins over its parent.
 	sort.SliceStable(fs.list, func(i, j int) bool { return len(fs.list[i].path) > len(fs.list[j].path) })
-	return f, true
+	return f, true, ""
+}
+
+// unsafeFolder says why path must not be a workspace folder, or "". An
+// editor opened on the user's home folder or the file system root would
+// have the whole of it mined, dotfiles and other projects included; a
+// project inside either is fine.
+func unsafeFolder(path string) string {
+	real := path
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		real = r
+	}
+	if filepath.Dir(real) == real {
+		return "it is the file system root"
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		if rh, err := filepath.EvalSymlinks(h); err == nil {
+			h = rh
+		}
+		if filepath.Clean(h) == real {
+			return "it is your home folder"
+		}
+	}
+	return ""
+}
+
+// refuseFolder tells the user, in the log and as a warning in the editor,
+// that a workspace folder is not mined.
+func (s *server) refuseFolder(u, why string) {
+	msg := fmt.Sprintf("Palace does not mine the workspace folder %s: %s, and mining it would store everything below "+
+		"it. Open a project folder instead, or mine what you mean with `palace mine DIR`.", uriPath(u), why)
+	s.logf("%s", msg)
+	s.sendNotification("window/showMessage", map[string]any{"type": 2, "message": msg}) // 2: Warning
 }
 
 func (fs *folders) remove(u string) *folder {

@@ -91,15 +91,19 @@ func initialize(ctx context.Context, s *server, raw json.RawMessage) (any, error
 	}
 	s.p, s.cfg = p, cfg
 	s.folders = &folders{}
+	var given []protocol.WorkspaceFolder
 	switch {
 	case len(ps.WorkspaceFolders) > 0:
-		for _, f := range ps.WorkspaceFolders {
-			s.folders.add(f.URI, f.Name, cfg)
-		}
+		given = ps.WorkspaceFolders
 	case ps.RootURI != "":
-		s.folders.add(ps.RootURI, "", cfg)
+		given = []protocol.WorkspaceFolder{{URI: ps.RootURI}}
 	case ps.RootPath != "":
-		s.folders.add(fileURI(ps.RootPath), "", cfg)
+		given = []protocol.WorkspaceFolder{{URI: fileURI(ps.RootPath)}}
+	}
+	for _, f := range given {
+		if _, _, why := s.folders.add(f.URI, f.Name, cfg); why != "" {
+			s.refuseFolder(f.URI, why)
+		}
 	}
 	s.idx = newIndexer(s)
 	s.mu.Lock()

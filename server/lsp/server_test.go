@@ -575,3 +575,37 @@ func TestRememberCorrectionListsUpdate(t *testing.T) {
 		t.Errorf("update = %v", u)
 	}
 }
+
+// An editor opened on the user's home folder (or on /) hands it over as
+// the workspace: the server warns and mines nothing there, at initialize
+// and when the folder is added later; a project inside it is mined.
+func TestHomeFolderIsNotMined(t *testing.T) {
+	home := writeTree(t, t.TempDir(), map[string]string{
+		".bashrc": "export TOKHOMEFOLDER=1\n", "notes.md": "tokhomefolder\n", "proj/a.md": "tokhomeproject\n",
+	})
+	t.Setenv("HOME", home)
+	c := startServer(t, Options{})
+	c.initialize(map[string]any{}, home)
+	_, m := c.waitNote(0, "window/showMessage", nil, 10*time.Second)
+	if m["type"] != float64(2) || !strings.Contains(m["message"].(string), "home folder") {
+		t.Errorf("showMessage: %v", m)
+	}
+	at := c.mark()
+	c.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added": []map[string]string{{"uri": fileURI(home), "name": "home"}, {"uri": fileURI("/"), "name": "root"}}, "removed": []any{}}})
+	_, m = c.waitNote(at, "window/showMessage", func(m map[string]any) bool {
+		return strings.Contains(m["message"].(string), "file system root")
+	}, 10*time.Second)
+	st := c.waitIdle()
+	if fs := st["server"].(map[string]any)["folders"].([]any); len(fs) != 0 {
+		t.Errorf("folders after refusing home and /: %v", fs)
+	}
+	if hits := hitsOf(t, c.mustCall("palace/search", map[string]any{"query": "tokhomefolder"})); len(hits) != 0 {
+		t.Errorf("the home folder was mined: %v", hits)
+	}
+	c.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added": []map[string]string{{"uri": fileURI(filepath.Join(home, "proj")), "name": "proj"}}, "removed": []any{}}})
+	waitFor(t, func() bool {
+		return len(hitsOf(t, c.mustCall("palace/search", map[string]any{"query": "tokhomeproject"}))) == 1
+	})
+}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -201,7 +202,7 @@ func LoadOrCreateToken(path string) (string, error) {
 		return "", fmt.Errorf("token: %w", err)
 	}
 	tok := hex.EncodeToString(raw)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return LoadOrCreateToken(path) // another server created it first
 	}

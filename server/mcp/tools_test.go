@@ -184,7 +184,7 @@ func TestForgetPurge(t *testing.T) {
 		t.Errorf("forget after purge: %+v", f)
 	}
 	var exp strings.Builder
-	if err := p.Store.ExportRows(context.Background(), "", func(r store.Row) error {
+	if _, err := p.Store.ExportRows(context.Background(), "", func(r store.Row) error {
 		b, err := json.Marshal(r)
 		exp.Write(b)
 		return err
