@@ -57,14 +57,8 @@ func checkDrawer(f cols) error {
 	if !store.IsDrawerID(id) {
 		return input.Invalid("id", "%s is not a drawer id (d_ and 24 hex digits)", input.Quote(id))
 	}
-	for _, c := range []string{"wing", "room"} {
-		v, err := f.text(c)
-		if err != nil {
-			return err
-		}
-		if err := route.CheckName(c, v); err != nil {
-			return err
-		}
+	if err := checkNames(f, "wing", "room"); err != nil {
+		return err
 	}
 	kind, err := f.text("kind")
 	if err != nil {
@@ -139,14 +133,8 @@ func checkDrawer(f cols) error {
 
 // checkTaxonomy checks a room as `palace taxonomy` writes one.
 func checkTaxonomy(f cols) error {
-	for _, c := range []string{"wing", "room"} {
-		v, err := f.text(c)
-		if err != nil {
-			return err
-		}
-		if err := route.CheckName(c, v); err != nil {
-			return err
-		}
+	if err := checkNames(f, "wing", "room"); err != nil {
+		return err
 	}
 	name, err := f.text("display_name")
 	if err != nil {
@@ -363,4 +351,19 @@ func describe(v any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("a %T", v)
+}
+
+// checkNames checks columns holding wing or room names by the one naming
+// rule remember, mining and taxonomy edits apply.
+func checkNames(f cols, columns ...string) error {
+	for _, c := range columns {
+		v, err := f.text(c)
+		if err != nil {
+			return err
+		}
+		if err := route.CheckName(c, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
