@@ -49,9 +49,9 @@ test: build vet
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash editors/nvim/test/run.sh
 	@echo "==> VS Code extension suite (unit tests, then a real VS Code: code-server + Debian chromium)"
 	@cd vscode-extension && PALACE_BIN=$(CURDIR)/$(BIN) bash test/run.sh
-	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(if $(PALACE_LONG),2m,10s)
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(if $(PALACE_LONG),2m,20000x)
 
-FUZZTIME ?= 10s
+FUZZTIME ?= 20000x
 fuzz:
 	@bash scripts/fuzz.sh $(FUZZTIME)
 
