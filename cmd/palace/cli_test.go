@@ -1195,6 +1195,16 @@ func TestInterruptedMineResumes(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		// The delay counts from when the mine has opened the palace (its
+		// write-ahead log exists only while a connection is open): a loaded
+		// machine can take longer than the delay just to start the binary,
+		// and a SIGINT before main installs its handler kills the process.
+		wal := filepath.Join(home, "palace.db-wal")
+		for start := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+			if _, err := os.Stat(wal); err == nil || time.Since(start) > 20*time.Second {
+				break
+			}
+		}
 		time.Sleep(delay)
 		if err := cmd.Process.Signal(os.Interrupt); err != nil {
 			t.Logf("signal: %v (the mine may have finished)", err)
