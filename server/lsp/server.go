@@ -6,7 +6,8 @@
 // connection, the dispatch by method and the request life cycle.
 //
 // The wire is go.lsp.dev/jsonrpc2 v0.10.0 with go.lsp.dev/protocol v0.12.0
-// for the types. Dispatch is by method name here: protocol.ServerHandler
+// for the types; the framing is read by stream.go, so an invalid message is
+// answered instead of ending the session. Dispatch is by method name here: protocol.ServerHandler
 // needs the whole ~70-method Server interface and ignores its fallback, so
 // custom methods would lose their types. jsonrpc2 v0.10 calls the handler
 // inline on its read loop, so notifications are handled inline (they only
@@ -78,7 +79,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		docs:    newDocuments(),
 	}
 	s.bg, s.cancelBackground = context.WithCancel(ctx)
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(&stdio{in: in, out: out}))
+	s.conn = jsonrpc2.NewConn(newStream(&stdio{in: in, out: out}, MaxMessageBytes, s.log))
 	s.conn.Go(ctx, s.handle)
 	var err error
 	select {
