@@ -13,6 +13,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/palace-dev/palace/core/relevant"
 )
 
 // rawClient speaks LSP framing by hand, so it can send what jsonrpc2 would
@@ -220,4 +224,27 @@ func TestOversizedMessageIsSkippedUnread(t *testing.T) {
 	}
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"palace/status","params":{}}`)
 	c.wantResult("status after the oversized message", "2")
+}
+
+// A document over relevant.MaxTextBytes that fits in a message is not
+// kept: reading it says so, naming the size, and a later small text of the
+// same document is read again.
+func TestOversizedDocumentIsNotKept(t *testing.T) {
+	c := startServer(t, Options{})
+	c.initialize(map[string]any{}, t.TempDir())
+	u := "file:///tmp/huge.txt"
+	big := strings.Repeat("tokhuge ", (relevant.MaxTextBytes/8)+1)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "text", "version": 1, "text": big}})
+	pos := map[string]int{"line": 0, "character": 2}
+	we := c.callErr("palace/relevant", map[string]any{"textDocument": map[string]string{"uri": u}, "position": pos})
+	want := fmt.Sprintf("textDocument.uri: %s is %d bytes; documents over %d bytes are not kept or read", u, len(big), relevant.MaxTextBytes)
+	if we == nil || we.Code != jsonrpc2.InvalidParams || we.Message != want {
+		t.Errorf("relevant on an oversized document: %v; want %q", we, want)
+	}
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2},
+		"contentChanges": []map[string]string{{"text": "tokhuge small"}}})
+	res := c.mustCall("palace/relevant", map[string]any{"textDocument": map[string]string{"uri": u}, "position": pos})
+	if clues := res["clues"].(map[string]any); clues["identifier"] != "tokhuge" {
+		t.Errorf("after a small change: clues %v", clues)
+	}
 }
