@@ -134,21 +134,23 @@ type envelope struct {
 // decode returns body's message, or answers why it is invalid and returns
 // nil.
 func (s *stream) decode(body []byte) jsonrpc2.Message {
-	if !json.Valid(body) {
+	// One pass of encoding/json checks the syntax and reads the envelope;
+	// the body's first byte tells a batch or a non-object from a request.
+	var env envelope
+	err := json.Unmarshal(body, &env)
+	var se *json.SyntaxError
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case errors.As(err, &se) || len(trimmed) == 0:
 		s.refuse(nil, jsonrpc2.ParseError, "the message is not valid JSON")
 		return nil
-	}
-	switch t := bytes.TrimLeft(body, " \t\r\n"); t[0] {
-	case '[':
+	case trimmed[0] == '[':
 		s.refuse(nil, jsonrpc2.InvalidRequest, "batches are not supported: send one message per Content-Length frame")
 		return nil
-	case '{':
-	default:
+	case trimmed[0] != '{':
 		s.refuse(nil, jsonrpc2.InvalidRequest, "a message must be a JSON object")
 		return nil
-	}
-	var env envelope
-	if err := json.Unmarshal(body, &env); err != nil {
+	case err != nil:
 		s.refuse(nil, jsonrpc2.InvalidRequest, "the message cannot be read: "+err.Error())
 		return nil
 	}
