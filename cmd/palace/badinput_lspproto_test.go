@@ -28,6 +28,7 @@ type badRawLSP struct {
 	pid  int
 	logs *badLog
 	wait func()
+	kill func()
 }
 
 func badStartRawLSP(t *testing.T, e *badEnv) *badRawLSP {
@@ -47,7 +48,7 @@ func badStartRawLSP(t *testing.T, e *badEnv) *badRawLSP {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	l := &badRawLSP{t: t, in: stdin, out: bufio.NewReader(stdout), pid: cmd.Process.Pid, logs: logs}
+	l := &badRawLSP{t: t, in: stdin, out: bufio.NewReader(stdout), pid: cmd.Process.Pid, logs: logs, kill: cancel}
 	l.wait = func() {
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -75,9 +76,12 @@ func (l *badRawLSP) send(body string) {
 }
 
 // next returns the next response, skipping notifications; it fails the
-// test when the server ends the session instead.
+// test when the server ends the session instead, or answers nothing for a
+// minute (the server is killed then, which ends the read).
 func (l *badRawLSP) next() (id string, res json.RawMessage, we *jsonrpc2.Error) {
 	l.t.Helper()
+	timer := time.AfterFunc(time.Minute, l.kill)
+	defer timer.Stop()
 	for {
 		length := 0
 		for {
