@@ -26,6 +26,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -189,14 +190,14 @@ func (s *server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 	}
 	r, ok := requests[method]
 	if !ok {
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not found: "+method))
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not found: "+shortName(method)))
 	}
 	s.mu.Lock()
 	initialized, shutdown := s.initialized, s.shutdown
 	s.mu.Unlock()
 	switch {
 	case shutdown:
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, method+": the server is shutting down"))
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, shortName(method)+": the server is shutting down"))
 	case !initialized && !r.early:
 		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, method+": the server is not initialized"))
 	}
@@ -228,6 +229,20 @@ func (s *server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		}
 	}()
 	return nil
+}
+
+// shortName shows a client's method name in an error, cut to 100 bytes:
+// an unknown method of a megabyte is not echoed back whole.
+func shortName(method string) string {
+	const max = 100
+	if len(method) <= max {
+		return method
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(method[cut]) {
+		cut--
+	}
+	return method[:cut] + "..."
 }
 
 // call runs a request method, turning a panic into an internal error so one

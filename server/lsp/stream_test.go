@@ -174,6 +174,11 @@ func TestInvalidMessagesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
 	}
 	c.send(``)
 	c.wantError("an empty body", "null", -32700, "not valid JSON")
+	// An unknown method of a megabyte is named, not echoed back whole.
+	c.send(`{"jsonrpc":"2.0","id":"long","method":"palace/` + strings.Repeat("é", 1<<19) + `"}`)
+	if a := c.next(); a.Error == nil || a.Error.Code != -32601 || len(a.Error.Message) > 200 || !strings.HasPrefix(a.Error.Message, "method not found: palace/éé") {
+		t.Errorf("a 1 MB method name: %+v", a.Error)
+	}
 	c.send(`{"jsonrpc":"2.0","id":6,"method":"palace/status","params":{}}`)
 	if res := c.wantResult("status after the invalid messages", "6"); !bytes.Contains(res, []byte(`"drawers"`)) {
 		t.Errorf("status = %s", res)
