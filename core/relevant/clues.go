@@ -48,13 +48,16 @@ const (
 // Bounds on how much of a document is read, so a huge file costs no more
 // than a normal one.
 const (
-	maxEnclosingScan = 2000 // lines scanned upwards for definitions
-	nearbyLines      = 6    // lines either side read for nearby identifiers
-	frequencyLines   = 400  // lines either side counted to judge distinctiveness
-	maxNearby        = 4
-	maxSelection     = 3
-	maxPathWords     = 3
-	minNearbyLen     = 3
+	maxEnclosingScan  = 2000 // lines scanned upwards for definitions (and Markdown headings)
+	maxSelectionLines = 400  // lines of a selection read
+	maxLineBytes      = 1024 // of a line away from the place: its start, where definitions are
+	maxPlaceBytes     = 8192 // of the cursor's line, around it
+	nearbyLines       = 6    // lines either side read for nearby identifiers
+	frequencyLines    = 400  // lines either side counted to judge distinctiveness
+	maxNearby         = 4
+	maxSelection      = 3
+	maxPathWords      = 3
+	minNearbyLen      = 3
 )
 
 // terms lists the clues as (term, weight) pairs, without repeats; the first
@@ -91,14 +94,8 @@ type weighted struct {
 // end). path and root give the path words: path's folders below root and
 // its file name without extension.
 func Extract(text string, start, end Position, path, root string) Clues {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	start, end = clamp(lines, start), clamp(lines, end)
-	if end.Line < start.Line || (end.Line == start.Line && end.Col < start.Col) {
-		start, end = end, start
-	}
+	v := view(text, start, end)
+	lines, start, end := v.lines, v.start, v.end
 	var c Clues
 	if start == end {
 		c.Identifier = identifierAt(lines[start.Line], start.Col)
@@ -122,6 +119,92 @@ func Extract(text string, start, end Position, path, root string) Clues {
 	}
 	c.Path = pathWords(path, root, exclude)
 	return c
+}
+
+// textView is the part of a document Extract reads: lines, cut, and the
+// place within them.
+type textView struct {
+	lines      []string
+	start, end Position
+	// bytes is how many bytes of the document lines holds: what the
+	// clues cost, whatever the document's size.
+	bytes int
+}
+
+// view cuts text to what the clues need, so a huge document, or a 10 MB
+// minified line, costs no more than a normal one: the lines from
+// maxEnclosingScan above the place to frequencyLines below it (at most
+// maxSelectionLines of a selection), each line cut to its first
+// maxLineBytes, and the place's own lines to maxPlaceBytes around it. Cuts
+// fall on rune boundaries. Positions past a line's end or the last line
+// move inside the document, as LSP asks.
+func view(text string, start, end Position) textView {
+	if end.Line < start.Line || (end.Line == start.Line && end.Col < start.Col) {
+		start, end = end, start
+	}
+	n := strings.Count(text, "\n") // the last line's index
+	start.Line, end.Line = max(0, min(start.Line, n)), max(0, min(end.Line, n))
+	if end.Line-start.Line > maxSelectionLines {
+		end = Position{Line: start.Line + maxSelectionLines, Col: maxPlaceBytes}
+	}
+	first, last := max(0, start.Line-maxEnclosingScan), end.Line+frequencyLines
+	var v textView
+	rest := text
+	for i := 0; i <= last; i++ {
+		line := rest
+		j := strings.IndexByte(rest, '\n')
+		if j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		}
+		if i >= first {
+			v.lines = append(v.lines, strings.TrimSuffix(line, "\r"))
+		}
+		if j < 0 {
+			break
+		}
+	}
+	start.Line, end.Line = start.Line-first, end.Line-first
+	start, end = clamp(v.lines, start), clamp(v.lines, end)
+	for i, l := range v.lines {
+		switch {
+		case i == start.Line || i == end.Line:
+			from, to := 0, len(l)
+			if i == start.Line {
+				from = start.Col - maxPlaceBytes/2
+			}
+			if i == end.Line {
+				to = end.Col + maxPlaceBytes/2
+			}
+			if i == start.Line && i != end.Line {
+				to = start.Col + maxPlaceBytes/2
+			}
+			if i == end.Line && i != start.Line {
+				from = end.Col - maxPlaceBytes/2
+			}
+			from, to = max(0, from), min(len(l), to, max(0, from)+maxPlaceBytes)
+			from, to = runeFloor(l, from), runeFloor(l, to)
+			v.lines[i] = l[from:to]
+			if i == start.Line {
+				start.Col = min(start.Col, to) - from
+			}
+			if i == end.Line {
+				end.Col = min(end.Col, to) - from
+			}
+		case len(l) > maxLineBytes:
+			v.lines[i] = l[:runeFloor(l, maxLineBytes)]
+		}
+		v.bytes += len(v.lines[i])
+	}
+	v.start, v.end = start, end
+	return v
+}
+
+// runeFloor moves i back onto the start of a rune of s.
+func runeFloor(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }
 
 // clamp moves p inside the document, as LSP asks of positions past a line's

@@ -32,6 +32,5 @@ func didChange(_ context.Context, s *server, raw json.RawMessage) error {
 	if last.Range != nil {
 		return invalidParams("contentChanges: want full-document changes (the server asked for full sync)")
 	}
-	s.docs.changed(ps.TextDocument.URI, last.Text)
-	return nil
+	return s.docs.changed(ps.TextDocument.URI, last.Text)
 }

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 )
 
-// didOpen keeps the document's text for palace/relevant and hover.
+// didOpen keeps the document's text for palace/relevant and hover; a text
+// over relevant.MaxTextBytes is not kept, which is logged.
 func didOpen(_ context.Context, s *server, raw json.RawMessage) error {
 	var ps struct {
 		TextDocument struct {
@@ -19,6 +20,5 @@ func didOpen(_ context.Context, s *server, raw json.RawMessage) error {
 	if ps.TextDocument.URI == "" {
 		return invalidParams("textDocument.uri is required")
 	}
-	s.docs.opened(ps.TextDocument.URI, ps.TextDocument.Text)
-	return nil
+	return s.docs.opened(ps.TextDocument.URI, ps.TextDocument.Text)
 }

@@ -25,7 +25,10 @@ func didSave(_ context.Context, s *server, raw json.RawMessage) error {
 		return err
 	}
 	u := ps.TextDocument.URI
-	s.docs.saved(u, ps.Text)
+	if err := s.docs.saved(u, ps.Text); err != nil {
+		// The save is still mined, which reads the file itself.
+		s.logf("textDocument/didSave: %v", err)
+	}
 	if !s.cfg.mineOnSave {
 		return nil
 	}

@@ -17,25 +17,46 @@ type documents struct {
 type document struct {
 	path string
 	text string
+	// size is the text's length when it is over relevant.MaxTextBytes:
+	// such a text is not kept, and reading the document says why.
+	size int
+}
+
+// set keeps text, or only its size when it is over the limit the clues
+// read (relevant.MaxTextBytes); the error says so, for the log.
+func (doc *document) set(u, text string) error {
+	if len(text) > relevant.MaxTextBytes {
+		doc.text, doc.size = "", len(text)
+		return tooLarge(u, len(text))
+	}
+	doc.text, doc.size = text, 0
+	return nil
+}
+
+func tooLarge(u string, size int) error {
+	return invalidParams("%s is %d bytes; documents over %d bytes are not kept or read", u, size, relevant.MaxTextBytes)
 }
 
 func newDocuments() *documents { return &documents{open: map[string]*document{}} }
 
-func (d *documents) opened(u, text string) {
+func (d *documents) opened(u, text string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.open[u] = &document{path: uriPath(u), text: text}
+	doc := &document{path: uriPath(u)}
+	d.open[u] = doc
+	return doc.set(u, text)
 }
 
 // changed replaces an open document's text with the editor's current text.
-func (d *documents) changed(u, text string) {
+func (d *documents) changed(u, text string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if doc, ok := d.open[u]; ok {
-		doc.text = text
-		return
+	doc, ok := d.open[u]
+	if !ok {
+		doc = &document{path: uriPath(u)}
+		d.open[u] = doc
 	}
-	d.open[u] = &document{path: uriPath(u), text: text}
+	return doc.set(u, text)
 }
 
 func (d *documents) closed(u string) {
@@ -45,18 +66,16 @@ func (d *documents) closed(u string) {
 }
 
 // saved records a save; text is the saved text when the client sent it.
-func (d *documents) saved(u string, text *string) {
+func (d *documents) saved(u string, text *string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	doc, ok := d.open[u]
-	if !ok {
-		return
+	if !ok || text == nil {
+		// Without text, the document already holds the editor's text
+		// (full sync), which is what was saved.
+		return nil
 	}
-	if text != nil {
-		doc.text = *text
-	}
-	// Without text, the document already holds the editor's text (full
-	// sync), which is what was saved.
+	return doc.set(u, *text)
 }
 
 // text returns a document's text and path: the open document's, else the
@@ -68,10 +87,14 @@ func (d *documents) saved(u string, text *string) {
 func (d *documents) text(field, u string, ws *folders) (text, path string, err error) {
 	d.mu.Lock()
 	doc, ok := d.open[u]
+	size := 0
 	if ok {
-		text, path = doc.text, doc.path
+		text, path, size = doc.text, doc.path, doc.size
 	}
 	d.mu.Unlock()
+	if ok && size > 0 {
+		return "", "", invalidParams("%s: %v", field, tooLarge(u, size))
+	}
 	if ok {
 		return text, path, nil
 	}

@@ -132,18 +132,59 @@ func (fs *folders) of(path string) *folder {
 	return nil
 }
 
-// holds resolves path's symlinks and reports whether it is inside a
-// folder (resolved too), so a symlink in the workspace that points out of
-// it does not count. real is path resolved; err says it cannot be resolved
-// (it does not exist, or a folder on the way cannot be read).
+// holds reports whether path is inside a folder, and resolves its
+// symlinks. A path that is inside no folder as written (nor inside a
+// folder's resolved path) is refused before anything of it is looked at,
+// so the answer for a path outside is the same whether it exists or not.
+// A path inside is resolved and must still be inside once its links are,
+// so a symlink in the workspace that points out of it does not count; when
+// it cannot be resolved, its deepest resolvable folder decides, so a
+// missing file behind such a link is outside too. real is path resolved;
+// err says a path inside cannot be resolved (it does not exist, or a
+// folder on the way cannot be read).
 func (fs *folders) holds(path string) (real string, ok bool, err error) {
 	all := fs.all()
-	roots := make([]string, len(all))
-	for i, f := range all {
-		roots[i] = f.path
+	roots := make([]string, 0, len(all))
+	for _, f := range all {
+		roots = append(roots, f.path)
+	}
+	lexical := false
+	for _, f := range all {
+		if f.contains(path) {
+			lexical = true
+			break
+		}
+	}
+	if !lexical {
+		// The client may name a folder through another of its paths
+		// (a symlinked home, /var and /private/var): the folders are
+		// resolved, never the path.
+		for _, r := range roots {
+			if rr, err := filepath.EvalSymlinks(r); err == nil && (&folder{path: rr}).contains(path) {
+				lexical = true
+				break
+			}
+		}
+	}
+	if !lexical {
+		return "", false, nil
 	}
 	real, at, err := fsx.Within(path, roots)
-	return real, at >= 0, err
+	if err == nil {
+		return real, at >= 0, nil
+	}
+	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
+		if _, at, derr := fsx.Within(dir, roots); derr == nil {
+			if at < 0 {
+				return "", false, nil
+			}
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return "", true, err
 }
 
 func (fs *folders) all() []*folder {

@@ -6,7 +6,8 @@
 // connection, the dispatch by method and the request life cycle.
 //
 // The wire is go.lsp.dev/jsonrpc2 v0.10.0 with go.lsp.dev/protocol v0.12.0
-// for the types. Dispatch is by method name here: protocol.ServerHandler
+// for the types; the framing is read by stream.go, so an invalid message is
+// answered instead of ending the session. Dispatch is by method name here: protocol.ServerHandler
 // needs the whole ~70-method Server interface and ignores its fallback, so
 // custom methods would lose their types. jsonrpc2 v0.10 calls the handler
 // inline on its read loop, so notifications are handled inline (they only
@@ -25,6 +26,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -78,7 +80,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		docs:    newDocuments(),
 	}
 	s.bg, s.cancelBackground = context.WithCancel(ctx)
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(&stdio{in: in, out: out}))
+	s.conn = jsonrpc2.NewConn(newStream(&stdio{in: in, out: out}, MaxMessageBytes, s.log))
 	s.conn.Go(ctx, s.handle)
 	var err error
 	select {
@@ -188,14 +190,14 @@ func (s *server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 	}
 	r, ok := requests[method]
 	if !ok {
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not found: "+method))
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not found: "+shortName(method)))
 	}
 	s.mu.Lock()
 	initialized, shutdown := s.initialized, s.shutdown
 	s.mu.Unlock()
 	switch {
 	case shutdown:
-		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, method+": the server is shutting down"))
+		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, shortName(method)+": the server is shutting down"))
 	case !initialized && !r.early:
 		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, method+": the server is not initialized"))
 	}
@@ -227,6 +229,20 @@ func (s *server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		}
 	}()
 	return nil
+}
+
+// shortName shows a client's method name in an error, cut to 100 bytes:
+// an unknown method of a megabyte is not echoed back whole.
+func shortName(method string) string {
+	const max = 100
+	if len(method) <= max {
+		return method
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(method[cut]) {
+		cut--
+	}
+	return method[:cut] + "..."
 }
 
 // call runs a request method, turning a panic into an internal error so one

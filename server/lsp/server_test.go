@@ -315,7 +315,7 @@ func TestErrors(t *testing.T) {
 		{"palace/relevant", map[string]any{"textDocument": map[string]string{"uri": "file:///x.go"}}, jsonrpc2.InvalidParams, "position or range"},
 		{"palace/relevant", map[string]any{"position": map[string]int{"line": 0, "character": 0}}, jsonrpc2.InvalidParams, "textDocument.uri"},
 		{"palace/relevant", map[string]any{"textDocument": map[string]string{"uri": "file:///x.go"}, "position": map[string]int{"line": -1}}, jsonrpc2.InvalidParams, "position.line"},
-		{"palace/relevant", map[string]any{"textDocument": map[string]string{"uri": "file:///nonexistent/x.go"}, "position": map[string]int{"line": 0}}, jsonrpc2.InvalidParams, "cannot be read"},
+		{"palace/relevant", map[string]any{"textDocument": map[string]string{"uri": "file:///nonexistent/x.go"}, "position": map[string]int{"line": 0}}, jsonrpc2.InvalidParams, "outside every workspace folder"},
 		{"palace/drawer", map[string]any{"id": "d_missing"}, jsonrpc2.InvalidParams, "not found"},
 		{"palace/drawer", map[string]any{}, jsonrpc2.InvalidParams, "id is empty"},
 		{"palace/forget", map[string]any{"id": "d_missing"}, jsonrpc2.InvalidParams, "not found"},
