@@ -36,6 +36,9 @@ func toolSearch() *tool {
 				desc: "Only drawers before this time: YYYY-MM-DD (the whole day is included) or an RFC 3339 time."},
 			{name: "limit", kind: kInteger, min: num(1), max: num(ops.MaxSearchLimit),
 				desc: "Maximum number of hits (default 10). Each hit carries its whole drawer, so keep it small."},
+			{name: "route", kind: kString, enum: ops.SearchRoutes,
+				desc: "auto (the default): a search without a room is narrowed to the room whose taxonomy keywords the query names, and searched everywhere instead when that room has no hit holding every query word but another place does; the result's route says what happened. " +
+					"off: search exactly the wing, room and other filters given; use it when a routed result looks incomplete."},
 			{name: "mode", kind: kString, enum: ops.SearchModes,
 				desc: "lexical (BM25), vector (nearest embeddings) or hybrid (both, fused). Omit it: hybrid when the palace has vectors, else lexical."},
 		},
@@ -53,6 +56,7 @@ type searchArgs struct {
 	Until  string `json:"until"`
 	Limit  int    `json:"limit"`
 	Mode   string `json:"mode"`
+	Route  string `json:"route"`
 }
 
 func runSearch(ctx context.Context, s *Server, a args) (any, error) {
@@ -61,5 +65,5 @@ func runSearch(ctx context.Context, s *Server, a args) (any, error) {
 		return nil, err
 	}
 	return ops.Search(ctx, s.p, ops.SearchRequest{Query: in.Query, Wing: in.Wing, Room: in.Room, Kind: in.Kind,
-		Source: in.Source, Since: in.Since, Until: in.Until, Limit: in.Limit, Mode: in.Mode})
+		Source: in.Source, Since: in.Since, Until: in.Until, Limit: in.Limit, Mode: in.Mode, Route: in.Route})
 }
