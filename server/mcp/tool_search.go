@@ -16,14 +16,14 @@ func toolSearch() *tool {
 			"Call it before answering anything about this project's past (decisions and their reasons, earlier sessions, what was tried). " +
 			"Each hit has the drawer's verbatim content, a citation (source file with line range, or the conversation and its lines), " +
 			"the time it happened, its score (BM25, vector and fused scores in hybrid mode), how it matched, and also_in: the other wings holding the same content, shown once. " +
-			"The result says which route (wing and room) the query was narrowed to. The same query gives the same hits as `palace search` on the command line.",
+			"The result's route says whether the query was narrowed to a room by taxonomy keywords, and why. The same query gives the same hits as `palace search` on the command line.",
 		readOnly: true, idempotent: true,
 		params: []param{
 			{name: "query", kind: kString, required: true, maxLen: ops.MaxQueryRunes * utf8.UTFMax,
 				desc: "What to look for, in plain words (keywords work best). \"exact phrase\", -excluded and prefix* words are understood. Queries in other languages than the stored text match less well lexically. " +
 					"At most " + strconv.Itoa(ops.MaxQueryWords) + " distinct words; a repeated word counts once."},
 			{name: "wing", kind: kString, maxLen: 200,
-				desc: "Only this wing (a project or person), its exact name: an unknown wing is an error that lists the wings (palace_status has them too). Omit it to search everywhere; routing then narrows the search itself."},
+				desc: "Only this wing (a project or person), its exact name: an unknown wing is an error that lists the wings (palace_status has them too). Omit it to search everywhere; routing may then narrow the search to a room of every wing (see route)."},
 			{name: "room", kind: kString, maxLen: 200,
 				desc: "Only this room (a topic within a wing), exact name from palace_status. Omit it to let routing choose."},
 			{name: "kind", kind: kString, enum: ops.Kinds,
