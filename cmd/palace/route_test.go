@@ -56,7 +56,7 @@ func TestSearchRouteNeverHidesExactMatch(t *testing.T) {
 
 // 'palace init' makes no keyword of a generic folder name: its room still
 // holds the folder's files (by path), but does not route queries.
-func TestInitGenericFolderNames(t *testing.T) {
+func TestInitTaxonomyGenericFolderNames(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "svc")
 	writeTree(t, proj, map[string]string{
 		"http/h.go":        "package http // tokgeneric\n",
