@@ -117,7 +117,8 @@ const DefaultLimit = 10
 // search runs again without it when the routed search finds nothing, or
 // finds only partial matches (no hit holding every query word) while the
 // search without the route finds a complete one; that search's ranking
-// then answers, holding the room's hits too, scored alike. The result
+// then answers, holding the room's hits too, scored alike (in vector
+// mode, which matches no words, only an empty room does). The result
 // reports the route either way.
 func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	if req.NoRoute {
@@ -138,7 +139,8 @@ func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 		rt = route.Fallback(rt)
 		res, err = run(ctx, p, req)
 		res.Notice = strings.TrimSpace(res.Notice + " " + rt.Reason)
-	case !complete(res.Hits):
+	case !complete(res.Hits) && res.Mode != ModeVector:
+		// Vector hits hold no words to compare: only an empty room widens.
 		var wide Result
 		wide, err = run(ctx, p, req)
 		if err == nil && complete(wide.Hits) {
