@@ -520,6 +520,7 @@ func badCases() []badCase {
 	cases = append(cases, badMCPCases()...)
 	cases = append(cases, badLSPCases()...)
 	cases = append(cases, badlspprotoCases()...)
+	cases = append(cases, badrouteCases()...)
 	return cases
 }
 

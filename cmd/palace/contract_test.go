@@ -70,6 +70,9 @@ var contractCases = []contractCase{
 	{name: "search/since not a date", op: "search", args: map[string]any{"query": "lighthouse", "since": "notadate"}, want: ops.Invalid, field: "since"},
 	{name: "search/until not a date", op: "search", args: map[string]any{"query": "lighthouse", "until": "notadate"}, want: ops.Invalid, field: "until"},
 	{name: "search/unknown wing", op: "search", args: map[string]any{"query": "lighthouse", "wing": "nosuchwing"}, want: ops.Invalid, field: "wing"},
+	{name: "search/route off", op: "search", args: map[string]any{"query": "lighthouse", "route": ops.RouteOff}, want: ops.OK},
+	{name: "search/route auto", op: "search", args: map[string]any{"query": "lighthouse", "wing": "contract", "route": ops.RouteAuto}, want: ops.OK},
+	{name: "search/unknown route", op: "search", args: map[string]any{"query": "lighthouse", "route": "bogus"}, want: ops.Invalid, field: "route"},
 
 	{name: "get/ok", op: "get", args: map[string]any{"id": freshNote}, want: ops.OK},
 	{name: "get/unknown id", op: "get", args: map[string]any{"id": "nosuchdrawer"}, want: ops.NotFound},

@@ -18,7 +18,9 @@ func newInitCmd(_ *globals) *cobra.Command {
 		Use:   "init DIR",
 		Short: "Propose a wing and rooms from DIR's folders and write DIR/palace.yaml",
 		Long: `Init names the wing after DIR and proposes one room per top-level folder
-(keyword: the folder name), then writes palace.yaml. Edit the file to rename
+(keyword: the folder name, except for generic programming words such as
+src, internal, test, docs, util, http or context, which would route nearly
+every query; those rooms get no keyword), then writes palace.yaml. Edit the file to rename
 rooms or add keywords; at every mine the file replaces the wing's taxonomy.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {

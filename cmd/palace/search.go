@@ -35,9 +35,17 @@ and fused scores and its rank on each side.
 
 A content held by several wings (the same transcript mined twice) is shown
 once, at its best rank, with the other wings (also_in). A --wing the palace
-does not hold is an error that lists the wings.`,
+does not hold is an error that lists the wings.
+
+Routing (--route auto, the default): a search without --room goes to the
+room whose taxonomy keywords (palace.yaml) the query names, in the --wing
+given or in every wing. It never hides a match: when that room has no hit
+holding every query word and the rest of the palace has one, the search
+without the route answers. The result says how it was routed; --route off
+searches exactly the filters given.`,
 		Example: `  palace search "goroutine leak"
-  palace search 'context cancel -test' --wing go --limit 5 --json`,
+  palace search 'context cancel -test' --wing go --limit 5 --json
+  palace search 'http: server gave HTTP response to HTTPS client' --route off`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			req.Query = strings.Join(a, " ")
@@ -114,6 +122,7 @@ does not hold is an error that lists the wings.`,
 	c.Flags().StringVar(&req.Source, "source", "", "only sources whose path starts with this prefix (a relative one is taken from the working directory)")
 	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultSearchLimit, fmt.Sprintf("maximum number of hits, 1 to %d", ops.MaxSearchLimit))
 	c.Flags().StringVar(&req.Mode, "mode", "", ops.OneOf(ops.SearchModes)+" (default: hybrid when the palace has vectors, else lexical)")
+	c.Flags().StringVar(&req.Route, "route", ops.RouteAuto, ops.OneOf(ops.SearchRoutes)+": auto narrows a search without --room to the room whose taxonomy keywords the query names, and searches without it when that room has no hit holding every query word but another place does; off searches exactly the filters")
 	c.Flags().StringVar(&req.Since, "since", "", "only drawers from this time on: YYYY-MM-DD or RFC 3339 (conversation time, else mtime)")
 	c.Flags().StringVar(&req.Until, "until", "", "only drawers before this time; a date includes that whole day")
 	c.Flags().BoolVar(&asJSON, "json", false, "print results as JSON")

@@ -446,7 +446,11 @@ func TestSearchReportsRoute(t *testing.T) {
 		{"no keyword searches everywhere", []string{"rounding"},
 			routeOut{}, "no taxonomy keyword", "billing"},
 		{"routed search with no hits falls back", []string{"payment flow"},
-			routeOut{Wing: "shop", Room: "billing", Confidence: 0.6}, "routed to shop/billing but it had no hits; searched everywhere", "auth"},
+			routeOut{Wing: "shop", Room: "billing", Confidence: 0.6}, "routed to room billing of every wing but it had no hits; searched everywhere", "auth"},
+		{"a room of partial matches widens to everywhere", []string{"invoice flow"},
+			routeOut{Wing: "shop", Room: "billing", Confidence: 0.6}, "no hit there holds every query word and one elsewhere does", "auth,billing"},
+		{"route off", []string{"invoice rounding", "--route", "off"},
+			routeOut{}, "routing is off; searched everywhere", "billing,auth"},
 		{"a named room is not routed", []string{"invoice", "--room", "auth"},
 			routeOut{}, "names a room", "auth"},
 	}

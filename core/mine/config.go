@@ -15,6 +15,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/palace-dev/palace/core/route"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -86,7 +87,10 @@ func WingOfDir(dir string) (string, error) {
 
 // ProposeConfig suggests a palace.yaml for dir: the directory's name as the
 // wing and one room per top-level folder that is not ignored, keyed by the
-// folder's name.
+// folder's name unless that is a generic programming word (route.Generic:
+// src, internal, http, context, ...), which would route nearly every query
+// and claim nearly every file; such a room still holds its folder's files,
+// matched by path.
 func ProposeConfig(dir string) (*Config, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -111,7 +115,11 @@ func ProposeConfig(dir string) (*Config, error) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		c.Rooms = append(c.Rooms, store.Room{Room: n, Keywords: []string{n}})
+		kw := []string{n}
+		if route.Generic(n) {
+			kw = []string{}
+		}
+		c.Rooms = append(c.Rooms, store.Room{Room: n, Keywords: kw})
 	}
 	return c, nil
 }

@@ -18,6 +18,16 @@ import (
 // the palace has vectors of its model, else lexical.
 var SearchModes = []string{search.ModeLexical, search.ModeVector, search.ModeHybrid}
 
+// Search routes: auto routes a query without a room by the taxonomy's
+// keywords (see core/route), off searches exactly the filter. "" is auto.
+const (
+	RouteAuto = "auto"
+	RouteOff  = "off"
+)
+
+// SearchRoutes are the values of SearchRequest.Route.
+var SearchRoutes = []string{RouteAuto, RouteOff}
+
 // Search limits. A hit carries its drawer's whole verbatim content, so a
 // hundred hits is already a lot of context.
 const (
@@ -43,6 +53,7 @@ type SearchRequest struct {
 	Until  string // YYYY-MM-DD (that whole day) or RFC 3339, exclusive
 	Limit  int    // 0: DefaultSearchLimit
 	Mode   string // one of SearchModes, or "" for auto
+	Route  string // one of SearchRoutes, or "" for auto
 }
 
 // Validate names the first bad field.
@@ -75,6 +86,9 @@ func (r SearchRequest) filter() (store.Filter, error) {
 	if err := checkEnum("mode", r.Mode, SearchModes); err != nil {
 		return f, err
 	}
+	if err := checkEnum("route", r.Route, SearchRoutes); err != nil {
+		return f, err
+	}
 	if err := checkLimit("limit", r.Limit, MaxSearchLimit); err != nil {
 		return f, err
 	}
@@ -97,7 +111,8 @@ func parseDate(field, v string, endOfDay bool) (time.Time, error) {
 	return t, nil
 }
 
-// Search answers r: validated, routed by the taxonomy, with snippets
+// Search answers r: validated, routed by the taxonomy unless r.Route is
+// off, with snippets
 // marked by SnippetMark.
 func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (search.Result, error) {
 	f, err := r.filter()
@@ -111,7 +126,8 @@ func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (search.Resu
 	if limit == 0 {
 		limit = DefaultSearchLimit
 	}
-	res, err := search.Run(ctx, p, search.Request{Query: strings.TrimSpace(r.Query), Filter: f, Limit: limit, Mode: r.Mode})
+	res, err := search.Run(ctx, p, search.Request{Query: strings.TrimSpace(r.Query), Filter: f, Limit: limit, Mode: r.Mode,
+		NoRoute: r.Route == RouteOff})
 	if err != nil {
 		return res, err
 	}

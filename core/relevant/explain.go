@@ -42,7 +42,7 @@ func Explain(res search.Result) []Hit {
 			why = append(why, "found by words and by meaning")
 		}
 		if res.Route.Applied {
-			why = append(why, fmt.Sprintf("routed to %s/%s", res.Route.Wing, res.Route.Room))
+			why = append(why, "routed to "+res.Route.Scope())
 		}
 		x.Why = strings.Join(why, "; ")
 		out = append(out, x)

@@ -5,9 +5,12 @@
 // filter. Confidence is 0.6, 0.8 or 1.0 for 1, 2 or 3+ matches and a route
 // is applied from 0.5 up.
 //
-// A route is a guess, so it must never cost the agent its answer: the
-// search that applies one reruns unfiltered when the routed search finds
-// nothing (see Fallback), and every result reports the route it used.
+// A route is a guess, so it must never cost the agent its answer: a route
+// narrows the search to a room name, never to a wing the caller did not
+// name (see Narrow); the search that applies one reruns without it when
+// the routed search finds nothing (Fallback) or only partial matches where
+// the rest of the palace has a complete one (Widen); the caller can turn
+// routing off (Off); and every result reports the route it used.
 package route
 
 import (
@@ -56,6 +59,30 @@ func (r Route) String() string {
 		state = "not applied"
 	}
 	return fmt.Sprintf("%s/%s (confidence %.1f, %s): %s", r.Wing, r.Room, r.Confidence, state, r.Reason)
+}
+
+// Scope is what the routed search covers (see Narrow): the room in the
+// wing the caller named, or the room's name in every wing when the caller
+// named none, since a keyword of one wing must not hide the others.
+func (r Route) Scope() string {
+	if r.within != "" {
+		return r.within + "/" + r.Room
+	}
+	return "room " + r.Room + " of every wing"
+}
+
+// Off is the route of a search whose caller turned routing off.
+func Off(wing string) Route {
+	return Route{Reason: "routing is off; searched " + everywhere(wing), within: wing}
+}
+
+// everywhere names the unrouted search: the whole palace, or the wing the
+// caller named.
+func everywhere(wing string) string {
+	if wing != "" {
+		return "all of wing " + wing
+	}
+	return "everywhere"
 }
 
 // Confidence maps a number of distinct matched keywords to a confidence:
@@ -166,6 +193,7 @@ func Match(rooms []store.Room, q, wing string) Route {
 	}
 	if r.Confidence >= MinConfidence {
 		r.Applied = true
+		r.Reason += "; searching " + r.Scope()
 	} else {
 		r.Reason += fmt.Sprintf("; confidence below %.1f, not routed", MinConfidence)
 	}
@@ -180,19 +208,33 @@ func Fallback(r Route) Route {
 		return r
 	}
 	r.Applied = false
-	where := "everywhere"
-	if r.within != "" {
-		where = "all of wing " + r.within
-	}
-	r.Reason = fmt.Sprintf("routed to %s/%s but it had no hits; searched %s", r.Wing, r.Room, where)
+	r.Reason = fmt.Sprintf("routed to %s but it had no hits; searched %s", r.Scope(), everywhere(r.within))
 	return r
 }
 
-// Narrow returns f with the route's wing and room when the route is
-// applied, and f unchanged otherwise.
+// Widen is r after its routed search found only partial matches (no hit
+// holding every query word) while the search without the route found a
+// complete one: the unrouted search answers, since its ranking holds the
+// room's hits too, scored alike. A route that was not applied is returned
+// unchanged.
+func Widen(r Route) Route {
+	if !r.Applied {
+		return r
+	}
+	r.Applied = false
+	r.Reason = fmt.Sprintf("routed to %s but no hit there holds every query word and one elsewhere does; searched %s",
+		r.Scope(), everywhere(r.within))
+	return r
+}
+
+// Narrow returns f limited to the route's room when the route is applied,
+// and f unchanged otherwise. The wing stays the caller's: with one named,
+// routing only proposes that wing's rooms; without one, a keyword of one
+// wing's room must not hide every other wing, so the room's name is
+// searched in all of them.
 func (r Route) Narrow(f store.Filter) store.Filter {
 	if r.Applied {
-		f.Wing, f.Room = r.Wing, r.Room
+		f.Room = r.Room
 	}
 	return f
 }
@@ -220,13 +262,20 @@ func Words(q string) []string {
 }
 
 // matches returns the room's name and keywords found among words, sorted
-// and distinct. Words compare exactly, except that a keyword written in a
+// and distinct. A name that is a generic programming word (see Generic) is
+// no keyword: a folder called http says where code sits, not what a query
+// about HTTP is after; keywords the user lists always count. Words compare
+// exactly, except that a keyword written in a
 // script without spaces between words (Chinese, Japanese) is found inside a
 // longer word: an unsegmented query such as 认证模块 is one "word", and
 // exact comparison would never match the keyword 认证.
 func matches(rm store.Room, words []string) []string {
 	set := map[string]bool{}
-	for _, k := range append([]string{rm.Room}, rm.Keywords...) {
+	keys := rm.Keywords
+	if !Generic(rm.Room) {
+		keys = append([]string{rm.Room}, keys...)
+	}
+	for _, k := range keys {
 		k = strings.ToLower(strings.TrimSpace(k))
 		if k == "" || set[k] {
 			continue

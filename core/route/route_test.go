@@ -155,8 +155,8 @@ func TestDecideAndFallback(t *testing.T) {
 		fallbackReason string
 	}{
 		{name: "routed everywhere", filter: store.Filter{Kind: "file"}, applied: true,
-			narrowed:       store.Filter{Kind: "file", Wing: "shop", Room: "billing"},
-			fallbackReason: "routed to shop/billing but it had no hits; searched everywhere"},
+			narrowed:       store.Filter{Kind: "file", Room: "billing"},
+			fallbackReason: "routed to room billing of every wing but it had no hits; searched everywhere"},
 		{name: "routed within a wing", filter: store.Filter{Wing: "shop"}, applied: true,
 			narrowed:       store.Filter{Wing: "shop", Room: "billing"},
 			fallbackReason: "routed to shop/billing but it had no hits; searched all of wing shop"},
@@ -192,6 +192,50 @@ func TestDecideAndFallback(t *testing.T) {
 				t.Errorf("fallback %+v, want reason %q keeping the proposed route", fb, tc.fallbackReason)
 			}
 		})
+	}
+}
+
+// Widen keeps the proposal, unapplied, and says why; Off routes nothing.
+func TestWidenAndOff(t *testing.T) {
+	r := Route{Wing: "shop", Room: "billing", Confidence: 0.6, Applied: true, Reason: "x", within: "shop"}
+	w := Widen(r)
+	want := "routed to shop/billing but no hit there holds every query word and one elsewhere does; searched all of wing shop"
+	if w.Applied || w.Wing != "shop" || w.Room != "billing" || w.Reason != want {
+		t.Errorf("Widen = %+v, want reason %q", w, want)
+	}
+	if Widen(w) != w {
+		t.Errorf("Widen changed an unapplied route")
+	}
+	if off := Off(""); off.Applied || off.Room != "" || off.Narrow(store.Filter{Wing: "x"}) != (store.Filter{Wing: "x"}) {
+		t.Errorf("Off = %+v", off)
+	}
+}
+
+// A room named after a generic programming word (what 'palace init' made
+// of a folder http) is not routed to by its name; a keyword the user lists
+// still routes.
+func TestGenericRoomNameDoesNotRoute(t *testing.T) {
+	rooms := []store.Room{
+		{Wing: "proxy", Room: "http", Keywords: []string{}},
+		{Wing: "proxy", Room: "context"},
+		{Wing: "proxy", Room: "billing", Keywords: []string{}},
+	}
+	for _, q := range []string{"http: server gave HTTP response to HTTPS client", "pass the Context down"} {
+		if r := Match(rooms, q, ""); r.Applied || r.Room != "" {
+			t.Errorf("%q routed by a generic room name: %+v", q, r)
+		}
+	}
+	if r := Match(rooms, "billing rounding", ""); !r.Applied || r.Room != "billing" {
+		t.Errorf("a topical room name no longer routes: %+v", r)
+	}
+	rooms[0].Keywords = []string{"http"}
+	if r := Match(rooms, "http timeout", ""); !r.Applied || r.Room != "http" {
+		t.Errorf("a listed keyword must route even when generic: %+v", r)
+	}
+	for name, want := range map[string]bool{"src": true, "Internal": true, "http": true, "tests": true, "auth": false, "api": false, "billing": false} {
+		if Generic(name) != want {
+			t.Errorf("Generic(%q) = %v, want %v", name, !want, want)
+		}
 	}
 }
 

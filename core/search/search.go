@@ -32,6 +32,9 @@ type Request struct {
 	Filter store.Filter
 	Limit  int
 	Mode   string
+	// NoRoute turns taxonomy routing off: the search covers exactly the
+	// filter.
+	NoRoute bool
 }
 
 // Hit is one result, shaped for JSON output.
@@ -108,11 +111,21 @@ type TimeHint struct {
 // DefaultLimit is used when a request gives none.
 const DefaultLimit = 10
 
-// Run answers req, routed by the taxonomy when it names no room: a
-// confident route narrows the filter, and when the routed search finds
-// nothing the search runs again without it, so a guessed filter never
-// costs the answer. The result reports the route either way.
+// Run answers req, routed by the taxonomy when it names no room and
+// routing is on. A route never costs the answer: a confident route narrows
+// the filter to its room (in the caller's wing, or in every wing), and the
+// search runs again without it when the routed search finds nothing, or
+// finds only partial matches (no hit holding every query word) while the
+// search without the route finds a complete one; that search's ranking
+// then answers, holding the room's hits too, scored alike (in vector
+// mode, which matches no words, only an empty room does). The result
+// reports the route either way.
 func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
+	if req.NoRoute {
+		res, err := run(ctx, p, req)
+		res.Route = route.Off(req.Filter.Wing)
+		return res, err
+	}
 	rt, err := route.Decide(ctx, p.Store, req.Query, req.Filter)
 	if err != nil {
 		return Result{Query: req.Query, Hits: []Hit{}}, fmt.Errorf("search %q: %w", req.Query, err)
@@ -120,13 +133,33 @@ func Run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	routed := req
 	routed.Filter = rt.Narrow(req.Filter)
 	res, err := run(ctx, p, routed)
-	if err == nil && rt.Applied && len(res.Hits) == 0 {
+	switch {
+	case err != nil || !rt.Applied:
+	case len(res.Hits) == 0:
 		rt = route.Fallback(rt)
 		res, err = run(ctx, p, req)
 		res.Notice = strings.TrimSpace(res.Notice + " " + rt.Reason)
+	case !complete(res.Hits) && res.Mode != ModeVector:
+		// Vector hits hold no words to compare: only an empty room widens.
+		var wide Result
+		wide, err = run(ctx, p, req)
+		if err == nil && complete(wide.Hits) {
+			rt, res = route.Widen(rt), wide
+		}
 	}
 	res.Route = rt
 	return res, err
+}
+
+// complete reports whether some hit holds every query word: a routed
+// search without one has only partial matches.
+func complete(hs []Hit) bool {
+	for _, h := range hs {
+		if h.Match == "all" {
+			return true
+		}
+	}
+	return false
 }
 
 // dedupeFetch bounds how far past the limit a search reads to make up for

@@ -17,7 +17,7 @@ type searchResult struct {
 }
 
 // palaceSearch is `palace search` for the editor: {query, wing?, room?,
-// kind?, source?, since?, until?, mode?, limit?}.
+// kind?, source?, since?, until?, mode?, route?, limit?}.
 func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
 	var ps struct {
 		Query  string `json:"query"`
@@ -28,13 +28,14 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		Since  string `json:"since"`
 		Until  string `json:"until"`
 		Mode   string `json:"mode"`
+		Route  string `json:"route"`
 		Limit  *int   `json:"limit"`
 	}
 	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	req := ops.SearchRequest{Query: ps.Query, Wing: ps.Wing, Room: ps.Room, Kind: ps.Kind, Source: ps.Source,
-		Since: ps.Since, Until: ps.Until, Mode: ps.Mode}
+		Since: ps.Since, Until: ps.Until, Mode: ps.Mode, Route: ps.Route}
 	if ps.Limit != nil {
 		if err := ops.CheckGiven("limit", *ps.Limit, ops.MaxSearchLimit); err != nil {
 			return nil, err

@@ -16,14 +16,14 @@ func toolSearch() *tool {
 			"Call it before answering anything about this project's past (decisions and their reasons, earlier sessions, what was tried). " +
 			"Each hit has the drawer's verbatim content, a citation (source file with line range, or the conversation and its lines), " +
 			"the time it happened, its score (BM25, vector and fused scores in hybrid mode), how it matched, and also_in: the other wings holding the same content, shown once. " +
-			"The result says which route (wing and room) the query was narrowed to. The same query gives the same hits as `palace search` on the command line.",
+			"The result's route says whether the query was narrowed to a room by taxonomy keywords, and why. The same query gives the same hits as `palace search` on the command line.",
 		readOnly: true, idempotent: true,
 		params: []param{
 			{name: "query", kind: kString, required: true, maxLen: ops.MaxQueryRunes * utf8.UTFMax,
 				desc: "What to look for, in plain words (keywords work best). \"exact phrase\", -excluded and prefix* words are understood. Queries in other languages than the stored text match less well lexically. " +
 					"At most " + strconv.Itoa(ops.MaxQueryWords) + " distinct words; a repeated word counts once."},
 			{name: "wing", kind: kString, maxLen: 200,
-				desc: "Only this wing (a project or person), its exact name: an unknown wing is an error that lists the wings (palace_status has them too). Omit it to search everywhere; routing then narrows the search itself."},
+				desc: "Only this wing (a project or person), its exact name: an unknown wing is an error that lists the wings (palace_status has them too). Omit it to search everywhere; routing may then narrow the search to a room of every wing (see route)."},
 			{name: "room", kind: kString, maxLen: 200,
 				desc: "Only this room (a topic within a wing), exact name from palace_status. Omit it to let routing choose."},
 			{name: "kind", kind: kString, enum: ops.Kinds,
@@ -36,6 +36,9 @@ func toolSearch() *tool {
 				desc: "Only drawers before this time: YYYY-MM-DD (the whole day is included) or an RFC 3339 time."},
 			{name: "limit", kind: kInteger, min: num(1), max: num(ops.MaxSearchLimit),
 				desc: "Maximum number of hits (default 10). Each hit carries its whole drawer, so keep it small."},
+			{name: "route", kind: kString, enum: ops.SearchRoutes,
+				desc: "auto (the default): a search without a room is narrowed to the room whose taxonomy keywords the query names, and searched everywhere instead when that room has no hit holding every query word but another place does; the result's route says what happened. " +
+					"off: search exactly the wing, room and other filters given; use it when a routed result looks incomplete."},
 			{name: "mode", kind: kString, enum: ops.SearchModes,
 				desc: "lexical (BM25), vector (nearest embeddings) or hybrid (both, fused). Omit it: hybrid when the palace has vectors, else lexical."},
 		},
@@ -53,6 +56,7 @@ type searchArgs struct {
 	Until  string `json:"until"`
 	Limit  int    `json:"limit"`
 	Mode   string `json:"mode"`
+	Route  string `json:"route"`
 }
 
 func runSearch(ctx context.Context, s *Server, a args) (any, error) {
@@ -61,5 +65,5 @@ func runSearch(ctx context.Context, s *Server, a args) (any, error) {
 		return nil, err
 	}
 	return ops.Search(ctx, s.p, ops.SearchRequest{Query: in.Query, Wing: in.Wing, Room: in.Room, Kind: in.Kind,
-		Source: in.Source, Since: in.Since, Until: in.Until, Limit: in.Limit, Mode: in.Mode})
+		Source: in.Source, Since: in.Since, Until: in.Until, Limit: in.Limit, Mode: in.Mode, Route: in.Route})
 }
