@@ -24,7 +24,7 @@ func ServeStdio(ctx context.Context, p *palace.Palace, opts Options, in io.Reade
 // session in a package variable, so one process serves one stdio
 // connection at a time.
 func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	w := &lockedWriter{w: out}
+	w := &lockedWriter{w: out, fix: func(b []byte) []byte { return boundErrors(s.ids.out(b, "", true)) }}
 	pr, pw := io.Pipe()
 	go s.filter(in, pw, w)
 	ss := server.NewStdioServer(s.mcp)
@@ -38,8 +38,9 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 	return nil
 }
 
-// filter copies the client's lines to mcp-go, answering the tool calls
-// precheck refuses itself. It closes the pipe when the client's input ends,
+// filter copies the client's lines to mcp-go, answering the requests
+// precheck refuses itself and swapping ids mcp-go cannot keep exact for
+// tokens (see ids). It closes the pipe when the client's input ends,
 // which ends the server.
 func (s *Server) filter(in io.Reader, pw *io.PipeWriter, out io.Writer) {
 	br := bufio.NewReaderSize(in, 64<<10)
@@ -51,8 +52,11 @@ func (s *Server) filter(in io.Reader, pw *io.PipeWriter, out io.Writer) {
 					pw.CloseWithError(werr)
 					return
 				}
-			} else if _, werr := pw.Write(line); werr != nil {
-				return // the server stopped reading
+			} else {
+				line, _ = s.ids.in(line, "")
+				if _, werr := pw.Write(line); werr != nil {
+					return // the server stopped reading
+				}
 			}
 		}
 		if err != nil {
@@ -65,17 +69,22 @@ func (s *Server) filter(in io.Reader, pw *io.PipeWriter, out io.Writer) {
 	}
 }
 
-// lockedWriter makes each Write atomic. mcp-go writes every message with
+// lockedWriter makes each Write atomic, and passes each message through fix
+// (exact ids, bounded errors) on the way. mcp-go writes every message with
 // one Write, but not all of its writers share a lock (responses and its
 // roots/list requests do not), and precheck writes too: without this two
 // messages could interleave on stdout.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu  sync.Mutex
+	w   io.Writer
+	fix func([]byte) []byte
 }
 
 func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(b)
+	if _, err := l.w.Write(l.fix(b)); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
