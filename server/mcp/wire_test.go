@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -308,5 +309,27 @@ func TestHTTPInitializeIDsAndEcho(t *testing.T) {
 	}
 	if n := drawerCount(t, p); n != 1 {
 		t.Errorf("the palace holds %d drawers, want 1", n)
+	}
+}
+
+// A client that sends requests right behind initialize, without waiting
+// for its answer, is served in order rather than refused: requests are
+// otherwise served concurrently and could overtake initialize.
+func TestRequestsPipelinedBehindInitialize(t *testing.T) {
+	p := openPalace(t)
+	c := startRaw(t, newTestServer(t, p, Options{Wing: "proj"}))
+	var batch strings.Builder
+	batch.WriteString(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wire-test","version":"1"}}}` + "\n")
+	batch.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	for i := 2; i < 42; i++ {
+		batch.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"tools/call","params":{"name":"palace_status","arguments":{}}}` + "\n")
+	}
+	if _, err := io.WriteString(c.in, batch.String()); err != nil {
+		t.Fatal(err)
+	}
+	for range 41 {
+		if a := decodeAnswer(t, c.next(30*time.Second)); a.Error != nil {
+			t.Errorf("request %s: %+v", a.ID, a.Error)
+		}
 	}
 }
