@@ -197,11 +197,17 @@ func (m *ids) add(scope string, id json.RawMessage) string {
 func (m *ids) forget(scope, tok string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if id, ok := m.byTok[tok]; ok {
-		delete(m.byTok, tok)
-		if m.byOrig[scope+"\x00"+string(id)] == tok {
-			delete(m.byOrig, scope+"\x00"+string(id))
-		}
+	m.forgetLocked(scope, tok)
+}
+
+func (m *ids) forgetLocked(scope, tok string) {
+	id, ok := m.byTok[tok]
+	if !ok {
+		return
+	}
+	delete(m.byTok, tok)
+	if key := scope + "\x00" + string(id); m.byOrig[key] == tok {
+		delete(m.byOrig, key)
 	}
 }
 
@@ -213,20 +219,15 @@ func (m *ids) out(b []byte, scope string, done bool) []byte {
 		return b
 	}
 	m.mu.Lock()
-	var toks []string
-	for tok := range m.byTok {
-		if bytes.Contains(b, []byte(`"`+tok+`"`)) {
-			toks = append(toks, tok)
+	defer m.mu.Unlock()
+	for tok, id := range m.byTok {
+		quoted := []byte(`"` + tok + `"`)
+		if !bytes.Contains(b, quoted) {
+			continue
 		}
-	}
-	m.mu.Unlock()
-	for _, tok := range toks {
-		m.mu.Lock()
-		id := m.byTok[tok]
-		m.mu.Unlock()
-		b = bytes.ReplaceAll(b, []byte(`"`+tok+`"`), id)
+		b = bytes.ReplaceAll(b, quoted, id)
 		if done {
-			m.forget(scope, tok)
+			m.forgetLocked(scope, tok)
 		}
 	}
 	return b

@@ -333,3 +333,17 @@ func TestRequestsPipelinedBehindInitialize(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownParameterQuotedInPart(t *testing.T) {
+	c := startRaw(t, newTestServer(t, openPalace(t), Options{Wing: "proj"}))
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"palace_status","arguments":{"` + strings.Repeat("p", 1<<20) + `":1}}}`)
+	l := c.next(30 * time.Second)
+	a := decodeAnswer(t, l)
+	if a.Error == nil || a.Error.Code != -32602 || !strings.Contains(a.Error.Message, `pp"…; palace_status takes`) {
+		t.Errorf("1 MB parameter name: %.400s", l)
+	}
+	if len(l) > maxErrorText {
+		t.Errorf("the answer is %d bytes", len(l))
+	}
+}
