@@ -48,10 +48,11 @@ func cut(s string, n int) string {
 }
 
 // requireInitialize is mcp-go's request-initialization hook: until the
-// session has completed initialize, only initialize itself and ping (which
-// the spec allows at any time) are served. Anything else gets -32600 and
-// runs nothing. A request of the 2026-07-28 protocol carries its version
-// and capabilities in _meta and needs no handshake, so it passes.
+// session has completed initialize, only initialize itself, ping (which the
+// spec allows at any time) and server/discover are served. Anything else
+// gets -32600 and runs nothing. A request of the 2026-07-28 protocol
+// carries its version and capabilities in _meta and needs no handshake, so
+// it passes.
 func (s *Server) requireInitialize(ctx context.Context, _ any, message any) error {
 	raw, ok := message.(json.RawMessage)
 	if !ok {
@@ -67,8 +68,8 @@ func (s *Server) requireInitialize(ctx context.Context, _ any, message any) erro
 		return nil // mcp-go reports the malformed message itself
 	}
 	switch mcp.MCPMethod(m.Method) {
-	case mcp.MethodInitialize, mcp.MethodPing:
-		return nil
+	case mcp.MethodInitialize, mcp.MethodPing, mcp.MethodServerDiscover:
+		return nil // discover is the 2026-07-28 handshake
 	}
 	if m.Params.Meta != nil && mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
 		return nil
