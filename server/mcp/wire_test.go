@@ -147,6 +147,11 @@ func TestRequestsBeforeInitializeAreRefused(t *testing.T) {
 	if n := drawerCount(t, p); n != 0 {
 		t.Errorf("a tools/call before initialize stored %d drawers", n)
 	}
+	// A 2026-07-28 request carries its handshake in _meta: it is served.
+	c.send(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"palace_status","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"modern","version":"1"}}}}`)
+	if a := decodeAnswer(t, c.next(30*time.Second)); a.Error != nil {
+		t.Errorf("a 2026-07-28 request without initialize: %+v, want it served", a.Error)
+	}
 	c.initialize()
 	c.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"palace_remember","arguments":{"content":"tokafterinit is stored"}}}`)
 	if a := decodeAnswer(t, c.next(30*time.Second)); a.Error != nil {
