@@ -375,6 +375,39 @@ func badmcpcancelCases() []badCase {
 			},
 		},
 		{
+			name: "Ctrl-C interrupts a search inside SQLite", front: "cli", code: 1,
+			want: `^palace: search "tokknown".*context canceled\n$`,
+			act: func(t *testing.T, e *badEnv) badResult {
+				defer badSlowSearch(t, e.home)()
+				cmd := palaceCmd(context.Background(), e.home, "search", "tokknown")
+				var stderr strings.Builder
+				cmd.Stderr = &stderr
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				done := make(chan error, 1)
+				go func() { done <- cmd.Wait() }()
+				select {
+				case err := <-done:
+					return badResult{code: -1, err: fmt.Sprintf("the slow search ended before Ctrl-C: %v %s", err, stderr.String())}
+				case <-time.After(time.Second):
+				}
+				interrupted := time.Now()
+				if err := cmd.Process.Signal(os.Interrupt); err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					_ = cmd.Process.Kill()
+					<-done
+					return badResult{code: -1, err: "palace search still ran 10s after SIGINT"}
+				}
+				t.Logf("palace search exited %v after SIGINT", time.Since(interrupted).Round(time.Millisecond))
+				return badResult{code: cmd.ProcessState.ExitCode(), err: stderr.String()}
+			},
+		},
+		{
 			name: "cancelRequest interrupts a search inside SQLite", front: "lsp", code: -32800,
 			want: `cancelled`,
 			act: func(t *testing.T, e *badEnv) badResult {
