@@ -521,6 +521,7 @@ func badCases() []badCase {
 	cases = append(cases, badLSPCases()...)
 	cases = append(cases, badlspprotoCases()...)
 	cases = append(cases, badrouteCases()...)
+	cases = append(cases, badmcpcancelCases()...)
 	return cases
 }
 

@@ -123,7 +123,8 @@ func isLoopback(host string) bool {
 }
 
 // guard checks Host and Origin (on loopback), then the bearer token, then
-// the tool call's arguments, before mcp-go sees the request.
+// the tool call's arguments, before mcp-go sees the request; it keeps the
+// request's id exact and bounds error text in the answer.
 func (s *Server) guard(loopback bool, token string, next http.Handler) http.Handler {
 	want := []byte("Bearer " + token)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -154,7 +155,13 @@ func (s *Server) guard(loopback bool, token string, next http.Handler) http.Hand
 				_, _ = w.Write(resp)
 				return
 			}
+			scope := r.Header.Get(server.HeaderKeySessionID)
+			body, tok := s.ids.in(body, scope)
+			if tok != "" {
+				defer s.ids.forget(scope, tok)
+			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			w = &idWriter{ResponseWriter: w, ids: s.ids, scope: scope}
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -100,7 +100,7 @@ func (t *tool) validate(raw json.RawMessage) (args, error) {
 		return nil, fail("", "arguments are not a valid JSON object: %v", err)
 	}
 	if dupe := duplicateKey(raw); dupe != "" {
-		return nil, fail(dupe, "parameter %q is given twice", dupe)
+		return nil, fail(cut(dupe, maxQuote), "parameter %s is given twice", quote(dupe))
 	}
 	names := make([]string, 0, len(obj))
 	for k := range obj {
@@ -110,7 +110,8 @@ func (t *tool) validate(raw json.RawMessage) (args, error) {
 	for _, k := range names {
 		p := t.param(k)
 		if p == nil {
-			return nil, fail(k, "unknown parameter %q; %s takes %s", k, t.name, t.paramList())
+			// A client's name is quoted in part: it may be a megabyte.
+			return nil, fail(cut(k, maxQuote), "unknown parameter %s; %s takes %s", quote(k), t.name, t.paramList())
 		}
 		v := bytes.TrimSpace(obj[k])
 		if bytes.Equal(v, []byte("null")) {

@@ -13,7 +13,8 @@ import (
 // schema (an unknown name, a wrong type, a missing required parameter) is
 // answered here with JSON-RPC error -32602 naming the parameter; mcp-go
 // itself can only answer a handler's error with -32603, or turn schema
-// failures into tool results. It returns the response to send, or nil to
+// failures into tool results. A method name longer than any MCP method is
+// refused here too (-32601), quoted only in part. It returns the response to send, or nil to
 // let the message through untouched.
 func (s *Server) precheck(msg []byte) []byte {
 	msg = bytes.TrimSpace(msg)
@@ -25,8 +26,14 @@ func (s *Server) precheck(msg []byte) []byte {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
 	}
-	if json.Unmarshal(msg, &req) != nil || req.Method != string(mcp.MethodToolsCall) ||
-		len(req.ID) == 0 || bytes.Equal(req.ID, []byte("null")) {
+	if json.Unmarshal(msg, &req) != nil {
+		return nil
+	}
+	if resp := refuseLongMethod(req.Method, req.ID); resp != nil {
+		s.log.Info("request refused", "method", cut(req.Method, maxQuote), "bytes", len(req.Method))
+		return resp
+	}
+	if req.Method != string(mcp.MethodToolsCall) || len(req.ID) == 0 || bytes.Equal(req.ID, []byte("null")) {
 		return nil
 	}
 	var call struct {
@@ -50,21 +57,5 @@ func (s *Server) precheck(msg []byte) []byte {
 		data = ae
 	}
 	s.log.Info("tool call refused", "tool", t.name, "error", err)
-	b, merr := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-			Data    any    `json:"data,omitempty"`
-		} `json:"error"`
-	}{JSONRPC: mcp.JSONRPC_VERSION, ID: req.ID, Error: struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Data    any    `json:"data,omitempty"`
-	}{Code: mcp.INVALID_PARAMS, Message: "Invalid params: " + err.Error(), Data: data}})
-	if merr != nil {
-		return nil
-	}
-	return append(b, '\n')
+	return errorLine(req.ID, mcp.INVALID_PARAMS, "Invalid params: "+err.Error(), data)
 }

@@ -98,6 +98,7 @@ type Server struct {
 	mcp   *server.MCPServer
 	tools map[string]*tool
 	order []*tool
+	ids   *ids
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -143,6 +144,7 @@ func New(p *palace.Palace, opts Options) *Server {
 		log:      slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelInfo})).With("component", "palace-mcp"),
 		tools:    map[string]*tool{},
 		sessions: map[string]*session{},
+		ids:      newIDs(),
 	}
 	// Writes through this front are audited as "mcp"; the client's name is
 	// added once it introduces itself.
@@ -154,9 +156,14 @@ func New(p *palace.Palace, opts Options) *Server {
 		// One store serves every session, so the audit log names the client
 		// that most recently connected: the actor is per store, not per call.
 		p.Store.SetActor("mcp", name)
+		ss := s.sessionFor(ctx)
+		s.mu.Lock()
+		ss.initialized = true
+		s.mu.Unlock()
 		s.log.Info("client connected", "client", name, "version", req.Params.ClientInfo.Version,
 			"protocol", req.Params.ProtocolVersion, "roots", req.Params.Capabilities.Roots != nil)
 	})
+	hooks.AddOnRequestInitialization(s.requireInitialize)
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 		s.mu.Lock()
 		delete(s.sessions, cs.SessionID())

@@ -20,6 +20,10 @@ import (
 // cannot answer a roots/list request until they have the initialize
 // result, see Memorix #79) and forgotten when the client says they changed.
 type session struct {
+	// initialized is set once initialize has been answered; guarded by
+	// Server.mu (see requireInitialize).
+	initialized bool
+
 	mu    sync.Mutex
 	known bool
 	roots []root

@@ -78,8 +78,9 @@ func runMine(ctx context.Context, s *Server, a args) (any, error) {
 
 // minePath resolves the path to mine and checks it lies inside a client
 // root or an allowed folder, after symlinks: a link inside the workspace
-// must not lead mining elsewhere. It returns the root the path is under
-// (nil for an allowed folder).
+// must not lead mining elsewhere. Nothing outside them is looked at, so the
+// refusal of a path outside does not tell whether it exists. It returns the
+// root the path is under (nil for an allowed folder).
 func (s *Server) minePath(ctx context.Context, given string) (string, *root, error) {
 	rs, rootsErr := s.roots(ctx)
 	p := filepath.Clean(given)
@@ -94,7 +95,7 @@ func (s *Server) minePath(ctx context.Context, given string) (string, *root, err
 		dirs[i] = rs[i].Dir
 	}
 	// The innermost root wins: its wing is the most specific.
-	real, at, err := fsx.Within(p, dirs)
+	real, at, err := fsx.Inside(p, dirs)
 	if err != nil {
 		return "", nil, invalidf("path", "%q: %v", given, err)
 	}
@@ -107,7 +108,11 @@ func (s *Server) minePath(ctx context.Context, given string) (string, *root, err
 			allowed = append(allowed, abs)
 		}
 	}
-	if _, at, err := fsx.Within(real, allowed); err == nil && at >= 0 {
+	real, at, err = fsx.Inside(p, allowed)
+	if err != nil {
+		return "", nil, invalidf("path", "%q: %v", given, err)
+	}
+	if at >= 0 {
 		return real, nil, nil
 	}
 	tried := append(dirs, allowed...)

@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/palace-dev/palace/core/search"
@@ -44,5 +46,30 @@ func TestMineWingsModesAndTranscripts(t *testing.T) {
 	c.ok("palace_search", map[string]any{"query": "signs off", "wing": "talk"}, &hits)
 	if len(hits.Hits) != 1 || hits.Hits[0].Content != "> Who signs off on the release?\n\nDana does, on Thursdays." {
 		t.Errorf("transcript drawer: %+v", hits.Hits)
+	}
+}
+
+// A path outside the roots is refused in the same words whether it exists
+// or not: nothing outside the roots is looked at, so palace_mine cannot be
+// used to learn which files exist elsewhere, directly or through a link.
+func TestMineOutsideRootsTellsNothing(t *testing.T) {
+	base := t.TempDir()
+	proj, outside := filepath.Join(base, "proj"), filepath.Join(base, "outside")
+	writeFile(t, proj, "a.md", "tokinside\n")
+	writeFile(t, outside, "secret.md", "tokoutside\n")
+	if err := os.Symlink(outside, filepath.Join(proj, "out")); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), []string{proj})
+	for _, pair := range [][2]string{
+		{filepath.Join(outside, "secret.md"), filepath.Join(outside, "nothing.md")},
+		{"../outside/secret.md", "../outside/nothing.md"},
+		{"out/secret.md", "out/nothing.md"},
+	} {
+		exists := c.fails("palace_mine", map[string]any{"path": pair[0]}, "cannot be mined")
+		missing := c.fails("palace_mine", map[string]any{"path": pair[1]}, "cannot be mined")
+		if strings.ReplaceAll(exists, "secret.md", "X") != strings.ReplaceAll(missing, "nothing.md", "X") {
+			t.Errorf("the refusals differ:\n%s\n%s", exists, missing)
+		}
 	}
 }
