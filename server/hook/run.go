@@ -118,9 +118,14 @@ func CheckTranscript(path string, roots []string) (string, error) {
 	case !strings.HasSuffix(path, ".jsonl"):
 		return "", input.Invalid("transcript_path", "%s is not a .jsonl transcript", input.Quote(path))
 	}
-	real, at, err := fsx.Within(path, roots)
+	// Inside refuses a path outside the roots before looking at it, so the
+	// answer does not tell whether such a file exists.
+	real, at, err := fsx.Inside(path, roots)
 	if err != nil {
 		return "", input.Invalid("transcript_path", "%s: %v", input.Quote(path), err)
+	}
+	if at < 0 {
+		return "", input.Invalid("transcript_path", "%s is outside the agent's transcript folders (%s)", input.Quote(path), strings.Join(roots, ", "))
 	}
 	if !strings.HasSuffix(real, ".jsonl") {
 		return "", input.Invalid("transcript_path", "%s leads to %s, not a .jsonl transcript", input.Quote(path), input.Quote(real))
@@ -132,10 +137,7 @@ func CheckTranscript(path string, roots []string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", input.Invalid("transcript_path", "%s is not a regular file", input.Quote(path))
 	}
-	if at >= 0 {
-		return real, nil
-	}
-	return "", input.Invalid("transcript_path", "%s is outside the agent's transcript folders (%s)", input.Quote(path), strings.Join(roots, ", "))
+	return real, nil
 }
 
 // WingFor is the wing a session in cwd belongs to: the wing of the nearest

@@ -95,6 +95,32 @@ func TestCheckTranscript(t *testing.T) {
 	}
 }
 
+// TestOutsideTranscriptIsRefusedUnseen: a transcript path outside the
+// roots gets the same refusal whether the file exists, is missing or sits in
+// a folder nobody may read, so a hook payload cannot probe the disk.
+func TestOutsideTranscriptIsRefusedUnseen(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "projects")
+	os.MkdirAll(root, 0o755)
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "there.jsonl"), []byte("{}\n"), 0o600)
+	locked := filepath.Join(outside, "locked")
+	os.Mkdir(locked, 0o000)
+	defer os.Chmod(locked, 0o755)
+	answer := func(name string) string {
+		_, err := CheckTranscript(filepath.Join(outside, name), []string{root})
+		if err == nil {
+			t.Fatalf("%s outside the roots accepted", name)
+		}
+		return strings.ReplaceAll(err.Error(), filepath.Join(outside, name), "PATH")
+	}
+	want := answer("there.jsonl")
+	for _, name := range []string{"missing.jsonl", "locked/x.jsonl", "there.jsonl/x.jsonl"} {
+		if got := answer(name); got != want {
+			t.Errorf("%s: %q, but an existing file gets %q", name, got, want)
+		}
+	}
+}
+
 func TestWingFor(t *testing.T) {
 	base := t.TempDir()
 	proj := filepath.Join(base, "Shop App")

@@ -169,12 +169,12 @@ func (fs *folders) holds(path string) (real string, ok bool, err error) {
 	if !lexical {
 		return "", false, nil
 	}
-	real, at, err := fsx.Within(path, roots)
+	real, at, err := fsx.Inside(path, roots)
 	if err == nil {
 		return real, at >= 0, nil
 	}
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
-		if _, at, derr := fsx.Within(dir, roots); derr == nil {
+		if _, at, derr := fsx.Inside(dir, roots); derr == nil {
 			if at < 0 {
 				return "", false, nil
 			}
