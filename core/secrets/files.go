@@ -77,8 +77,11 @@ func pgpassAt(text string, i int) (span, bool) {
 	if port != "*" && !number(port) || fields[2]-fields[1] < 2 || fields[3]-fields[2] < 2 {
 		return span{}, false
 	}
+	// The file escapes a ':' in the password: one unescaped makes a sixth
+	// field, as in the hex pairs of a fingerprint (0c:83:d8:21:2b:82).
 	pw := text[fields[3]:end]
-	if len(pw) < 3 || isPlaceholder(pw) || number(pw) || strings.IndexFunc(pw, func(r rune) bool { return r <= ' ' }) >= 0 {
+	if len(pw) < 3 || isPlaceholder(pw) || number(pw) || strings.IndexFunc(pw, func(r rune) bool { return r <= ' ' }) >= 0 ||
+		strings.Count(pw, ":") != strings.Count(pw, `\:`) {
 		return span{}, false
 	}
 	return span{start: fields[3], end: end, kind: KindPassword, prio: prioAssign}, true
