@@ -457,6 +457,11 @@ func secretValue(key, v string, a assignment) bool {
 	if len(v) > 4 && strings.EqualFold(v[:4], "urn:") || len(v) < 8 && isHex(v) && !passwordKey(key) {
 		return false
 	}
+	// A name made from the key's is a name ("encryptionKey":
+	// "encryptionKey1024" in Go's ML-KEM tables).
+	if len(v) > len(key) && strings.EqualFold(v[:len(key)], key) && identifier(v) {
+		return false
+	}
 	if a.env {
 		return true
 	}

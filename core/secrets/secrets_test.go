@@ -396,6 +396,7 @@ var lookAlikes = []string{
 	"<pass" + "word></pass" + "word>",
 	`headers := map[string]string{"X-Api-K` + `ey": apiKey}`,
 	"for (i=0;apiKey=next();) {}",
+	`	"encryptionKey": "encryptionKey1024",`,
 	// A public id in a URL's query is no secret however random it looks.
 	"href:'https://www.youtube.com/watch?list=PLWz5rJ2EKKc9CBxr3BVjPTPoDPLdPIFCE&v='+videoId",
 }
