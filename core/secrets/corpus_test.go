@@ -78,6 +78,8 @@ func loadCorpus(t testing.TB) []corpusCase {
 				return rnd(seed, k, b64)
 			case "D":
 				return rnd(seed, k, digits)
+			case "C":
+				return rnd(seed, k, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 			}
 			t.Fatalf("corpus.txt:%d: unknown directive %q", n, d)
 			return ""
