@@ -457,6 +457,9 @@ func secretValue(key, v string, a assignment) bool {
 	if len(v) > 4 && strings.EqualFold(v[:4], "urn:") || len(v) < 8 && isHex(v) && !passwordKey(key) {
 		return false
 	}
+	if tokenPrefix(v) {
+		return false // GITHUB_TOKEN=ghp_ + rest, in code that builds one
+	}
 	// A name made from the key's is a name ("encryptionKey":
 	// "encryptionKey1024" in Go's ML-KEM tables).
 	if len(v) > len(key) && strings.EqualFold(v[:len(key)], key) && identifier(v) {
@@ -486,6 +489,19 @@ func secretValue(key, v string, a assignment) bool {
 		c := v[i]
 		if c < 0x80 && !is(c, cLower|cUpper) && strings.IndexByte("_-.':?!,", c) < 0 {
 			return true
+		}
+	}
+	return false
+}
+
+// tokenPrefix reports a value that is only the prefix of a provider's
+// tokens (ghp_, sk-): what code or a document writes before the rest.
+func tokenPrefix(v string) bool {
+	for _, sh := range shapes {
+		for _, p := range sh.prefixes {
+			if v == p {
+				return true
+			}
 		}
 	}
 	return false
@@ -547,7 +563,7 @@ func isPlaceholder(v string) bool {
 	if strings.Contains(v, "${") || strings.Contains(v, "{{") || strings.Contains(v, "$(") {
 		return true
 	}
-	if strings.Trim(v, "xX*.-_•") == "" {
+	if strings.Trim(v, "xX*.-_•…") == "" {
 		return true
 	}
 	l := strings.ToLower(v)

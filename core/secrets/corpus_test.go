@@ -80,6 +80,8 @@ func loadCorpus(t testing.TB) []corpusCase {
 				return rnd(seed, k, digits)
 			case "C":
 				return rnd(seed, k, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+			case "E":
+				return rnd(seed, k, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")
 			}
 			t.Fatalf("corpus.txt:%d: unknown directive %q", n, d)
 			return ""
@@ -206,7 +208,7 @@ func goSource(t testing.TB, every uint32) (paths []string, texts []string) {
 // that read as names (NO_RFC7540_PRIORITIES, http2ErrCodeEnhanceYourCalm)
 // or hex constants: what a search for code looks for, never a secret.
 // Short ones are left out: "pass" is a name, and also the password of an
-// example URL (https://user:pass@host).
+// example URL in Go's net/url tests.
 func codeNames(src string) map[string]bool {
 	names := map[string]bool{}
 	fset := token.NewFileSet()
@@ -257,6 +259,11 @@ func palaceDetect(text string) []detection {
 // findings by kind and those that are a name of the code.
 func goSourceReport(t testing.TB, detect func(string) []detection, every uint32) (byKind map[string]int, names []string) {
 	paths, texts := goSource(t, every)
+	size := 0
+	for _, s := range texts {
+		size += len(s)
+	}
+	t.Logf("Go source: %d files, %d bytes", len(paths), size)
 	byKind = map[string]int{}
 	for i, text := range texts {
 		ds := detect(text)

@@ -397,6 +397,9 @@ var lookAlikes = []string{
 	`headers := map[string]string{"X-Api-K` + `ey": apiKey}`,
 	"for (i=0;apiKey=next();) {}",
 	`	"encryptionKey": "encryptionKey1024",`,
+	// A token's prefix alone, and an ellipsis for a password.
+	`"Use GITHUB_TOKEN=gh` + `p_" + tok + " for now"`,
+	"given to a command (`--pass" + "word=…`, `mysql -p…`)",
 	// A public id in a URL's query is no secret however random it looks.
 	"href:'https://www.youtube.com/watch?list=PLWz5rJ2EKKc9CBxr3BVjPTPoDPLdPIFCE&v='+videoId",
 }
