@@ -522,6 +522,7 @@ func badCases() []badCase {
 	cases = append(cases, badlspprotoCases()...)
 	cases = append(cases, badrouteCases()...)
 	cases = append(cases, badmcpcancelCases()...)
+	cases = append(cases, badsecretsCases()...)
 	return cases
 }
 

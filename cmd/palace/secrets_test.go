@@ -166,3 +166,45 @@ func TestSecretDiaryWriteRedacts(t *testing.T) {
 		t.Errorf("the token of a diary entry is searchable")
 	}
 }
+
+// xnetStyle is code as golang.org/x/net writes it: names of settings and
+// error codes, hex constants, a WebDAV lock token and a QUIC test's JSON.
+// Before #16 three of its literals were redacted and could not be found.
+const xnetStyle = "package http2\n\n" +
+	"var settingName = map[SettingID]string{\n" +
+	"\tSettingHeaderTableSize:       \"HEADER_TABLE_SIZE\",\n" +
+	"\tSettingEnableConnectProtocol: \"ENABLE_CONNECT_PROTOCOL\",\n" +
+	"\tSettingNoRFC7540Priorities:   \"NO_RFC7540_PRIORITIES\",\n" +
+	"}\n\n" +
+	"const (\n" +
+	"\thttp2ErrCodeEnhanceYourCalm    http2ErrCode = 0xb\n" +
+	"\thttp2ErrCodeInadequateSecurity http2ErrCode = 0xc\n" +
+	"\tinitialWindowSizeKey               = 0x7fffffff\n" +
+	"\tsessionTicketKeyName               = 0x5a827999bb67ae85\n" +
+	")\n\n" +
+	"var lockTests = []struct{ Token, j string }{\n" +
+	"\t{Tok" + "en: `urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6`},\n" +
+	"\t{j: `{\"frame_type\":\"new_token\",\"tok" + "en\":\"0304\"}`},\n" +
+	"\t{j: `{\"secretKeyName\":\"HTTP2_SECRET_KEY_NAME_2024\"}`},\n" +
+	"}\n"
+
+// TestSecretMineKeepsCodeSearchable mines code in the style of x/net and
+// checks that nothing in it is redacted: every identifier, string and hex
+// constant it holds is found by a search through the real palace.
+func TestSecretMineKeepsCodeSearchable(t *testing.T) {
+	proj := filepath.Join(t.TempDir(), "xnet")
+	writeTree(t, proj, map[string]string{"http2.go": xnetStyle})
+	home := t.TempDir()
+	if s := secretMine(t, home, proj); s.FilesMined != 1 || len(s.Redactions) != 0 {
+		t.Fatalf("mine redacted code: %+v", s)
+	}
+	for _, term := range []string{
+		"NO_RFC7540_PRIORITIES", "http2ErrCodeEnhanceYourCalm", "0x5a827999bb67ae85",
+		"urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", `"token":"0304"`, "HTTP2_SECRET_KEY_NAME_2024",
+	} {
+		r := searchOK(t, home, term)
+		if len(r.Hits) == 0 || !strings.Contains(r.Hits[0].Content, term) {
+			t.Errorf("search %q: %d hits, the first without it: %+v", term, len(r.Hits), r.Hits)
+		}
+	}
+}

@@ -49,7 +49,8 @@ type assignment struct {
 	env bool
 	// alone is a key that starts its line and a value that ends it, as in
 	// YAML and INI files (and not in code, where a value is followed by
-	// ',' or ';' and a key is often a field: cfg.Token = ...).
+	// ',' or ';' and a key is often a field: cfg.Token = ...), or a key
+	// inSettings.
 	alone bool
 	op    string
 	query bool // the key is a parameter of a URL's query (inQuery)
@@ -104,6 +105,14 @@ func operatorAfter(text string, ks, ke int, quote string) (assignment, int, bool
 	return a, v, v < len(text)
 }
 
+// inSettings reports a key at ks that follows ';' or "/:": a part of a
+// connection string (Server=db;Password=...;, Azure's ...;AccountKey=...)
+// or an .npmrc setting scoped to a registry (//host/:_authToken=...),
+// whose unquoted value is a literal, as a YAML value alone on its line is.
+func inSettings(text string, ks int) bool {
+	return ks > 0 && text[ks-1] == ';' || ks > 1 && text[ks-2:ks] == "/:"
+}
+
 // valueAt reads the value that starts at i, of the key starting at ks.
 func valueAt(text string, ks, i int, a assignment) (assignment, bool) {
 	open, escaped := i, false
@@ -123,7 +132,7 @@ func valueAt(text string, ks, i int, a assignment) (assignment, bool) {
 		j++
 	}
 	a.start, a.end = i, j
-	a.alone = startsLine(text, ks) && endsLine(text, j)
+	a.alone = startsLine(text, ks) && endsLine(text, j) || a.op == "=" && inSettings(text, ks)
 	return a, true
 }
 
@@ -292,19 +301,64 @@ func (s *scanState) secretValueAt(i int) (span, bool) {
 	// Most keys in code are not assigned to here (key), keys[i]): the
 	// operator is the cheapest test, so it comes first, and the value is
 	// read only for a secret-named key.
-	a, v, ok := operatorAfter(text, ks, ke, quoteBefore(text, ks))
-	if ok && secretKey(text[ks:ke]) {
+	quote := quoteBefore(text, ks)
+	a, v, ok := operatorAfter(text, ks, ke, quote)
+	if !ok && quote != "" {
+		// A header inside a string: curl -H 'X-Api-Key: ...'.
+		quote = ""
+		a, v, ok = operatorAfter(text, ks, ke, quote)
+	}
+	key := text[ks:ke]
+	if ok && secretKey(key) {
+		header := quote == "" && a.op == ":" && strings.IndexByte(key, '-') >= 0
 		if a, ok = valueAt(text, ks, v, a); ok {
+			// An HTTP header (X-Api-Key: ..., unquoted, as in a request, a
+			// log or curl's -H) holds a literal, as a YAML value alone on
+			// its line does: no identifier has a '-'.
+			a.alone = a.alone || header
 			if !a.quoted {
 				s.valueEnd = a.end
 			}
-			if secretValue(text[a.start:a.end], a) {
+			if secretValue(key, text[a.start:a.end], a) {
 				return span{start: a.start, end: a.end, kind: KindEnvSecret, prio: prioAssign}, true
 			}
 		}
 	}
-	// No assignment gave it away; a sentence may ("the password is ...").
+	if ok && basicAuthKey(key) {
+		if a, ok = valueAt(text, ks, v, a); ok && basicCredentials(text[a.start:a.end]) {
+			return span{start: a.start, end: a.end, kind: KindBasicAuth, prio: prioAssign}, true
+		}
+	}
+	if sp, ok := xmlElementAt(text, ks, ke); ok {
+		return sp, true
+	}
+	// No assignment gave it away; a sentence may ("the password is ..."),
+	// or a .netrc file.
 	return s.proseAt(ks, ke)
+}
+
+// basicAuthKey reports a key whose value is Basic credentials, base64 of
+// user:password: "auth" in Docker's config.json, "_auth" in .npmrc.
+func basicAuthKey(key string) bool { return key == "auth" || key == "_auth" }
+
+// xmlElementAt marks the text of an XML element named by the secret-named
+// key [ks, ke): <password>...</password> as in Maven's settings.xml,
+// <apiToken>...</apiToken>. The text is judged as a quoted value is.
+func xmlElementAt(text string, ks, ke int) (span, bool) {
+	if ks == 0 || text[ks-1] != '<' || ke >= len(text) || text[ke] != '>' {
+		return span{}, false
+	}
+	key := text[ks:ke]
+	start := ke + 1
+	end := start
+	for end < len(text) && text[end] != '<' && text[end] != '\n' {
+		end++
+	}
+	if !strings.HasPrefix(text[end:], "</"+key+">") || !secretKey(key) ||
+		!secretValue(key, text[start:end], assignment{quoted: true}) {
+		return span{}, false
+	}
+	return span{start: start, end: end, kind: KindEnvSecret, prio: prioAssign}, true
 }
 
 // words splits a key into lower-case words: snake_case, kebab-case,
@@ -382,7 +436,7 @@ func secretKey(key string) bool {
 
 // secretValue reports whether the value of a secret-named key is a
 // literal worth hiding, not a reference, a placeholder, a label or code.
-func secretValue(v string, a assignment) bool {
+func secretValue(key, v string, a assignment) bool {
 	// Unquoted, a literal is a .env value or stands alone on its line
 	// (YAML, INI); in code it is an expression (cfg.Token, loadKey(),
 	// -1000 - iota). This costs nothing, so it comes first.
@@ -395,6 +449,20 @@ func secretValue(v string, a assignment) bool {
 	}
 	switch strings.ToLower(v) {
 	case "true", "false", "null", "nil", "none", "undefined", "required", "optional":
+		return false
+	}
+	// A URN names something (urn:uuid:..., a WebDAV lock token); a few
+	// hex digits are a test's value ("token":"0304"), not a credential
+	// for anything but a password (a PIN).
+	if len(v) > 4 && strings.EqualFold(v[:4], "urn:") || len(v) < 8 && isHex(v) && !passwordKey(key) {
+		return false
+	}
+	if tokenPrefix(v) {
+		return false // GITHUB_TOKEN=ghp_ + rest, in code that builds one
+	}
+	// A name made from the key's is a name ("encryptionKey":
+	// "encryptionKey1024" in Go's ML-KEM tables).
+	if len(v) > len(key) && strings.EqualFold(v[:len(key)], key) && identifier(v) {
 		return false
 	}
 	if a.env {
@@ -421,6 +489,19 @@ func secretValue(v string, a assignment) bool {
 		c := v[i]
 		if c < 0x80 && !is(c, cLower|cUpper) && strings.IndexByte("_-.':?!,", c) < 0 {
 			return true
+		}
+	}
+	return false
+}
+
+// tokenPrefix reports a value that is only the prefix of a provider's
+// tokens (ghp_, sk-): what code or a document writes before the rest.
+func tokenPrefix(v string) bool {
+	for _, sh := range shapes {
+		for _, p := range sh.prefixes {
+			if v == p {
+				return true
+			}
 		}
 	}
 	return false
@@ -482,7 +563,7 @@ func isPlaceholder(v string) bool {
 	if strings.Contains(v, "${") || strings.Contains(v, "{{") || strings.Contains(v, "$(") {
 		return true
 	}
-	if strings.Trim(v, "xX*.-_•") == "" {
+	if strings.Trim(v, "xX*.-_•…") == "" {
 		return true
 	}
 	l := strings.ToLower(v)

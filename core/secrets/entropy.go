@@ -140,7 +140,10 @@ func randomLooking(v string) bool {
 	if strings.IndexByte(v, '/') >= 0 && !hasAll(v, cUpper) {
 		return false // crypto/internal/fips140
 	}
-	if hasAll(v, cLower, cUpper) && meanWordLen(v) > maxMeanWordLen {
+	// Single-case text is cut into words where '_' separates them
+	// (NO_RFC7540_PRIORITIES, a constant's name); random text of one case
+	// rarely has a '_'.
+	if (hasAll(v, cLower, cUpper) || strings.IndexByte(v, '_') >= 0) && meanWordLen(v) > maxMeanWordLen {
 		return false
 	}
 	if longestSequence(v) >= 5 {

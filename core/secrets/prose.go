@@ -27,7 +27,10 @@ func passwordKey(key string) bool {
 func (s *scanState) proseAt(ks, ke int) (span, bool) {
 	text := s.text
 	i := runOf(text, ke, cSpace)
-	verb := false
+	// verb: "is" or "was" follows the key; eq: '=' is glued to it
+	// ("set password=... in the config", "--password=..."); netrc: the
+	// value follows the key and a space, in a .netrc file.
+	verb, eq, netrc := false, false, false
 	if i > ke {
 		for _, w := range []string{"is", "was"} {
 			if strings.HasPrefix(text[i:], w) && (i+len(w) == len(text) || !is(text[i+len(w)], cKey)) {
@@ -36,19 +39,26 @@ func (s *scanState) proseAt(ks, ke int) (span, bool) {
 			}
 		}
 		if !verb {
-			return span{}, false
+			if netrc = netrcPassword(text, ks, ke); !netrc {
+				return span{}, false
+			}
 		}
 	}
-	if i < len(text) && text[i] == ':' {
+	switch {
+	case netrc:
+	case i < len(text) && text[i] == ':':
 		i++
-	} else if !verb {
+	case i == ke && i+1 < len(text) && text[i] == '=' && text[i+1] != '=':
+		i, eq = i+1, true
+	case !verb:
 		return span{}, false
 	}
 	v := runOf(text, i, cSpace)
-	if v == i || v >= len(text) {
+	// A value follows a colon or verb after a space, and '=' right away.
+	if v >= len(text) || (v == i) != (eq || netrc) {
 		return span{}, false
 	}
-	if !verb && !proseBefore(text, ks) {
+	if !verb && !netrc && !proseBefore(text, ks) {
 		return span{}, false
 	}
 	start, end := v, 0
@@ -67,8 +77,11 @@ func (s *scanState) proseAt(ks, ke int) (span, bool) {
 		if !verb && !endsSentence(text[v:end], text[end:]) {
 			return span{}, false
 		}
+		// A .netrc whose key starts its line holds one pair a line.
+		if netrc && startsLine(text, ks) && !endsLine(text, end) {
+			return span{}, false
+		}
 		end = sentenceEnd(text[start:end]) + start
-
 	}
 	if !passwordKey(text[ks:ke]) || !stated(text[start:end]) {
 		return span{}, false

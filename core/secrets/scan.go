@@ -81,6 +81,9 @@ func buildTriggers() ([][]trigger, *[1 << 16]uint8) {
 	for _, w := range secretWords {
 		ts = append(ts, trigger{w, (*scanState).secretValueAt})
 	}
+	for _, p := range pgpassTriggers {
+		ts = append(ts, trigger{p, func(s *scanState, i int) (span, bool) { return pgpassAt(s.text, i) }})
+	}
 	for _, c := range mysqlCommands {
 		ts = append(ts, trigger{c, (*scanState).mysqlAt})
 	}

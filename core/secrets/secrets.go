@@ -1,7 +1,7 @@
 // Package secrets finds known shapes of secrets in text (private key
 // blocks, provider tokens, credentials in URLs, values of secret-named keys,
-// passwords stated in prose or given to mysql, high-entropy values in
-// assignments) and replaces each with a marker that
+// passwords stated in prose, given to a command or kept in .netrc and
+// .pgpass files, high-entropy values in assignments) and replaces each with a marker that
 // names what was removed, such as [REDACTED:github-token]. A marker never
 // holds any part of the secret.
 //
@@ -10,7 +10,8 @@
 // original and every unredacted character on the same line.
 //
 // Look-alikes are left alone on purpose: hashes and checksums (commit ids,
-// go.sum h1: hashes, lockfile integrity), UUIDs, base64 outside an
+// go.sum h1: hashes, lockfile integrity), UUIDs and URNs, names in code
+// (NO_RFC7540_PRIORITIES), base64 outside an
 // assignment, references such as ${TOKEN} or os.Getenv("KEY"), empty
 // values, names of secrets ("db-password"), and AWS's documented example
 // keys (they contain EXAMPLE). The rules trade a few missed weak passwords
@@ -38,6 +39,14 @@ const (
 	KindPyPI         = "pypi-token"
 	KindHuggingFace  = "huggingface-token"
 	KindSendGrid     = "sendgrid-key"
+	KindShopify      = "shopify-token"
+	KindDoppler      = "doppler-token"
+	KindDatabricks   = "databricks-token"
+	KindDigitalOcean = "digitalocean-token"
+	KindLinear       = "linear-key"
+	KindPlanetScale  = "planetscale-token"
+	KindPostman      = "postman-key"
+	KindAge          = "age-secret-key"
 	KindJWT          = "jwt"
 	KindBearer       = "bearer-token"
 	KindBasicAuth    = "basic-auth"

@@ -141,6 +141,25 @@ func secretCases() []secretCase {
 		one("mysql password option", "mysql -u root -p@@ app\n", j("S3cret", "Pass99"), KindPassword),
 		one("mysqldump long password option", "mysqldump --pass"+"word=@@ shop > shop.sql", j("S3c", "ret99"), KindPassword),
 		one("mariadb-dump password in quotes", `mariadb-dump -uroot -p"@@" shop`, j("S3c", "ret 99"), KindPassword),
+		// Files and formats that hold credentials without a secret-named
+		// assignment of the usual kind (issue #16, item 9).
+		one(".netrc on one line", "machine api.example.com login bob pass"+"word @@\n", j("Xk92", "lQzp7"), KindPassword),
+		one(".netrc on its lines", "machine example.com\n  login bob\n  pass"+"word @@\n", j("hunter", "22x"), KindPassword),
+		one(".pgpass", "db.internal:5432:app:bob:@@\n", j("Xk92", "lQzp7"), KindPassword),
+		one(".pgpass password with an escaped colon", "localhost:*:app:bob:@@\n", j(`Xk92\:`, "lQzp7"), KindPassword),
+		one(".pgpass with wildcards and a letters-only password", "*:*:*:postgres:@@\n", j("letme", "inplease"), KindPassword),
+		one("docker config.json auth", `{"auths": {"https://index.docker.io/v1/": {"au`+`th": "@@"}}}`,
+			base64.StdEncoding.EncodeToString([]byte("bob:hunter22")), KindBasicAuth),
+		one(".npmrc _auth", "_au"+"th=@@\n", base64.StdEncoding.EncodeToString([]byte("bob:hunter22")), KindBasicAuth),
+		one("azure storage connection string", `conn := "DefaultEndpointsProtocol=https;AccountName=acct;AccountK`+`ey=@@;EndpointSuffix=core.windows.net"`,
+			rnd(43, 86, b64)+"==", KindEnvSecret),
+		one(".npmrc legacy uuid token", "//registry.npmjs.org/:_authTok"+"en=@@\n", "abcd1234-ef56-7890-abcd-ef1234567890", KindEnvSecret),
+		one("api key header in curl", `curl -H 'X-Api-K`+`ey: @@' https://api.example.com`, tok(44, 16), KindEnvSecret),
+		one("api key header in a log line", "> X-Api-K"+"ey: @@\n", tok(45, 16), KindEnvSecret),
+		one("xml password element", "<server>\n  <id>repo</id>\n  <pass"+"word>@@</pass"+"word>\n</server>\n", j("S3cret", "Pass99"), KindEnvSecret),
+		one("xml token element", "<apiTok"+"en>@@</apiTok"+"en>", tok(46, 24), KindEnvSecret),
+		one("lower-case password= in a sentence", "set pass"+"word=@@ in the config\n", j("hunter", "22x"), KindPassword),
+		one("password option of a command", "psql --pass"+"word=@@ -h db\n", j("S3c", "ret99"), KindPassword),
 		{name: "several on their lines", tmpl: "A=1\nGITHUB_TOKEN=@@\n\nDB_PASS" + "WORD=@@\nurl: https://u:@@@h.example\n",
 			secrets: []string{j("gh", "o_", tok(39, 36)), "pa55-w0rd", "hunter-22"},
 			kinds:   []string{KindGitHub, KindEnvSecret, KindURLPassword}},
@@ -359,6 +378,28 @@ var lookAlikes = []string{
 	`import _ "github.com/go-sql-driver/mysql" // -parseTime`,
 	"mysqlConfig -pXk92lQz",
 	`cmd := "mysql -u root -p" + pw + " shop"`,
+	// Code of golang.org/x/net that was redacted (issue #16, item 9): a
+	// constant's name, a URN, a 4-digit test token.
+	`	SettingNoRFC7540Priorities:   "NO_RFC7540_PRIORITIES",`,
+	"\t\t\t\t\tTok" + "en: `urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6`,",
+	"\t\tj: `{\"frame_type\":\"new_token\",\"tok" + "en\":\"0304\"}`,",
+	// Sentences and code near the new formats.
+	"machine example.com login bob pass" + "word reset",
+	"reset your pass" + "word here",
+	"connect(user=u, pass" + "word=pw2)",
+	"if pass" + "word=pw2; err != nil {",
+	"main.go:12:3: undefined: x",
+	"12:30:45:123:456",
+	"            0c:83:d8:21:2b:82:cb:23:98:23:63:e2:f7:97:8a:43:5b:f3:bd:92",
+	"\t ee:68:76:17:1d:90:cc:92:93:07",
+	"<pass" + "word>${env.DB_PASS}</pass" + "word>",
+	"<pass" + "word></pass" + "word>",
+	`headers := map[string]string{"X-Api-K` + `ey": apiKey}`,
+	"for (i=0;apiKey=next();) {}",
+	`	"encryptionKey": "encryptionKey1024",`,
+	// A token's prefix alone, and an ellipsis for a password.
+	`"Use GITHUB_TOKEN=gh` + `p_" + tok + " for now"`,
+	"given to a command (`--pass" + "word=…`, `mysql -p…`)",
 	// A public id in a URL's query is no secret however random it looks.
 	"href:'https://www.youtube.com/watch?list=PLWz5rJ2EKKc9CBxr3BVjPTPoDPLdPIFCE&v='+videoId",
 }
@@ -473,6 +514,13 @@ func adversarial(size int) map[string]string {
 		"quoted prose passwords on a line":  "pass" + `word is "`,
 		"mysql commands on one long line":   "mysql -u root -p" + j("S3cret", "99") + " ",
 		"mysql names on one long line":      "mysql ",
+		"netrc passwords on one long line":  "login bob pass" + "word " + j("Xk92", "lQzp7") + " ",
+		"netrc logins glued in one run":     "login pass" + "word:",
+		"pgpass separators on one line":     "db:5432:",
+		"pgpass lines":                      "db:5432:app:bob:" + j("Xk92", "lQzp7") + "\n",
+		"xml password elements on a line":   "<pass" + "word>",
+		"connection string keys on a line":  ";AccountK" + "ey=",
+		"passwords glued to '=' in prose":   " pass" + "word=",
 	}
 	out := map[string]string{}
 	for name, u := range units {

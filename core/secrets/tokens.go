@@ -14,6 +14,8 @@ type shape struct {
 	body     uint8
 	min, max int
 	need     []uint8
+	// hex: the body is hex digits (and the '-' between groups of them).
+	hex bool
 	// notPrefix starts another shape's tokens, which this one leaves alone.
 	notPrefix string
 	// check, when set, validates a candidate of the right length further,
@@ -40,6 +42,16 @@ var shapes = []shape{
 	{kind: KindPyPI, prefixes: []string{"pypi-AgEIcHlwaS5vcmc"}, body: cAlnum | cURL, min: 50, max: 1000},
 	{kind: KindHuggingFace, prefixes: []string{"hf_"}, body: cAlnum, min: 30, max: 40, need: []uint8{cUpper, cLower}},
 	{kind: KindSendGrid, prefixes: []string{"SG."}, body: cAlnum | cURL, min: 22, max: 22, check: sendGridRest},
+	// Prefixes of the rules gitleaks keeps (github.com/gitleaks/gitleaks,
+	// cmd/generate/config/rules) for services not covered above.
+	{kind: KindShopify, prefixes: []string{"shpat_", "shpss_", "shpca_", "shppa_"}, body: cAlnum, min: 32, max: 32, hex: true},
+	{kind: KindDoppler, prefixes: []string{"dp.pt.", "dp.st.", "dp.ct.", "dp.sa."}, body: cAlnum, min: 40, max: 44},
+	{kind: KindDatabricks, prefixes: []string{"dapi"}, body: cAlnum, min: 32, max: 32, hex: true},
+	{kind: KindDigitalOcean, prefixes: []string{"dop_v1_", "doo_v1_", "dor_v1_"}, body: cAlnum, min: 64, max: 64, hex: true},
+	{kind: KindLinear, prefixes: []string{"lin_api_"}, body: cAlnum, min: 40, max: 40},
+	{kind: KindPlanetScale, prefixes: []string{"pscale_tkn_", "pscale_pw_", "pscale_oauth_"}, body: cAlnum | cURL, min: 32, max: 64},
+	{kind: KindPostman, prefixes: []string{"PMAK-"}, body: cAlnum | cURL, min: 59, max: 59, hex: true},
+	{kind: KindAge, prefixes: []string{"AGE-SECRET-KEY-1"}, body: cUpper | cDigit, min: 58, max: 58},
 	// A JWT is three base64url parts; header and payload are JSON objects,
 	// so both start "eyJ" ('{"').
 	{kind: KindJWT, prefixes: []string{"eyJ"}, body: cAlnum | cURL, min: 10, max: 8000, check: jwtRest},
@@ -90,7 +102,7 @@ func (s *scanState) shapeAt(i, k int, p string) (span, bool) {
 		return span{}, false // a later start inside the run may be short enough
 	}
 	r.judged, r.example = end, 0
-	if n < sh.min || (end < len(text) && is(text[end], cAlnum)) || !hasAll(text[at:end], sh.need...) {
+	if n < sh.min || (end < len(text) && is(text[end], cAlnum)) || !hasAll(text[at:end], sh.need...) || sh.hex && !isHex(text[at:end]) {
 		return span{}, false
 	}
 	if sh.check != nil {
