@@ -75,3 +75,15 @@ func (s *Store) ReplaceIndexTexts(ctx context.Context, changes []IndexTextChange
 	})
 	return n, err
 }
+
+// metaHanText is the meta key the v7 triggers set when a drawer's indexed
+// text first holds Han characters.
+const metaHanText = "cjk.han_text"
+
+// HoldsHan reports whether the full-text index has ever held Han text: if
+// not, no Chinese query word can match, and segmenting one is wasted work.
+// One primary-key read.
+func (s *Store) HoldsHan(ctx context.Context) (bool, error) {
+	_, ok, err := s.Meta(ctx, metaHanText)
+	return ok, err
+}
