@@ -85,7 +85,7 @@ use it with --home NEWHOME or move it in place of the old folder.`,
 
 // salvage runs `repair --into`.
 func salvage(c *cobra.Command, g *globals, into string, asJSON bool) error {
-	res, err := ops.SalvageAt(c.Context(), g.home, palace.Options{ModelDir: g.modelDir}, ops.SalvageRequest{Into: into})
+	res, err := ops.SalvageAt(c.Context(), g.home, palace.Options{ModelDir: g.modelDir}, ops.SalvageRequest{Into: into, Progress: progressFunc("copying", !asJSON)})
 	if err != nil {
 		return inputErr(err)
 	}

@@ -68,7 +68,7 @@ imported drawers.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			res, err := withPalace(g, func(p *palace.Palace) (ops.ImportResult, error) {
-				return ops.Import(c.Context(), p, ops.ImportRequest{File: a[0]})
+				return ops.Import(c.Context(), p, ops.ImportRequest{File: a[0], Progress: progressFunc("importing", !asJSON)})
 			})
 			if err != nil {
 				return inputErr(err)

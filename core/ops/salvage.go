@@ -20,6 +20,8 @@ type SalvageRequest struct {
 	// Into is the new palace's home: a folder that does not exist yet or
 	// is empty. The damaged palace is only read.
 	Into string
+	// Progress, when set, is called as rows are written to the new palace.
+	Progress func(done, total int) `json:"-"`
 }
 
 // Validate names the first bad field; SalvageAt checks the folder itself.
@@ -105,7 +107,7 @@ func Salvage(ctx context.Context, src *palace.Palace, o palace.Options, r Salvag
 		return res, fmt.Errorf("salvage: the readable rows do not import (the new palace at %s is empty): %w", into, err)
 	}
 	got, err := retryBusy(ctx, "salvage into "+into, func() (store.ImportResult, error) {
-		return dst.Store.ImportRows(ctx, f.Name(), rows)
+		return dst.Store.ImportRows(ctx, f.Name(), rows, r.Progress)
 	})
 	if err != nil {
 		return res, fmt.Errorf("salvage: write the new palace at %s: %w", into, err)
