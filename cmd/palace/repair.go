@@ -26,7 +26,8 @@ func newRepairCmd(g *globals) *cobra.Command {
   indexes  REINDEX when PRAGMA integrity_check still fails (it includes the
            full-text index's own check, so it runs after fts)
   cjk      re-segments Chinese index text written by an earlier version
-           (whose sub-words straddled word boundaries), once per palace
+           (whose sub-words straddled word boundaries), once per palace, and
+           records whether a palace from before that record holds Chinese
   vectors  drops vectors of missing or deleted drawers and of drawers not
            marked as embedded, marks embedded drawers that lost their vector
            as pending, drops an index of the wrong dimension, then embeds

@@ -151,3 +151,29 @@ func TestSalvage(t *testing.T) {
 		}
 	}
 }
+
+// An import records Chinese text like any other write, so Chinese queries
+// in the importing palace are segmented.
+func TestImportRecordsHan(t *testing.T) {
+	ctx := context.Background()
+	a := openPalace(t, withoutModel(t))
+	fileNote(t, a, "proj", "我们在清华大学开会")
+	var buf bytes.Buffer
+	if _, err := Export(ctx, a, ExportRequest{}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "a.jsonl")
+	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := openPalace(t, withoutModel(t))
+	if han, err := b.Store.HoldsHan(ctx); err != nil || han {
+		t.Fatalf("a new palace holds Han text: %v %v", han, err)
+	}
+	if _, err := Import(ctx, b, ImportRequest{File: file}); err != nil {
+		t.Fatal(err)
+	}
+	if han, err := b.Store.HoldsHan(ctx); err != nil || !han {
+		t.Errorf("after importing Chinese, HoldsHan = %v %v", han, err)
+	}
+}

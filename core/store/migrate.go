@@ -194,26 +194,15 @@ ALTER TABLE sources ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE drawers ADD COLUMN purged_at TEXT;
 CREATE INDEX drawers_purged ON drawers (wing, source, content_hash) WHERE purged_at IS NOT NULL;
 `,
-	// v7: whether the full-text index has ever held Han text (meta
-	// cjk.han_text, see HoldsHan), so a Chinese query in a palace without
-	// Chinese never loads the segmenter (seconds and 180 MB per CLI call).
-	// Triggers set it on every write path (mine, remember, import, repair);
-	// nothing clears it, so it can only err towards loading. The glob is
-	// Unicode's Han script (radicals, the ideographic marks, unified and
-	// compatibility ideographs, planes 2 and 3) and not kana, Hangul or CJK
-	// punctuation, which are never segmented; it is spelled out because a
-	// shipped migration never changes.
+	// v7: whether the full-text index holds Han text (meta cjk.han_text,
+	// see HoldsHan), so a Chinese query in a palace without Chinese never
+	// loads the segmenter (seconds and 180 MB per CLI call). A new palace
+	// starts at 0 and every drawer write sets 1 when its text holds Han. A
+	// palace that already has drawers is left unknown, which counts as
+	// holding Han, until `palace repair` scans it (RecordHan): a scan here
+	// would hold every upgrade up for a read of the whole palace.
 	`
-INSERT OR IGNORE INTO meta (key, value) SELECT 'cjk.han_text', '1'
-	WHERE EXISTS (SELECT 1 FROM drawers WHERE coalesce(index_text, content) GLOB '*[⺀-⿟々〇〡-〩〸-〻㐀-䶿一-鿿豈-﫿𠀀-𿿿]*');
-CREATE TRIGGER drawers_han_ai AFTER INSERT ON drawers
-	WHEN coalesce(new.index_text, new.content) GLOB '*[⺀-⿟々〇〡-〩〸-〻㐀-䶿一-鿿豈-﫿𠀀-𿿿]*' BEGIN
-	INSERT OR IGNORE INTO meta (key, value) VALUES ('cjk.han_text', '1');
-END;
-CREATE TRIGGER drawers_han_au AFTER UPDATE OF content, index_text ON drawers
-	WHEN coalesce(new.index_text, new.content) GLOB '*[⺀-⿟々〇〡-〩〸-〻㐀-䶿一-鿿豈-﫿𠀀-𿿿]*' BEGIN
-	INSERT OR IGNORE INTO meta (key, value) VALUES ('cjk.han_text', '1');
-END;
+INSERT INTO meta (key, value) SELECT 'cjk.han_text', '0' WHERE NOT EXISTS (SELECT 1 FROM drawers);
 `,
 }
 

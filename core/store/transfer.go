@@ -324,6 +324,7 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row, progr
 	res := ImportResult{Added: map[string]int{}, Unchanged: map[string]int{}, Conflicts: []string{}}
 	err := s.audited(ctx, "import", func(tx *sql.Tx, rec *auditRec) error {
 		res = ImportResult{Added: map[string]int{}, Unchanged: map[string]int{}, Conflicts: []string{}}
+		han := false // Han text recorded (markHan)
 		for i, r := range rows {
 			if progress != nil && i%importProgressEvery == 0 {
 				progress(i, len(rows))
@@ -383,6 +384,11 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row, progr
 			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.name+` (`+strings.Join(cols, ", ")+`) VALUES (`+ph+`)`, vals...); err != nil {
 				return fmt.Errorf("import %s: line %d: %s %s: %w", source, r.Line, r.Kind, key, err)
 			}
+			if t.name == "drawers" {
+				if err := markHan(ctx, tx, indexedText(r), &han); err != nil {
+					return fmt.Errorf("import %s: line %d: %w", source, r.Line, err)
+				}
+			}
 			res.Added[r.Kind]++
 		}
 		if progress != nil {
@@ -396,6 +402,16 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row, progr
 		return nil
 	})
 	return res, err
+}
+
+// indexedText is what the full-text index reads for an imported drawer row:
+// its derived index text, else its content.
+func indexedText(r Row) string {
+	if idx, ok := r.Derived["index_text"].(string); ok && idx != "" {
+		return idx
+	}
+	content, _ := r.Cols["content"].(string)
+	return content
 }
 
 // importProgressEvery is how many rows an import writes between progress
