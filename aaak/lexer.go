@@ -61,9 +61,32 @@ func invalidUTF8At(s string) int {
 	return -1
 }
 
-// colAt converts a byte offset in line to a 1-based rune column.
+// colAt converts a byte offset in line to a 1-based rune column. It counts
+// from the start of the line: for the many errors one line may hold, use
+// columns.
 func colAt(line string, off int) int {
 	return utf8.RuneCountInString(line[:off]) + 1
+}
+
+// columns converts byte offsets in one line to rune columns, counting on
+// from the previous offset: the errors of a line are found in order of
+// position, so a line with n errors is counted once rather than n times
+// (which made checking quadratic in the errors on a line).
+type columns struct {
+	line     string
+	off, col int // col is the column of byte offset off
+}
+
+func newColumns(line string) *columns { return &columns{line: line, col: 1} }
+
+// at is colAt(c.line, off).
+func (c *columns) at(off int) int {
+	if off < c.off {
+		c.off, c.col = 0, 1
+	}
+	c.col += utf8.RuneCountInString(c.line[c.off:off])
+	c.off = off
+	return c.col
 }
 
 func isBlank(s string) bool {

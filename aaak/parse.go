@@ -227,11 +227,12 @@ func (p *parser) zettel(l srcLine) (z Zettel, idOK, ok bool) {
 		return z, false, false
 	}
 	z.ID = id
+	cols := newColumns(t)
 	fields := splitSpans(t[colon+1:], "|", colon+1)
 	if len(fields) != 6 {
 		col := endCol(t)
 		if len(fields) > 6 {
-			col = colAt(t, fields[6].off-1) // the sixth '|'
+			col = cols.at(fields[6].off - 1) // the sixth '|'
 		}
 		p.fail(l.num, col, RuleZettel, "zettel has %d fields, want 6: entities|topics|\"quote\"|stars|emotions|flags", len(fields))
 		return z, true, false
@@ -241,9 +242,9 @@ func (p *parser) zettel(l srcLine) (z Zettel, idOK, ok bool) {
 	for _, e := range splitSpans(fields[0].text, "+", fields[0].off) {
 		switch {
 		case e.text == "":
-			p.fail(l.num, colAt(t, e.off), RuleEntity, "empty entity code")
+			p.fail(l.num, cols.at(e.off), RuleEntity, "empty entity code")
 		case !IsEntityCode(e.text):
-			p.fail(l.num, colAt(t, e.off), RuleEntity, "entity code %q must be exactly 3 uppercase letters A-Z", e.text)
+			p.fail(l.num, cols.at(e.off), RuleEntity, "entity code %q must be exactly 3 uppercase letters A-Z", e.text)
 		default:
 			z.Entities = append(z.Entities, e.text)
 		}
@@ -255,29 +256,29 @@ func (p *parser) zettel(l srcLine) (z Zettel, idOK, ok bool) {
 		}
 	}
 	if len(z.Topics) == 0 {
-		p.fail(l.num, colAt(t, fields[1].off), RuleTopic, "topics field has no topic")
+		p.fail(l.num, cols.at(fields[1].off), RuleTopic, "topics field has no topic")
 	}
 
 	q := fields[2]
 	switch {
 	case q.text == "":
-		p.fail(l.num, colAt(t, q.off), RuleQuote, "quote field is empty: want \"...\"")
+		p.fail(l.num, cols.at(q.off), RuleQuote, "quote field is empty: want \"...\"")
 	case q.text[0] != '"':
-		p.fail(l.num, colAt(t, q.off), RuleQuote, "quote must start with '\"'")
+		p.fail(l.num, cols.at(q.off), RuleQuote, "quote must start with '\"'")
 	case len(q.text) < 2 || q.text[len(q.text)-1] != '"':
-		p.fail(l.num, colAt(t, q.off+len(q.text)), RuleQuote, "quote must end with '\"'")
+		p.fail(l.num, cols.at(q.off+len(q.text)), RuleQuote, "quote must end with '\"'")
 	default:
 		z.Quote = q.text[1 : len(q.text)-1]
 	}
 
-	z.Stars = p.stars(l, fields[3])
+	z.Stars = p.stars(l, fields[3], cols)
 
 	for _, e := range splitSpans(fields[4].text, "+", fields[4].off) {
 		switch {
 		case e.text == "":
-			p.fail(l.num, colAt(t, e.off), RuleEmotion, "empty emotion code")
+			p.fail(l.num, cols.at(e.off), RuleEmotion, "empty emotion code")
 		case !IsEmotionCode(e.text):
-			p.fail(l.num, colAt(t, e.off), RuleEmotion, "emotion code %q must be 3 to 7 lowercase letters a-z", e.text)
+			p.fail(l.num, cols.at(e.off), RuleEmotion, "emotion code %q must be 3 to 7 lowercase letters a-z", e.text)
 		default:
 			z.Emotions = append(z.Emotions, e.text)
 		}
@@ -286,9 +287,9 @@ func (p *parser) zettel(l srcLine) (z Zettel, idOK, ok bool) {
 	for _, f := range splitSpans(fields[5].text, "+", fields[5].off) {
 		switch {
 		case f.text == "":
-			p.fail(l.num, colAt(t, f.off), RuleFlag, "empty flag")
+			p.fail(l.num, cols.at(f.off), RuleFlag, "empty flag")
 		case !Flag(f.text).Valid():
-			p.fail(l.num, colAt(t, f.off), RuleFlag, "unknown flag %q: want DECISION, ORIGIN, CORE, PIVOT, TECHNICAL or SENSITIVE", f.text)
+			p.fail(l.num, cols.at(f.off), RuleFlag, "unknown flag %q: want DECISION, ORIGIN, CORE, PIVOT, TECHNICAL or SENSITIVE", f.text)
 		default:
 			z.Flags = append(z.Flags, Flag(f.text))
 		}
@@ -297,20 +298,20 @@ func (p *parser) zettel(l srcLine) (z Zettel, idOK, ok bool) {
 }
 
 // stars reads 1 to 5 '★' (U+2605) and nothing else.
-func (p *parser) stars(l srcLine, f span) int {
+func (p *parser) stars(l srcLine, f span, cols *columns) int {
 	if f.text == "" {
-		p.fail(l.num, colAt(l.text, f.off), RuleStars, "stars field is empty: want 1 to 5 '★'")
+		p.fail(l.num, cols.at(f.off), RuleStars, "stars field is empty: want 1 to 5 '★'")
 		return 0
 	}
 	n := 0
 	for i, r := range f.text {
 		if r != '★' {
-			p.fail(l.num, colAt(l.text, f.off+i), RuleStars, "stars must be 1 to 5 '★' (U+2605), found %q", r)
+			p.fail(l.num, cols.at(f.off+i), RuleStars, "stars must be 1 to 5 '★' (U+2605), found %q", r)
 			return 0
 		}
 		n++
 		if n > 5 {
-			p.fail(l.num, colAt(l.text, f.off+i), RuleStars, "more than 5 stars")
+			p.fail(l.num, cols.at(f.off+i), RuleStars, "more than 5 stars")
 			return 0
 		}
 	}
@@ -363,12 +364,13 @@ func (p *parser) endpoint(l srcLine, s string, col int, which string) (uint64, b
 func (p *parser) arc(l srcLine) (Arc, bool) {
 	var a Arc
 	before := len(p.errs)
+	cols := newColumns(l.text)
 	for _, e := range splitSpans(l.text[len("ARC:"):], "->", len("ARC:")) {
 		switch {
 		case e.text == "":
-			p.fail(l.num, colAt(l.text, e.off), RuleArc, "empty arc step: want ARC:emo->emo")
+			p.fail(l.num, cols.at(e.off), RuleArc, "empty arc step: want ARC:emo->emo")
 		case !IsEmotionCode(e.text):
-			p.fail(l.num, colAt(l.text, e.off), RuleArc, "arc emotion %q must be 3 to 7 lowercase letters a-z", e.text)
+			p.fail(l.num, cols.at(e.off), RuleArc, "arc emotion %q must be 3 to 7 lowercase letters a-z", e.text)
 		default:
 			a.Emotions = append(a.Emotions, e.text)
 		}

@@ -35,16 +35,17 @@ func Validate(doc *Document) error {
 	for _, z := range doc.Zettels {
 		line++
 		text, off := formatZettel(z)
+		cols := newColumns(text)
 		for _, tp := range z.Topics {
 			switch {
 			case tp == "":
-				bad(line, colAt(text, off[1]), RuleTopic, "zettel %d has an empty topic", z.ID)
+				bad(line, cols.at(off[1]), RuleTopic, "zettel %d has an empty topic", z.ID)
 			case strings.ContainsAny(tp, "_|\r\n"):
-				bad(line, colAt(text, off[1]), RuleTopic, "topic %q contains '_', '|' or a line break", tp)
+				bad(line, cols.at(off[1]), RuleTopic, "topic %q contains '_', '|' or a line break", tp)
 			}
 		}
 		if strings.ContainsAny(z.Quote, "|\r\n") {
-			bad(line, colAt(text, off[2]), RuleQuote, "quote of zettel %d contains '|' or a line break", z.ID)
+			bad(line, cols.at(off[2]), RuleQuote, "quote of zettel %d contains '|' or a line break", z.ID)
 		}
 	}
 	for _, t := range doc.Tunnels {

@@ -523,6 +523,7 @@ func badCases() []badCase {
 	cases = append(cases, badrouteCases()...)
 	cases = append(cases, badmcpcancelCases()...)
 	cases = append(cases, badsecretsCases()...)
+	cases = append(cases, badCostsCases()...)
 	return cases
 }
 

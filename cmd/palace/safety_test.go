@@ -8,6 +8,7 @@ package main
 // mean what the user typed.
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -169,8 +170,41 @@ func TestDamagedPalaceDoctorAndExport(t *testing.T) {
 
 	// Repair cannot mend drawer pages: it says so and how to save the rest.
 	if _, errOut, code := runPalace(t, home, "repair"); code != 1 || !strings.Contains(errOut, "damaged") ||
-		!strings.Contains(errOut, "palace export") {
+		!strings.Contains(errOut, "repair --into") {
 		t.Errorf("repair of a damaged palace: exit %d, %q", code, errOut)
+	}
+
+	// repair --into copies every readable row into a new palace that
+	// passes doctor, names what was lost, and leaves the damaged file as
+	// it was.
+	damaged, err := os.ReadFile(filepath.Join(home, "palace.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := filepath.Join(t.TempDir(), "salvaged")
+	out, errOut, code = runPalace(t, home, "repair", "--into", into)
+	if code != 1 || !strings.Contains(out, "lost") || !strings.Contains(out, "unreadable: drawers rowids") ||
+		!strings.Contains(errOut, "lost") {
+		t.Fatalf("repair --into of a damaged palace: exit %d, want 1 naming what was lost\n%s\n%s", code, out, errOut)
+	}
+	lost := strings.Count(out, "d_")
+	if _, errOut, code := runPalace(t, into, "doctor"); code != 0 {
+		t.Errorf("doctor of the salvaged palace: exit %d, %q", code, errOut)
+	}
+	out, errOut, code = runPalace(t, into, "export")
+	if code != 0 {
+		t.Fatalf("export of the salvaged palace: exit %d, %q", code, errOut)
+	}
+	if copied := strings.Count(out, `"type":"drawer"`); copied != exported || copied+lost != before {
+		t.Errorf("salvaged %d drawers and named %d lost, want %d readable and %d in all", copied, lost, exported, before)
+	}
+	if now, err := os.ReadFile(filepath.Join(home, "palace.db")); err != nil || !bytes.Equal(now, damaged) {
+		t.Errorf("repair --into changed the damaged palace's file (%v)", err)
+	}
+	// The new folder now holds a palace: a second salvage into it would
+	// mix two, and is refused.
+	if _, errOut, code := runPalace(t, home, "repair", "--into", into); code != 2 || !strings.Contains(errOut, "already holds a palace") {
+		t.Errorf("repair --into a palace: exit %d, %q; want 2", code, errOut)
 	}
 }
 

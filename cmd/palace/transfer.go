@@ -68,7 +68,7 @@ imported drawers.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			res, err := withPalace(g, func(p *palace.Palace) (ops.ImportResult, error) {
-				return ops.Import(c.Context(), p, ops.ImportRequest{File: a[0]})
+				return ops.Import(c.Context(), p, ops.ImportRequest{File: a[0], Progress: progressFunc("importing", !asJSON)})
 			})
 			if err != nil {
 				return inputErr(err)
@@ -137,6 +137,13 @@ func countRows(by map[string]int) string {
 // reportUnreadable lists on w the rows an export skipped and returns the
 // error that makes the exit code 1.
 func reportUnreadable(w io.Writer, lost []ops.Unreadable) error {
+	rows := printUnreadable(w, lost)
+	return fmt.Errorf("export: the database is damaged: skipped %d unreadable runs of rows (at most %d rows); every readable row was written. Run `palace doctor`", len(lost), rows)
+}
+
+// printUnreadable lists runs of unreadable rows, with the drawer ids the id
+// index still names, and returns how many rows they span at most.
+func printUnreadable(w io.Writer, lost []ops.Unreadable) int64 {
 	rows := int64(0)
 	for _, l := range lost {
 		what := fmt.Sprintf("rowids %d-%d", l.From, l.To)
@@ -150,5 +157,5 @@ func reportUnreadable(w io.Writer, lost []ops.Unreadable) error {
 			fmt.Fprintf(w, "  ids: %s\n", strings.Join(l.IDs, ", "))
 		}
 	}
-	return fmt.Errorf("export: the database is damaged: skipped %d unreadable runs of rows (at most %d rows); every readable row was written. Run `palace doctor`", len(lost), rows)
+	return rows
 }

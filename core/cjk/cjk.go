@@ -294,36 +294,41 @@ func writeGroup(b *strings.Builder, words []string) {
 // 和尚未, or 北京大学 in a document cut as 北京 大学生); words jieba invents
 // with its HMM are found only where the same invention happened.
 func (s *Segmenter) SegmentQuery(text string) ([]string, error) {
-	var words []string
 	if !hasHan(text) {
-		for _, f := range strings.Fields(text) {
-			if isWord(f) {
-				words = append(words, f)
-			}
-		}
-		return words, nil
+		return SplitQuery(text), nil
 	}
 	j, release, err := s.acquire()
 	if err != nil {
 		return nil, err
 	}
 	defer release()
+	return queryWords(text, func(run string) []string { return j.Cut(run, true) }), nil
+}
+
+// SplitQuery splits a query as SegmentQuery does, without the dictionaries:
+// each Han run stays one word. It is for a palace whose index holds no Han
+// text, where no Han word can match however it is cut, while the words of
+// the other scripts still must.
+func SplitQuery(text string) []string {
+	return queryWords(text, func(run string) []string { return []string{run} })
+}
+
+// queryWords splits the non-Han runs of text on whitespace and the Han runs
+// with cut, keeping the pieces with a letter or digit.
+func queryWords(text string, cut func(run string) []string) []string {
+	var words []string
 	for run, han := range runs(text) {
-		if !han {
-			for _, f := range strings.Fields(run) {
-				if isWord(f) {
-					words = append(words, f)
-				}
-			}
-			continue
+		pieces := strings.Fields(run)
+		if han {
+			pieces = cut(run)
 		}
-		for _, w := range j.Cut(run, true) {
+		for _, w := range pieces {
 			if isWord(w) {
 				words = append(words, w)
 			}
 		}
 	}
-	return words, nil
+	return words
 }
 
 // Tag returns the words of text with their part-of-speech flags (jieba's

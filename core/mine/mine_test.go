@@ -23,7 +23,7 @@ func tree(t *testing.T, files map[string]string) string {
 	return root
 }
 
-func write(t *testing.T, root, rel, content string) {
+func write(t testing.TB, root, rel, content string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

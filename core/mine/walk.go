@@ -11,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
 	"github.com/palace-dev/palace/core/convo"
 )
 
@@ -62,29 +60,31 @@ type walker struct {
 // so a link loop cannot trap the walk.
 func walk(root string) (*walker, error) {
 	w := &walker{root: root}
-	var ps []gitignore.Pattern
-	exclude, err := readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil)
+	exclude, err := readPatterns(filepath.Join(root, ".git", "info", "exclude"))
 	if err != nil {
 		return nil, err
 	}
-	ps = append(ps, exclude...)
-	if err := w.dir(root, nil, ps); err != nil {
+	if err := w.dir(root, nil, ignoreMatcher{}, exclude); err != nil {
 		return nil, err
 	}
 	sort.Slice(w.files, func(i, j int) bool { return w.files[i].rel < w.files[j].rel })
 	return w, nil
 }
 
-func (w *walker) dir(abs string, rel []string, ps []gitignore.Pattern) error {
+// dir walks the directory abs (rel below the root) under the ignore rules
+// of the directories above it in m; extra are lines that rank below this
+// directory's own ignore files (the root's .git/info/exclude).
+func (w *walker) dir(abs string, rel []string, m ignoreMatcher, extra []string) error {
+	lines := extra
 	for _, name := range ignoreFiles {
-		more, err := readPatterns(filepath.Join(abs, name), rel)
+		more, err := readPatterns(filepath.Join(abs, name))
 		if err != nil {
 			w.skip(filepath.Join(abs, name), ReasonUnreadable, err)
 			continue
 		}
-		// Copy before appending so sibling directories never share patterns.
-		ps = append(ps[:len(ps):len(ps)], more...)
+		lines = append(lines, more...)
 	}
+	m = m.with(rel, lines)
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		if len(rel) == 0 {
@@ -93,7 +93,6 @@ func (w *walker) dir(abs string, rel []string, ps []gitignore.Pattern) error {
 		w.skip(abs, ReasonUnreadable, err)
 		return nil
 	}
-	m := gitignore.NewMatcher(ps)
 	for _, e := range entries {
 		p := filepath.Join(abs, e.Name())
 		r := append(rel[:len(rel):len(rel)], e.Name())
@@ -108,7 +107,7 @@ func (w *walker) dir(abs string, rel []string, ps []gitignore.Pattern) error {
 				w.skip(p, ReasonIgnored, nil)
 				continue
 			}
-			if err := w.dir(p, r, ps); err != nil {
+			if err := w.dir(p, r, m, nil); err != nil {
 				return err
 			}
 		case !typ.IsRegular():
@@ -169,8 +168,9 @@ func (w *walker) skip(path, reason string, err error) {
 	w.skipped = append(w.skipped, s)
 }
 
-// readPatterns parses one ignore file; a missing file has no patterns.
-func readPatterns(path string, domain []string) ([]gitignore.Pattern, error) {
+// readPatterns reads the pattern lines of one ignore file (comments and
+// blank lines dropped); a missing file has none.
+func readPatterns(path string) ([]string, error) {
 	f, err := os.Open(path)
 	// ENOTDIR: .git is a file (a worktree or submodule), so no exclude file.
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
@@ -180,14 +180,14 @@ func readPatterns(path string, domain []string) ([]gitignore.Pattern, error) {
 		return nil, fmt.Errorf("read ignore file %s: %w", path, err)
 	}
 	defer f.Close()
-	var ps []gitignore.Pattern
+	var ps []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := strings.TrimSuffix(sc.Text(), "\r")
 		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
+		ps = append(ps, line)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read ignore file %s: %w", path, err)

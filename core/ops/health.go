@@ -180,5 +180,5 @@ func Repair(ctx context.Context, p *palace.Palace, r RepairRequest) (RepairResul
 }
 
 // salvageAdvice is how to save a palace whose file is damaged.
-const salvageAdvice = "Save what is readable with `palace export > FILE.jsonl` (it skips unreadable rows and lists them) " +
-	"and load that into a new palace with `palace --home NEW import FILE.jsonl`"
+const salvageAdvice = "Copy what is readable into a new palace with `palace repair --into NEWHOME`: it lists the unreadable rows " +
+	"it lost and checks the new palace (the same as `palace export > FILE.jsonl`, then `palace --home NEWHOME import FILE.jsonl`)"

@@ -58,6 +58,9 @@ func Export(ctx context.Context, p *palace.Palace, r ExportRequest, w io.Writer)
 // ImportRequest names the export to read.
 type ImportRequest struct {
 	File string
+	// Progress, when set, is called as rows are written: a large import
+	// is one transaction of minutes.
+	Progress func(done, total int) `json:"-"`
 }
 
 // Validate names the first bad field.
@@ -97,7 +100,7 @@ func Import(ctx context.Context, p *palace.Palace, r ImportRequest) (ImportResul
 		return res, err
 	}
 	got, err := retryBusy(ctx, "import "+r.File, func() (store.ImportResult, error) {
-		return p.Store.ImportRows(ctx, r.File, rows)
+		return p.Store.ImportRows(ctx, r.File, rows, r.Progress)
 	})
 	if err != nil {
 		return res, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -96,5 +97,83 @@ func TestRowKinds(t *testing.T) {
 	want := []string{"setting", "taxonomy", "drawer", "entity", "triple"}
 	if strings.Join(RowKinds, " ") != strings.Join(want, " ") {
 		t.Errorf("RowKinds %v, want %v", RowKinds, want)
+	}
+}
+
+// A large import is one long transaction: it reports its progress.
+func TestImportProgress(t *testing.T) {
+	ctx := context.Background()
+	a := openPalace(t, withoutModel(t))
+	for i := range 2500 {
+		fileNote(t, a, "proj", fmt.Sprintf("note number %d", i))
+	}
+	file := filepath.Join(t.TempDir(), "a.jsonl")
+	var buf bytes.Buffer
+	if _, err := Export(ctx, a, ExportRequest{}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var calls [][2]int
+	progress := func(done, total int) { calls = append(calls, [2]int{done, total}) }
+	if _, err := Import(ctx, openPalace(t, withoutModel(t)), ImportRequest{File: file, Progress: progress}); err != nil {
+		t.Fatal(err)
+	}
+	want := [][2]int{{0, 2500}, {1000, 2500}, {2000, 2500}, {2500, 2500}}
+	if fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("progress calls %v, want %v", calls, want)
+	}
+}
+
+// Salvage copies a palace into a new folder and checks it; it refuses a
+// folder that holds anything.
+func TestSalvage(t *testing.T) {
+	ctx := context.Background()
+	a := openPalace(t, withoutModel(t))
+	fileNote(t, a, "proj", "the release is on Friday")
+	fileNote(t, a, "proj", "the freeze starts Thursday")
+	into := filepath.Join(t.TempDir(), "new")
+	res, err := Salvage(ctx, a, withoutModel(t), SalvageRequest{Into: into})
+	if err != nil || res.Added["drawer"] != 2 || len(res.Unreadable) != 0 || !res.Doctor.OK || res.Into != into {
+		t.Fatalf("salvage: %+v %v", res, err)
+	}
+	if entries, _ := os.ReadDir(into); len(entries) == 0 || strings.Contains(fmt.Sprint(entries), "salvage-") {
+		t.Errorf("the new home holds %v, want a palace without the export", entries)
+	}
+	full := t.TempDir()
+	if err := os.WriteFile(filepath.Join(full, "x"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{into, full, a.Store.Home(), " "} {
+		if _, err := Salvage(ctx, a, withoutModel(t), SalvageRequest{Into: dir}); Classify(err) != Invalid || !strings.HasPrefix(err.Error(), "into") {
+			t.Errorf("salvage into %q: %v, want invalid into", dir, err)
+		}
+	}
+}
+
+// An import records Chinese text like any other write, so Chinese queries
+// in the importing palace are segmented.
+func TestImportRecordsHan(t *testing.T) {
+	ctx := context.Background()
+	a := openPalace(t, withoutModel(t))
+	fileNote(t, a, "proj", "我们在清华大学开会")
+	var buf bytes.Buffer
+	if _, err := Export(ctx, a, ExportRequest{}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "a.jsonl")
+	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := openPalace(t, withoutModel(t))
+	if han, err := b.Store.HoldsHan(ctx); err != nil || han {
+		t.Fatalf("a new palace holds Han text: %v %v", han, err)
+	}
+	if _, err := Import(ctx, b, ImportRequest{File: file}); err != nil {
+		t.Fatal(err)
+	}
+	if han, err := b.Store.HoldsHan(ctx); err != nil || !han {
+		t.Errorf("after importing Chinese, HoldsHan = %v %v", han, err)
 	}
 }

@@ -179,10 +179,20 @@ func (p *Palace) IndexText(content string) (string, error) {
 }
 
 // SegmentQuery splits a query term written in Han into words; other terms
-// come back whole.
+// come back whole. In a palace whose index holds no Han text
+// (store.HoldsHan) no Han word can match, so the term is only split where
+// its scripts change and the segmenter (seconds and 180 MB to load) stays
+// unloaded.
 func (p *Palace) SegmentQuery(term string) ([]string, error) {
 	if !cjk.HasCJK(term) {
 		return []string{term}, nil
+	}
+	han, err := p.Store.HoldsHan(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("segment query %q: %w", term, err)
+	}
+	if !han {
+		return cjk.SplitQuery(term), nil
 	}
 	ws, err := p.Seg.SegmentQuery(term)
 	if err != nil {

@@ -19,10 +19,16 @@ const resegmentPage = 500
 // Resegment brings the Chinese index texts written by an earlier
 // segmentation (cjk.IndexVersion) up to date, a page of drawers per write,
 // and records the version once every text is done; `palace repair` runs
-// it. It returns how many drawers changed. A palace already recorded as
+// it. It first settles whether the palace holds Han text at all
+// (store.RecordHan). It returns how many drawers changed. A palace already recorded as
 // current costs one read; one without Chinese index text is read once per
 // call and never loads the segmenter.
 func (p *Palace) Resegment(ctx context.Context) (int, error) {
+	// A palace from before the Han flag learns whether it holds Chinese,
+	// so its Chinese queries stop loading the segmenter if it does not.
+	if err := p.Store.RecordHan(ctx); err != nil {
+		return 0, err
+	}
 	v, _, err := p.Store.Meta(ctx, MetaCJKIndex)
 	if err != nil || v == cjk.IndexVersion {
 		return 0, err

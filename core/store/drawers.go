@@ -208,7 +208,14 @@ func (s *Store) InsertDrawers(ctx context.Context, ds []Drawer) (added int, err 
 	return added, err
 }
 
-func prepareInsert(ctx context.Context, tx *sql.Tx) (*sql.Stmt, error) {
+// drawerInsert is a prepared drawer insert in one transaction.
+type drawerInsert struct {
+	tx  *sql.Tx
+	st  *sql.Stmt
+	han bool // this transaction recorded Han text (markHan)
+}
+
+func prepareInsert(ctx context.Context, tx *sql.Tx) (*drawerInsert, error) {
 	st, err := tx.PrepareContext(ctx, `INSERT INTO drawers
 		(id, wing, room, kind, source, line_start, line_end, content, index_text, content_hash,
 		 created_at, source_mtime, importance, metadata, occurred_at, occurred_end)
@@ -217,10 +224,12 @@ func prepareInsert(ctx context.Context, tx *sql.Tx) (*sql.Stmt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prepare drawer insert: %w", err)
 	}
-	return st, nil
+	return &drawerInsert{tx: tx, st: st}, nil
 }
 
-func insertDrawer(ctx context.Context, st *sql.Stmt, d Drawer) (int, error) {
+func (ins *drawerInsert) Close() error { return ins.st.Close() }
+
+func insertDrawer(ctx context.Context, ins *drawerInsert, d Drawer) (int, error) {
 	var indexText any
 	if d.IndexText != "" && d.IndexText != d.Content {
 		indexText = d.IndexText
@@ -233,12 +242,21 @@ func insertDrawer(ctx context.Context, st *sql.Stmt, d Drawer) (int, error) {
 	if created.IsZero() {
 		created = time.Now()
 	}
-	res, err := st.ExecContext(ctx, d.ID, d.Wing, d.Room, d.Kind, d.Source, d.LineStart, d.LineEnd, d.Content,
+	res, err := ins.st.ExecContext(ctx, d.ID, d.Wing, d.Room, d.Kind, d.Source, d.LineStart, d.LineEnd, d.Content,
 		indexText, d.ContentHash, formatTime(created), d.SourceMtime, d.Importance, meta,
 		optTime(d.OccurredAt), optTime(d.OccurredEnd))
 	if err != nil {
 		return 0, fmt.Errorf("insert drawer %s (%s:%d-%d): %w", d.ID, d.Source, d.LineStart, d.LineEnd, err)
 	}
 	n, _ := res.RowsAffected()
+	body := d.Content
+	if indexText != nil {
+		body = d.IndexText
+	}
+	if n > 0 {
+		if err := markHan(ctx, ins.tx, body, &ins.han); err != nil {
+			return 0, err
+		}
+	}
 	return int(n), nil
 }

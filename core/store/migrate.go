@@ -194,6 +194,16 @@ ALTER TABLE sources ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE drawers ADD COLUMN purged_at TEXT;
 CREATE INDEX drawers_purged ON drawers (wing, source, content_hash) WHERE purged_at IS NOT NULL;
 `,
+	// v7: whether the full-text index holds Han text (meta cjk.han_text,
+	// see HoldsHan), so a Chinese query in a palace without Chinese never
+	// loads the segmenter (seconds and 180 MB per CLI call). A new palace
+	// starts at 0 and every drawer write sets 1 when its text holds Han. A
+	// palace that already has drawers is left unknown, which counts as
+	// holding Han, until `palace repair` scans it (RecordHan): a scan here
+	// would hold every upgrade up for a read of the whole palace.
+	`
+INSERT INTO meta (key, value) SELECT 'cjk.han_text', '0' WHERE NOT EXISTS (SELECT 1 FROM drawers);
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

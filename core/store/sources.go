@@ -123,7 +123,7 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 // and a drawer of ds with the content hash of one of them is not written:
 // the user erased that chunk, and mining the file again must not bring it
 // back.
-func replaceDrawers(ctx context.Context, tx *sql.Tx, ins *sql.Stmt, src Source, ds []Drawer) (removed, added int, err error) {
+func replaceDrawers(ctx context.Context, tx *sql.Tx, ins *drawerInsert, src Source, ds []Drawer) (removed, added int, err error) {
 	// Both mined kinds: a file can turn from project text into a chat export.
 	old, err := txStrings(ctx, tx, `SELECT id FROM drawers
 		WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation') AND purged_at IS NULL`, src.Wing, src.Path)

@@ -318,11 +318,17 @@ type ImportResult struct {
 // this palace does not carry, or cannot read, refuses the whole file. The
 // other rows' values are the caller's to check (core/transfer checks every
 // field as the operations that write it do, and derives Row.Derived).
-func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (ImportResult, error) {
+// progress, when set, is called every importProgressEvery rows and at the
+// end with how many rows were done.
+func (s *Store) ImportRows(ctx context.Context, source string, rows []Row, progress func(done, total int)) (ImportResult, error) {
 	res := ImportResult{Added: map[string]int{}, Unchanged: map[string]int{}, Conflicts: []string{}}
 	err := s.audited(ctx, "import", func(tx *sql.Tx, rec *auditRec) error {
 		res = ImportResult{Added: map[string]int{}, Unchanged: map[string]int{}, Conflicts: []string{}}
-		for _, r := range rows {
+		han := false // Han text recorded (markHan)
+		for i, r := range rows {
+			if progress != nil && i%importProgressEvery == 0 {
+				progress(i, len(rows))
+			}
 			t, ok := tableOf(r.Kind)
 			if !ok {
 				return fmt.Errorf("import %s: line %d: unknown row type %q", source, r.Line, r.Kind)
@@ -378,7 +384,15 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (Impo
 			if _, err := tx.ExecContext(ctx, `INSERT INTO `+t.name+` (`+strings.Join(cols, ", ")+`) VALUES (`+ph+`)`, vals...); err != nil {
 				return fmt.Errorf("import %s: line %d: %s %s: %w", source, r.Line, r.Kind, key, err)
 			}
+			if t.name == "drawers" {
+				if err := markHan(ctx, tx, indexedText(r), &han); err != nil {
+					return fmt.Errorf("import %s: line %d: %w", source, r.Line, err)
+				}
+			}
 			res.Added[r.Kind]++
+		}
+		if progress != nil {
+			progress(len(rows), len(rows))
 		}
 		n := 0
 		for _, v := range res.Added {
@@ -389,6 +403,20 @@ func (s *Store) ImportRows(ctx context.Context, source string, rows []Row) (Impo
 	})
 	return res, err
 }
+
+// indexedText is what the full-text index reads for an imported drawer row:
+// its derived index text, else its content.
+func indexedText(r Row) string {
+	if idx, ok := r.Derived["index_text"].(string); ok && idx != "" {
+		return idx
+	}
+	content, _ := r.Cols["content"].(string)
+	return content
+}
+
+// importProgressEvery is how many rows an import writes between progress
+// calls.
+const importProgressEvery = 1000
 
 func tableOf(kind string) (transferTable, bool) {
 	for _, t := range transferTables {

@@ -73,7 +73,7 @@ func importAll(ctx context.Context, p *palace.Palace, name string, r io.Reader) 
 	if err != nil {
 		return store.ImportResult{}, err
 	}
-	return p.Store.ImportRows(ctx, name, rows)
+	return p.Store.ImportRows(ctx, name, rows, nil)
 }
 
 func TestRoundTrip(t *testing.T) {
