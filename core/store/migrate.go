@@ -194,6 +194,13 @@ ALTER TABLE sources ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE drawers ADD COLUMN purged_at TEXT;
 CREATE INDEX drawers_purged ON drawers (wing, source, content_hash) WHERE purged_at IS NOT NULL;
 `,
+	// v7: where the next mine of an append-only session log resumes (JSON
+	// owned by core/mine; '' for files and whole-document exports), so a
+	// log that grew costs only its new part. It stays with the palace, as
+	// the sources do.
+	`
+ALTER TABLE sources ADD COLUMN resume TEXT NOT NULL DEFAULT '';
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.
