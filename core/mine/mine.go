@@ -101,9 +101,9 @@ type Summary struct {
 	// BytesParsed is how much of the conversation exports this mine read
 	// and parsed. A session log mined before and only appended to since
 	// costs its new part and the last exchange it goes on from.
-	BytesParsed int64 `json:"bytes_parsed"`
-	Seconds        float64        `json:"seconds"`
-	Interrupted    bool           `json:"interrupted"`
+	BytesParsed int64   `json:"bytes_parsed"`
+	Seconds     float64 `json:"seconds"`
+	Interrupted bool    `json:"interrupted"`
 	// KeepSecrets is the mode of this mine: true with --keep-secrets.
 	KeepSecrets bool `json:"keep_secrets"`
 	// Redactions are the secrets replaced in the files this mine wrote,
