@@ -519,6 +519,7 @@ func badCases() []badCase {
 	cases = append(cases, badCLICases()...)
 	cases = append(cases, badMCPCases()...)
 	cases = append(cases, badLSPCases()...)
+	cases = append(cases, badHooksCases()...)
 	return cases
 }
 

@@ -17,8 +17,9 @@ import (
 // pieceBytes is how much of an append-only session log one transaction
 // mines: a long session is stored piece by piece, in order, so a mine cut
 // short (an agent hook's deadline, an interrupt) keeps every piece it
-// committed and the next one goes on from there.
-const pieceBytes = 1 << 20
+// committed and the next one goes on from there. A piece takes about a
+// tenth of a second, which is how far a mine overruns a deadline.
+const pieceBytes = 256 << 10
 
 // checkpoint is where the next mine of an append-only session log (Claude
 // Code, Codex) goes on, kept as the source's resume JSON. The drawers
@@ -176,14 +177,14 @@ func (m *miner) resumeLog(ctx context.Context, c candidate, format string, src s
 	prev, known := m.known[c.path]
 	var cp checkpoint
 	switch {
-	case !known || prev.Drawers == 0:
-		cp = checkpoint{Format: format, Drawers: []string{}}
-	case prev.Resume == "" || prev.Redacted != src.Redacted:
-		return false
-	default:
+	case known && prev.Resume != "" && prev.Redacted == src.Redacted:
 		if err := json.Unmarshal([]byte(prev.Resume), &cp); err != nil || cp.Format != format {
 			return false
 		}
+	case !known || prev.Drawers == 0:
+		cp = checkpoint{Format: format, Drawers: []string{}}
+	default:
+		return false // mined before resume points, or in the other secrets mode
 	}
 	f, err := os.Open(c.path)
 	if err != nil {

@@ -142,8 +142,9 @@ func TestAppendedSessionParsesOnlyTheNewPart(t *testing.T) {
 	p := openPalace(t)
 	first := mineLog(t, ctx, p, path)
 	fi, _ := os.Stat(path)
-	if first.BytesParsed != fi.Size() || first.FilesMined != 1 || first.DrawersAdded == 0 {
-		t.Fatalf("first mine: %+v, want the whole %d bytes parsed", first, fi.Size())
+	// Pieces overlap by the exchange each goes on from.
+	if first.BytesParsed < fi.Size() || first.BytesParsed > fi.Size()+fi.Size()/20 || first.FilesMined != 1 || first.DrawersAdded == 0 {
+		t.Fatalf("first mine: %+v, want the whole %d bytes parsed once", first, fi.Size())
 	}
 	for round := 0; round < 3; round++ {
 		more := ccSession(t, 3000+2*round, 2)
@@ -204,7 +205,7 @@ func TestRewrittenSessionIsMinedWhole(t *testing.T) {
 // exactly as a clean mine.
 func TestLongSessionMinedInPiecesResumes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s-long.jsonl")
-	data := ccSession(t, 0, 12000) // about 4 pieces
+	data := ccSession(t, 0, 4000) // about 5 pieces
 	if len(data) < 3*pieceBytes {
 		t.Fatalf("the session is %d bytes, too small for pieces", len(data))
 	}
