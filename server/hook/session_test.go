@@ -187,7 +187,7 @@ func TestRunStoresLongSessionAcrossRuns(t *testing.T) {
 		}
 	}
 	if runs < 3 {
-		t.Fatalf("the first run stored the whole session: make it longer (the test is about the deadline)")
+		t.Fatalf("the session was stored in %d run(s) against a %v deadline, a quarter of a whole mine: a run ignored its deadline", runs, deadline)
 	}
 	got := s.drawers(t)
 	if len(got) != len(want) {
