@@ -524,6 +524,7 @@ func badCases() []badCase {
 	cases = append(cases, badmcpcancelCases()...)
 	cases = append(cases, badsecretsCases()...)
 	cases = append(cases, badCostsCases()...)
+	cases = append(cases, badHooksCases()...)
 	return cases
 }
 

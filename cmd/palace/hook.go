@@ -181,6 +181,11 @@ transcript is a .jsonl file inside the agent's own transcript folder (or a
 --transcripts-root), and mines it into the project's wing, incrementally,
 followed by as much embedding as the deadline allows.
 
+A transcript that grew is read from its last exchange on, so a run costs
+what the agent appended. One too long to mine within --timeout is stored
+piece by piece, in order, and the next run goes on where this one stopped
+(logged as "partial"), so every session is stored whole in the end.
+
 It never blocks the agent: it returns within --timeout (plus half a second)
 whatever happens, always exits 0, and writes nothing to standard output.
 Failures go to one line on standard error and to $PALACE_HOME/logs/hook.log,
@@ -212,7 +217,7 @@ func userHomeDir() string {
 type hookLogEntry struct {
 	Time   time.Time    `json:"time"`
 	MS     int64        `json:"ms"`
-	Status string       `json:"status"` // ok, refused, failed or timeout
+	Status string       `json:"status"` // ok, partial, refused, failed or timeout
 	Error  string       `json:"error,omitempty"`
 	Result *hook.Result `json:"result,omitempty"`
 }
@@ -268,6 +273,9 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 		case <-time.After(hookGrace):
 			status, out.err = "timeout", fmt.Errorf("stopped at the %s deadline so the agent is not kept waiting; the next hook mines the session again", timeout)
 		}
+	}
+	if out.err == nil && out.res.Partial {
+		status = "partial"
 	}
 	if out.err != nil && status == "ok" {
 		status = "failed"

@@ -41,9 +41,18 @@ type ccLine struct {
 // lines are kept as ordinary messages: they are part of what the session
 // did, and subagent logs in their own files consist of nothing else.
 func ParseClaudeCode(name string, data []byte) (Conversation, error) {
-	c := Conversation{Format: FormatClaudeCode, Meta: map[string]string{}}
+	c, _, err := parseClaudeCode(name, data, Resume{})
+	return c, err
+}
+
+// parseClaudeCode parses the log from r on (see ParseFrom).
+func parseClaudeCode(name string, data []byte, r Resume) (Conversation, Resume, error) {
+	c := Conversation{Format: FormatClaudeCode, Meta: copyMeta(r.Meta), Title: r.Title}
+	// A resume point is the first line of a message, which no line
+	// before it continues: starting with no open message is what the
+	// whole file's parse has there too.
 	lastID := "" // message.id of the last kept assistant message
-	perr := eachJSONL(FormatClaudeCode, data, func(no int, raw []byte) error {
+	perr := eachJSONLFrom(FormatClaudeCode, data, r.Line, r.Offset, func(no int, off int64, raw []byte) error {
 		var l ccLine
 		if err := json.Unmarshal(raw, &l); err != nil {
 			return err
@@ -59,7 +68,7 @@ func ParseClaudeCode(name string, data []byte) (Conversation, error) {
 			return nil
 		}
 		text, tools := renderContent(l.Message.Content)
-		m := Message{Speaker: l.Type, Role: l.Type, Time: parseTime(l.Timestamp), Text: text, Line: no}
+		m := Message{Speaker: l.Type, Role: l.Type, Time: parseTime(l.Timestamp), Text: text, Line: no, Offset: off}
 		if l.Message.Role != "" {
 			m.Speaker = l.Message.Role
 		}
@@ -94,10 +103,12 @@ func ParseClaudeCode(name string, data []byte) (Conversation, error) {
 	if c.ID == "" {
 		c.ID = stem(name)
 	}
+	renumber(c.Messages, r.Index)
+	next := Resume{Meta: c.Meta, Title: c.Title}
 	if perr != nil {
-		return c, perr
+		return c, next, perr
 	}
-	return c, nil
+	return c, next, nil
 }
 
 // setMeta records the first non-empty value seen for key, so a session's

@@ -56,9 +56,15 @@ type cxItem struct {
 // AGENTS.md) and developer messages get Role "system" so they do not open an
 // exchange.
 func ParseCodex(name string, data []byte) (Conversation, error) {
-	c := Conversation{Format: FormatCodex, Meta: map[string]string{}}
+	c, _, err := parseCodex(name, data, Resume{})
+	return c, err
+}
+
+// parseCodex parses the log from r on (see ParseFrom).
+func parseCodex(name string, data []byte, r Resume) (Conversation, Resume, error) {
+	c := Conversation{Format: FormatCodex, Meta: copyMeta(r.Meta), Title: r.Title}
 	var items, events []Message
-	perr := eachJSONL(FormatCodex, data, func(no int, raw []byte) error {
+	perr := eachJSONLFrom(FormatCodex, data, r.Line, r.Offset, func(no int, off int64, raw []byte) error {
 		var l cxLine
 		if err := json.Unmarshal(raw, &l); err != nil {
 			return err
@@ -104,32 +110,41 @@ func ParseCodex(name string, data []byte) (Conversation, error) {
 			switch it.Type {
 			case "user_message":
 				text, _ := rawString(it.Message)
-				events = appendMsg(events, Message{Speaker: "user", Role: RoleUser, Time: ts, Text: text, Line: no})
+				events = appendMsg(events, Message{Speaker: "user", Role: RoleUser, Time: ts, Text: text, Line: no, Offset: off})
 			case "agent_message":
 				text, _ := rawString(it.Message)
-				events = appendMsg(events, Message{Speaker: "assistant", Role: RoleAssistant, Time: ts, Text: text, Line: no})
+				events = appendMsg(events, Message{Speaker: "assistant", Role: RoleAssistant, Time: ts, Text: text, Line: no, Offset: off})
 			}
 			return nil
 		default: // response_item, or an old-shape item
 			if m, ok := codexItem(it); ok {
-				m.Time, m.Line = ts, no
+				m.Time, m.Line, m.Offset = ts, no, off
 				items = appendMsg(items, m)
 			}
 		}
 		return nil
 	})
-	c.Messages = items
-	if len(items) == 0 {
-		c.Messages = events
+	// The event records stand in for response items only in a log that
+	// has none: once the part before r used them, an item after it would
+	// change every message.
+	next := Resume{Meta: c.Meta, Title: c.Title, Stream: r.Stream}
+	switch {
+	case r.Stream == streamEvents && len(items) > 0:
+		return c, next, ErrNotResumable
+	case r.Stream == streamItems || len(items) > 0:
+		c.Messages, next.Stream = items, streamItems
+	case len(events) > 0:
+		c.Messages, next.Stream = events, streamEvents
 	}
 	c.ID = c.Meta["session_id"]
 	if c.ID == "" {
 		c.ID = stem(name)
 	}
+	renumber(c.Messages, r.Index)
 	if perr != nil {
-		return c, perr
+		return c, next, perr
 	}
-	return c, nil
+	return c, next, nil
 }
 
 // codexItem turns a response item into a message.

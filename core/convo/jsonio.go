@@ -29,9 +29,16 @@ func isBlank(s string) bool {
 // line is reported. A cut-off last line, typical of a session still being
 // written, is reported as truncated.
 func eachJSONL(format string, data []byte, fn func(no int, line []byte) error) *ParseError {
+	return eachJSONLFrom(format, data, 0, 0, func(no int, _ int64, line []byte) error { return fn(no, line) })
+}
+
+// eachJSONLFrom is eachJSONL over data that starts at byte base of its
+// file, after line lines: line numbers and offsets, passed to fn (the
+// line's start) and reported, are the file's.
+func eachJSONLFrom(format string, data []byte, line int, base int64, fn func(no int, off int64, line []byte) error) *ParseError {
 	var first *ParseError
 	bad := 0
-	no := 0
+	no := line
 	off := 0
 	for off < len(data) {
 		no++
@@ -50,14 +57,14 @@ func eachJSONL(format string, data []byte, fn func(no int, line []byte) error) *
 		if len(line) == 0 {
 			continue
 		}
-		if err := fn(no, line); err != nil {
+		if err := fn(no, base+int64(start), line); err != nil {
 			bad++
 			if first == nil {
 				reason := err.Error()
 				if end < 0 && isTruncation(line) {
 					reason = "truncated record: " + reason
 				}
-				first = &ParseError{Format: format, Line: no, Offset: int64(start), Reason: reason}
+				first = &ParseError{Format: format, Line: no, Offset: base + int64(start), Reason: reason}
 			}
 		}
 	}

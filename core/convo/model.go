@@ -66,6 +66,10 @@ type Message struct {
 	// Line is the 1-based line where the message starts in line-based
 	// formats (JSONL, text); 0 for JSON documents.
 	Line int
+	// Offset is the byte offset in the file of the line Line names, in
+	// JSONL formats (where a session can be parsed on from it, see
+	// ParseFrom); 0 in the others.
+	Offset int64
 	// EndLine is the message's last line in a plain-text transcript (its
 	// "> " or "Name:" markers included); 0 in the other formats.
 	EndLine int

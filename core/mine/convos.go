@@ -100,7 +100,7 @@ func (m *miner) conversation(c candidate, format, text string, src store.Source)
 	if err != nil {
 		return result{c: c, err: err}
 	}
-	return result{c: c, keep: true, problem: problem, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found}
+	return result{c: c, keep: true, problem: problem, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found, parsed: int64(len(text))}
 }
 
 // redactConversation returns conv with the secrets of its title, messages
@@ -154,7 +154,6 @@ func redactText(text, path string, line func(int) int) (string, []Redaction) {
 // drawer of each: verbatim text, noise-free index text, speakers, message
 // range and times in its metadata, the room from the taxonomy or the topic.
 func conversationDrawers(p *palace.Palace, rt *router, wing, source string, convs []convo.Conversation, o chunk.Options, mtime int64) ([]store.Drawer, error) {
-	now := time.Now()
 	var ds []store.Drawer
 	for ci, conv := range convs {
 		key := conv.ID
@@ -162,54 +161,71 @@ func conversationDrawers(p *palace.Palace, rt *router, wing, source string, conv
 			key = strconv.Itoa(ci)
 		}
 		exs := convo.Exchanges(conv, o)
-		// Exports without per-message times (old Codex logs) still say when
-		// the session started; that dates its exchanges.
-		started, _ := time.Parse(time.RFC3339Nano, conv.Meta["started_at"])
-		room := rt.routeConversation(exchangeHead(exs))
-		for i, ex := range exs {
-			h := store.ContentHash(ex.Text)
-			// Each exchange is indexed together with the one before it, so a
-			// reply such as "yes, ship it" is found by what it answered.
-			// (Measured on LoCoMo: turn R_all@10 0.607 -> 0.648.) Only the
-			// previous one: an export that grows leaves earlier drawers as
-			// they were. The context goes after the exchange's own text, so
-			// an embedding model that truncates keeps the exchange itself.
-			it := ex.IndexText
-			if i > 0 {
-				it = it + "\n" + exs[i-1].IndexText
-			}
-			idx, err := p.IndexText(it)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", source, err)
-			}
-			if idx == "" {
-				idx = it
-			}
-			meta := map[string]any{
-				"format": conv.Format, "conversation": key, "title": conv.Title,
-				"speakers": ex.Speakers, "first_msg": ex.FirstMsg, "last_msg": ex.LastMsg,
-			}
-			for k, v := range conv.Meta {
-				if _, taken := meta[k]; !taken {
-					meta[k] = v
-				}
-			}
-			mj, _ := json.Marshal(meta)
-			d := store.Drawer{
-				ID: store.DrawerID(wing, source+"#"+key, i, h), Wing: wing, Room: room,
-				Kind: store.KindConversation, Source: source, Content: ex.Text, IndexText: idx,
-				ContentHash: h, CreatedAt: now, SourceMtime: mtime, Metadata: string(mj),
-				OccurredAt: ex.Start, OccurredEnd: ex.End,
-			}
-			if d.OccurredAt.IsZero() {
-				d.OccurredAt = started
-			}
-			d.LineStart, d.LineEnd = ex.LineStart, ex.LineEnd
-			if d.LineStart == 0 {
-				d.LineStart, d.LineEnd = lineRange(conv.Messages, ex.FirstMsg, ex.LastMsg)
-			}
-			ds = append(ds, d)
+		room := rt.routeConversation(exchangeHead("", exs))
+		more, err := exchangeDrawers(p, wing, source, key, room, conv, exs, 0, "", mtime)
+		if err != nil {
+			return nil, err
 		}
+		ds = append(ds, more...)
+	}
+	return ds, nil
+}
+
+// exchangeDrawers makes the drawers of exs, the exchanges of conv from
+// position pos on, in room; prevIndex is the index text of exchange pos-1
+// ("" for the first).
+func exchangeDrawers(p *palace.Palace, wing, source, key, room string, conv convo.Conversation, exs []convo.Exchange, pos int, prevIndex string, mtime int64) ([]store.Drawer, error) {
+	now := time.Now()
+	// Exports without per-message times (old Codex logs) still say when
+	// the session started; that dates its exchanges.
+	started, _ := time.Parse(time.RFC3339Nano, conv.Meta["started_at"])
+	ds := make([]store.Drawer, 0, len(exs))
+	for i, ex := range exs {
+		h := store.ContentHash(ex.Text)
+		// Each exchange is indexed together with the one before it, so a
+		// reply such as "yes, ship it" is found by what it answered.
+		// (Measured on LoCoMo: turn R_all@10 0.607 -> 0.648.) Only the
+		// previous one: an export that grows leaves earlier drawers as
+		// they were. The context goes after the exchange's own text, so
+		// an embedding model that truncates keeps the exchange itself.
+		it := ex.IndexText
+		switch {
+		case i > 0:
+			it = it + "\n" + exs[i-1].IndexText
+		case pos > 0:
+			it = it + "\n" + prevIndex
+		}
+		idx, err := p.IndexText(it)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", source, err)
+		}
+		if idx == "" {
+			idx = it
+		}
+		meta := map[string]any{
+			"format": conv.Format, "conversation": key, "title": conv.Title,
+			"speakers": ex.Speakers, "first_msg": ex.FirstMsg, "last_msg": ex.LastMsg,
+		}
+		for k, v := range conv.Meta {
+			if _, taken := meta[k]; !taken {
+				meta[k] = v
+			}
+		}
+		mj, _ := json.Marshal(meta)
+		d := store.Drawer{
+			ID: store.DrawerID(wing, source+"#"+key, pos+i, h), Wing: wing, Room: room,
+			Kind: store.KindConversation, Source: source, Content: ex.Text, IndexText: idx,
+			ContentHash: h, CreatedAt: now, SourceMtime: mtime, Metadata: string(mj),
+			OccurredAt: ex.Start, OccurredEnd: ex.End,
+		}
+		if d.OccurredAt.IsZero() {
+			d.OccurredAt = started
+		}
+		d.LineStart, d.LineEnd = ex.LineStart, ex.LineEnd
+		if d.LineStart == 0 {
+			d.LineStart, d.LineEnd = lineRange(conv.Messages, ex.FirstMsg, ex.LastMsg)
+		}
+		ds = append(ds, d)
 	}
 	return ds, nil
 }
@@ -245,17 +261,24 @@ func Conversations(ctx context.Context, p *palace.Palace, wing, source string, c
 }
 
 // lineRange is where messages first..last start in a line-based export,
-// or 0, 0 for JSON documents.
+// or 0, 0 for JSON documents. Parsers number messages consecutively, so
+// the two are found by position: a search per exchange made a long
+// session's mine quadratic.
 func lineRange(ms []convo.Message, first, last int) (int, int) {
-	var a, b int
-	for _, msg := range ms {
-		if msg.Index == first {
-			a = msg.Line
+	at := func(index int) int {
+		if len(ms) > 0 {
+			if i := index - ms[0].Index; i >= 0 && i < len(ms) && ms[i].Index == index {
+				return ms[i].Line
+			}
 		}
-		if msg.Index == last {
-			b = msg.Line
+		for _, msg := range ms {
+			if msg.Index == index {
+				return msg.Line
+			}
 		}
+		return 0
 	}
+	a, b := at(first), at(last)
 	if a == 0 || b == 0 {
 		return 0, 0
 	}
@@ -263,9 +286,11 @@ func lineRange(ms []convo.Message, first, last int) (int, int) {
 }
 
 // exchangeHead is the text conversation routing reads: the first
-// exchanges, up to contentWindow characters.
-func exchangeHead(exs []convo.Exchange) string {
+// exchanges, up to contentWindow characters. head is that of the
+// exchanges before exs, which it goes on from.
+func exchangeHead(head string, exs []convo.Exchange) string {
 	var b strings.Builder
+	b.WriteString(head)
 	for _, ex := range exs {
 		if b.Len() > contentWindow*2 {
 			break

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/convo"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/route"
@@ -97,8 +98,12 @@ type Summary struct {
 	DrawersRemoved int            `json:"drawers_removed"`
 	SourcesPruned  int            `json:"sources_pruned"`
 	Bytes          int64          `json:"bytes_mined"`
-	Seconds        float64        `json:"seconds"`
-	Interrupted    bool           `json:"interrupted"`
+	// BytesParsed is how much of the conversation exports this mine read
+	// and parsed. A session log mined before and only appended to since
+	// costs its new part and the last exchange it goes on from.
+	BytesParsed int64   `json:"bytes_parsed"`
+	Seconds     float64 `json:"seconds"`
+	Interrupted bool    `json:"interrupted"`
 	// KeepSecrets is the mode of this mine: true with --keep-secrets.
 	KeepSecrets bool `json:"keep_secrets"`
 	// Redactions are the secrets replaced in the files this mine wrote,
@@ -119,6 +124,13 @@ type result struct {
 	problem *Skip
 	// redacted are the secrets replaced in update's drawers.
 	redacted []Redaction
+	// more says update is a piece of a session log that further results
+	// continue; parsed is how many bytes of the file it read.
+	more   bool
+	parsed int64
+	// sent says the file's results went out one piece at a time: this
+	// one carries nothing.
+	sent bool
 }
 
 // batchDrawers bounds a write transaction: big enough to amortise commits,
@@ -233,10 +245,11 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	m := &miner{p: p, wing: wing, opts: o, router: newRouter(rooms), known: known}
 	results := m.process(ctx, w.files)
 	keep := map[string]bool{}
+	cut := map[string]bool{} // logs whose remaining pieces are dropped
 	var batch []store.SourceUpdate
 	var batchRedacted []Redaction
 	var batchMined, batchTouched int
-	var batchBytes int64
+	var batchBytes, batchParsed int64
 	pending, done := 0, 0
 	// flush commits the batch; only then does the summary count its files.
 	// Files already read are kept rather than redone after an interrupt.
@@ -255,19 +268,22 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		sum.FilesMined += batchMined
 		sum.FilesUnchanged += batchTouched
 		sum.Bytes += batchBytes
+		sum.BytesParsed += batchParsed
 		for _, r := range batchRedacted {
 			sum.Redactions = append(sum.Redactions, r)
 			sum.RedactedByKind[r.Kind]++
 		}
-		batch, pending, batchMined, batchTouched, batchBytes = batch[:0], 0, 0, 0, 0
+		batch, pending, batchMined, batchTouched, batchBytes, batchParsed = batch[:0], 0, 0, 0, 0, 0
 		batchRedacted = batchRedacted[:0]
 		return nil
 	}
 	var writeErr error
 	for r := range results {
-		done++
-		if o.Progress != nil {
-			o.Progress(done, len(w.files))
+		if !r.more { // a log's pieces are one file
+			done++
+			if o.Progress != nil {
+				o.Progress(done, len(w.files))
+			}
 		}
 		if writeErr != nil {
 			continue // drain the workers
@@ -276,8 +292,15 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 			writeErr = r.err
 			continue
 		}
-		if r.keep {
-			keep[r.c.path] = true
+		// A log's pieces come in order; the last result decides.
+		keep[r.c.path] = r.keep
+		if cut[r.c.path] || r.more && ctx.Err() != nil {
+			// Pieces not yet written when the mine is cut short are
+			// left, with all that follows them, to the next mine, which
+			// goes on from the last one written: a deadline must not
+			// wait for a queue of them.
+			cut[r.c.path], keep[r.c.path] = true, true
+			continue
 		}
 		if r.problem != nil {
 			sum.Errors = append(sum.Errors, *r.problem)
@@ -290,16 +313,20 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 			sum.FilesUnchanged++
 			continue
 		}
-		if r.update.Touch {
+		switch {
+		case r.update.Touch:
 			batchTouched++
-		} else {
+		case !r.more:
 			batchMined++
 			batchBytes += r.c.info.Size()
 		}
+		batchParsed += r.parsed
 		batch = append(batch, *r.update)
 		batchRedacted = append(batchRedacted, r.redacted...)
 		pending += len(r.update.Drawers) + 1
-		if pending >= batchDrawers {
+		// A log's pieces are written one at a time, so what a cut-short
+		// mine keeps is all it read but the piece it was reading.
+		if pending >= batchDrawers || r.more {
 			writeErr = flush()
 		}
 	}
@@ -371,8 +398,11 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			send := func(r result) { out <- r }
 			for c := range in {
-				out <- m.file(c)
+				if r := m.file(ctx, c, send); !r.sent {
+					send(r)
+				}
 			}
 		}()
 	}
@@ -396,7 +426,11 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 // file decides what one file needs: nothing (unchanged), a touch (same
 // content, new mtime), a full replacement, or a skip. A file mined before
 // in the other secrets mode is never unchanged: its drawers must change.
-func (m *miner) file(c candidate) result {
+//
+// An append-only session log mined before goes on from where that mine
+// stopped, and a new one is mined piece by piece: those results are sent
+// as they are ready and the result returned says so.
+func (m *miner) file(ctx context.Context, c candidate, send func(result)) result {
 	size, mtime := c.info.Size(), c.info.ModTime().UnixNano()
 	prev, known := m.known[c.path]
 	redact := !m.opts.KeepSecrets
@@ -419,6 +453,12 @@ func (m *miner) file(c candidate) result {
 		return result{c: c, skip: &Skip{Path: c.path, Reason: ReasonTooLarge,
 			Detail: fmt.Sprintf("%d bytes, over the %d byte limit (%s)", size, limit, flag)}}
 	}
+	if format != "" && convo.Resumable(format) {
+		src := store.Source{Wing: m.wing, Path: c.path, Kind: store.KindConversation, Mtime: mtime, Size: size, Redacted: redact}
+		if m.resumeLog(ctx, c, format, src, send) {
+			return result{sent: true}
+		}
+	}
 	text, err := readText(c.path, limit)
 	if err != nil {
 		s, ok := asSkip(err)
@@ -438,6 +478,9 @@ func (m *miner) file(c candidate) result {
 		return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Touch: true}}
 	}
 	if format != "" {
+		if convo.Resumable(format) {
+			return m.wholeLog(c, format, text, src)
+		}
 		return m.conversation(c, format, text, src)
 	}
 	// Redaction comes before chunking, so no chunk boundary can split a

@@ -204,6 +204,17 @@ CREATE INDEX drawers_purged ON drawers (wing, source, content_hash) WHERE purged
 	`
 INSERT INTO meta (key, value) SELECT 'cjk.han_text', '0' WHERE NOT EXISTS (SELECT 1 FROM drawers);
 `,
+	// v8: where the next mine of an append-only session log resumes (JSON
+	// owned by core/mine; '' for files and whole-document exports), so a
+	// log that grew costs only its new part. It stays with the palace, as
+	// the sources do. The covering index lets VecInfo count live drawers
+	// and their vectors from small index entries instead of reading every
+	// drawer's row, which cost an agent hook half a second per run in a
+	// palace holding one long session.
+	`
+ALTER TABLE sources ADD COLUMN resume TEXT NOT NULL DEFAULT '';
+CREATE INDEX drawers_live_vec ON drawers (vec_model, deleted_at) WHERE deleted_at IS NULL;
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

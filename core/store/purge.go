@@ -183,9 +183,9 @@ func (s *Store) UnpurgeDrawer(ctx context.Context, id string) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE id = ?`, id); err != nil {
 			return fmt.Errorf("unpurge drawer %s: %w", id, err)
 		}
-		// A zero mtime and hash match no file, so the next mine reads the
-		// source and writes its chunks again.
-		if _, err := tx.ExecContext(ctx, `UPDATE sources SET mtime = 0, content_hash = '' WHERE wing = ? AND path = ?`,
+		// A zero mtime and hash match no file, and no resume point, so the
+		// next mine reads the whole source and writes its chunks again.
+		if _, err := tx.ExecContext(ctx, `UPDATE sources SET mtime = 0, content_hash = '', resume = '' WHERE wing = ? AND path = ?`,
 			wing, source); err != nil {
 			return fmt.Errorf("unpurge drawer %s: %w", id, err)
 		}

@@ -19,6 +19,10 @@ type Source struct {
 	MinedAt     time.Time
 	// Redacted says the drawers were mined with secrets redacted.
 	Redacted bool
+	// Resume is where the next mine of an append-only session log goes on
+	// (core/mine's JSON), "" when it reads the file whole. For such a log
+	// ContentHash covers only the part it re-reads, and Drawers counts all.
+	Resume string
 }
 
 // SourceUpdate replaces everything Palace holds for one source: its drawers
@@ -28,6 +32,11 @@ type SourceUpdate struct {
 	Source  Source
 	Drawers []Drawer
 	Touch   bool
+	// Append keeps the source's drawers except those in Drop, and adds
+	// Drawers: the update of a log mined on from where it was left, whose
+	// earlier drawers are final. Source.Drawers is then the total.
+	Append bool
+	Drop   []string
 }
 
 // BatchResult counts what a batch changed.
@@ -40,7 +49,7 @@ type BatchResult struct {
 // keyed by path. Paths compare as bytes: SQLite's substr counts characters
 // in text, and a path need not even be valid UTF-8.
 func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]Source, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted
+	rows, err := s.r.QueryContext(ctx, `SELECT wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted, resume
 		FROM sources WHERE wing = ? AND substr(CAST(path AS BLOB), 1, ?) = CAST(? AS BLOB)`, wing, len(prefix), prefix)
 	if err != nil {
 		return nil, fmt.Errorf("list sources of %s: %w", wing, err)
@@ -50,7 +59,7 @@ func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]So
 	for rows.Next() {
 		var src Source
 		var mined string
-		if err := rows.Scan(&src.Wing, &src.Path, &src.Kind, &src.ContentHash, &src.Mtime, &src.Size, &src.Drawers, &mined, &src.Redacted); err != nil {
+		if err := rows.Scan(&src.Wing, &src.Path, &src.Kind, &src.ContentHash, &src.Mtime, &src.Size, &src.Drawers, &mined, &src.Redacted, &src.Resume); err != nil {
 			return nil, fmt.Errorf("list sources of %s: %w", wing, err)
 		}
 		src.MinedAt, _ = time.Parse(timeLayout, mined)
@@ -85,7 +94,14 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 				}
 				continue
 			}
-			removed, added, err := replaceDrawers(ctx, tx, ins, src, u.Drawers)
+			count := len(u.Drawers)
+			var removed, added int
+			if u.Append {
+				removed, added, err = appendDrawers(ctx, tx, ins, src, u.Drawers, u.Drop)
+				count = src.Drawers
+			} else {
+				removed, added, err = replaceDrawers(ctx, tx, ins, src, u.Drawers)
+			}
 			if err != nil {
 				return err
 			}
@@ -96,12 +112,12 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 			}
 			r.Removed += removed
 			r.Added += added
-			if _, err := tx.ExecContext(ctx, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted, resume)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (wing, path) DO UPDATE SET kind = excluded.kind, content_hash = excluded.content_hash,
 					mtime = excluded.mtime, size = excluded.size, drawers = excluded.drawers, mined_at = excluded.mined_at,
-					redacted = excluded.redacted`,
-				src.Wing, src.Path, src.Kind, src.ContentHash, src.Mtime, src.Size, len(u.Drawers), now, src.Redacted); err != nil {
+					redacted = excluded.redacted, resume = excluded.resume`,
+				src.Wing, src.Path, src.Kind, src.ContentHash, src.Mtime, src.Size, count, now, src.Redacted, src.Resume); err != nil {
 				return fmt.Errorf("record source %s: %w", src.Path, err)
 			}
 		}
@@ -155,6 +171,42 @@ func replaceDrawers(ctx context.Context, tx *sql.Tx, ins *drawerInsert, src Sour
 			return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 		}
 		removed++
+	}
+	return removed, added, nil
+}
+
+// appendDrawers adds ds to a source's drawers and removes those of drop
+// that ds does not hold again, touching no other drawer of the source: its
+// cost is that of ds and drop, not of the source. Purged chunks stay
+// purged, as in replaceDrawers.
+func appendDrawers(ctx context.Context, tx *sql.Tx, ins *drawerInsert, src Source, ds []Drawer, drop []string) (removed, added int, err error) {
+	purged, err := txStrings(ctx, tx, `SELECT content_hash FROM drawers
+		WHERE wing = ? AND source = ? AND purged_at IS NOT NULL AND kind IN ('file', 'conversation')`, src.Wing, src.Path)
+	if err != nil {
+		return 0, 0, fmt.Errorf("append drawers of %s: %w", src.Path, err)
+	}
+	keep := map[string]bool{}
+	for _, d := range ds {
+		keep[d.ID] = true
+		if purged[d.ContentHash] {
+			continue
+		}
+		n, err := insertDrawer(ctx, ins, d) // an id already there stays as it is
+		if err != nil {
+			return 0, 0, err
+		}
+		added += n
+	}
+	for _, id := range drop {
+		if keep[id] {
+			continue
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE id = ? AND wing = ? AND source = ? AND purged_at IS NULL`, id, src.Wing, src.Path)
+		if err != nil {
+			return 0, 0, fmt.Errorf("append drawers of %s: %w", src.Path, err)
+		}
+		n, _ := res.RowsAffected()
+		removed += int(n)
 	}
 	return removed, added, nil
 }

@@ -68,9 +68,13 @@ func (s *Store) VecInfo(ctx context.Context) (VecInfo, error) {
 			return vi, fmt.Errorf("count vectors: %w", err)
 		}
 	}
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM drawers WHERE deleted_at IS NULL AND (vec_model IS NULL OR vec_model != ?)`, vi.Model).Scan(&vi.Pending); err != nil {
+	// Pending is every live drawer without a vector of the model: both
+	// counts read only the drawers_live_vec index.
+	var live int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM drawers INDEXED BY drawers_live_vec WHERE deleted_at IS NULL`).Scan(&live); err != nil {
 		return vi, fmt.Errorf("count pending vectors: %w", err)
 	}
+	vi.Pending = live - vi.Vectors
 	return vi, nil
 }
 

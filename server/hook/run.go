@@ -184,6 +184,9 @@ type Result struct {
 	Summary    *mine.Summary `json:"summary,omitempty"`
 	Embedded   int           `json:"embedded"`
 	Pending    int           `json:"pending"`
+	// Partial says the deadline came before the end of the transcript:
+	// what was read is stored, and the next run goes on from there.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Check validates the input and returns the transcript to mine and its
@@ -213,10 +216,14 @@ func Check(in Input, o RunOptions) (transcript, wing string, err error) {
 }
 
 // Run mines the session's transcript into its wing, incrementally (an
-// unchanged transcript costs a stat; a grown one is re-read and its
-// drawers replaced), then embeds what it can before ctx's deadline. The
-// caller bounds ctx: the agent is waiting. Embedding that does not finish
-// is resumed by the next mine or `palace reindex`.
+// unchanged transcript costs a stat; a grown one is read from its last
+// exchange on, so a run costs what was appended), then embeds what it can
+// before ctx's deadline. The caller bounds ctx: the agent is waiting. A
+// transcript too long to mine before the deadline is stored piece by
+// piece, in order (Result.Partial), and the next run goes on from the
+// last piece stored, so every session is stored whole in the end.
+// Embedding that does not finish is resumed by the next mine or `palace
+// reindex`.
 func Run(ctx context.Context, p *palace.Palace, in Input, o RunOptions) (Result, error) {
 	res := Result{Agent: o.Agent, Event: o.Event, Session: in.SessionID}
 	transcript, wing, err := Check(in, o)
@@ -228,6 +235,10 @@ func Run(ctx context.Context, p *palace.Palace, in Input, o RunOptions) (Result,
 	// model costs more than most hook runs take.
 	m, err := ops.Mine(ctx, p, ops.MineRequest{Path: transcript, Wing: wing, Mode: mine.ModeConvos, NoVectors: true})
 	res.Summary = m.Summary
+	if err != nil && m.Summary != nil && mine.IsInterrupted(err) && ctx.Err() != nil {
+		res.Partial = true
+		return res, nil
+	}
 	if err != nil {
 		return res, fmt.Errorf("hook: %w", err)
 	}

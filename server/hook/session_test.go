@@ -1,0 +1,252 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palace-dev/palace/core/embed"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
+)
+
+const longSessionID = "5b0c2e7a-long-session"
+
+// longSession is n lines of a Claude Code session log from line first on
+// (first > 0 continues one): prompts, replies streamed over two lines of
+// one message id, tool calls and their results, and lines with no message.
+func longSession(tb testing.TB, first, n int) []byte {
+	words := strings.Fields("parser cache token deploy index vector schema query router budget commit branch merge rollback latency shard")
+	text := func(i, k int) string {
+		var b strings.Builder
+		for j := 0; j < k; j++ {
+			b.WriteString(words[(i*7+j*3+j*j)%len(words)])
+			b.WriteByte(' ')
+		}
+		return fmt.Sprintf("%sstep %d", b.String(), i)
+	}
+	var out []byte
+	for i := first; i < first+n; i++ {
+		l := map[string]any{"sessionId": longSessionID, "cwd": "/work/shop", "version": "2.0.1",
+			"timestamp": time.Date(2026, 3, 1, 0, 0, i, 0, time.UTC).Format(time.RFC3339)}
+		id := fmt.Sprintf("a%d", i/6)
+		switch i % 6 {
+		case 0:
+			l["type"], l["message"] = "user", map[string]any{"role": "user", "content": text(i, 12)}
+		case 1, 2:
+			block := map[string]any{"type": "text", "text": text(i, 30)}
+			if i%6 == 2 {
+				block = map[string]any{"type": "tool_use", "name": "Bash", "input": map[string]any{"command": "grep -rn " + text(i, 2)}}
+			}
+			l["type"], l["message"] = "assistant", map[string]any{"id": id, "role": "assistant", "model": "m1", "content": []any{block}}
+		case 3:
+			l["type"], l["message"] = "user", map[string]any{"role": "user",
+				"content": []any{map[string]any{"type": "tool_result", "content": text(i, 40)}}}
+		case 4:
+			l["type"], l["message"] = "assistant", map[string]any{"id": "b" + id, "role": "assistant", "model": "m1",
+				"content": []any{map[string]any{"type": "text", "text": text(i, 20)}}}
+		default:
+			l["type"], l["content"] = "system", "hook ran"
+		}
+		b, err := json.Marshal(l)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(append(out, b...), '\n')
+	}
+	return out
+}
+
+// sessionSetup is a transcript folder, a project and a palace for hook runs.
+type sessionSetup struct {
+	transcript string
+	in         Input
+	o          RunOptions
+	p          *palace.Palace
+}
+
+func newSessionSetup(tb testing.TB, data []byte) *sessionSetup {
+	tb.Helper()
+	root := filepath.Join(tb.TempDir(), "projects")
+	dir := filepath.Join(root, "-work-shop")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	s := &sessionSetup{transcript: filepath.Join(dir, longSessionID+".jsonl")}
+	if err := os.WriteFile(s.transcript, data, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	cwd := filepath.Join(tb.TempDir(), "shop")
+	if err := os.MkdirAll(cwd, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	s.in = Input{SessionID: longSessionID, TranscriptPath: s.transcript, CWD: cwd, HookEventName: "Stop"}
+	s.o = RunOptions{Agent: AgentClaudeCode, Event: EventStop, Roots: []string{root}}
+	s.p = openHookPalace(tb)
+	return s
+}
+
+func openHookPalace(tb testing.TB) *palace.Palace {
+	tb.Helper()
+	home := tb.TempDir()
+	p, err := palace.Open(home, palace.Options{Embed: &embed.Config{Home: home}, Actor: "hook", Client: AgentClaudeCode})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { p.Close() })
+	return p
+}
+
+// run is one hook run with the given deadline.
+func (s *sessionSetup) run(tb testing.TB, deadline time.Duration) Result {
+	tb.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	res, err := Run(ctx, s.p, s.in, s.o)
+	if err != nil {
+		tb.Fatalf("hook run: %v", err)
+	}
+	return res
+}
+
+func (s *sessionSetup) appendLines(tb testing.TB, data []byte) {
+	tb.Helper()
+	f, err := os.OpenFile(s.transcript, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// drawers lists the palace's drawers, all a mine decides about each but
+// when it ran.
+func (s *sessionSetup) drawers(tb testing.TB) []string {
+	tb.Helper()
+	ds, err := s.p.Store.ListDrawers(context.Background(), store.Filter{}, 1<<30)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := make([]string, len(ds))
+	for i, d := range ds {
+		out[i] = fmt.Sprintf("%s %s/%s %d-%d %q %q %s %s", d.ID, d.Wing, d.Room, d.LineStart, d.LineEnd,
+			d.Content, d.IndexText, d.OccurredAt, d.Metadata)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// A session too long to mine before the hook's deadline (#16: from about
+// 40,000 lines one was never stored) is stored piece by piece: each run
+// stores what it can and returns on time, the next goes on from there,
+// and in the end the palace holds exactly what a clean mine gives. Then
+// two appended lines cost a run a few kilobytes of parsing.
+func TestRunStoresLongSessionAcrossRuns(t *testing.T) {
+	data := longSession(t, 0, 24000)
+	s := newSessionSetup(t, data)
+	// The clean mine: the same transcript into a palace of its own.
+	clean := *s
+	clean.p = openHookPalace(t)
+	start := time.Now()
+	if res := clean.run(t, 10*time.Minute); res.Partial || res.Summary.FilesMined != 1 {
+		t.Fatalf("clean mine: %+v", res.Summary)
+	}
+	// A deadline a quarter of what the whole session takes on this
+	// machine: a few pieces per run.
+	deadline := max(time.Since(start)/4, 200*time.Millisecond)
+	want := clean.drawers(t)
+
+	stored, runs := 0, 0
+	for {
+		runs++
+		if runs > 40 {
+			t.Fatalf("the session is still not stored whole after %d runs (%d of %d drawers)", runs-1, stored, len(want))
+		}
+		start := time.Now()
+		res := s.run(t, deadline)
+		// The mine stops between pieces; the piece in hand is written
+		// after the deadline. runHook allows 500 ms past it.
+		if took := time.Since(start); took > deadline+2*time.Second {
+			t.Errorf("run %d took %v against a %v deadline", runs, took, deadline)
+		}
+		n := len(s.drawers(t))
+		if res.Partial && n <= stored && runs > 1 {
+			t.Fatalf("run %d stored nothing new (%d drawers): %+v", runs, n, res.Summary)
+		}
+		stored = n
+		if !res.Partial {
+			break
+		}
+	}
+	if runs < 3 {
+		t.Fatalf("the session was stored in %d run(s) against a %v deadline, a quarter of a whole mine: a run ignored its deadline", runs, deadline)
+	}
+	got := s.drawers(t)
+	if len(got) != len(want) {
+		t.Fatalf("after %d runs: %d drawers, a clean mine has %d", runs, len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("after %d runs the drawers differ from a clean mine's:\n got %.300s\nwant %.300s", runs, got[i], want[i])
+		}
+	}
+	t.Logf("%d-byte session stored whole in %d runs of %v", len(data), runs, deadline)
+
+	more := longSession(t, 24000, 2)
+	s.appendLines(t, more)
+	res := s.run(t, DefaultTimeout)
+	if res.Partial || res.Summary.DrawersAdded == 0 || res.Summary.BytesParsed > int64(len(more))+16<<10 {
+		t.Fatalf("two appended lines: %+v", res.Summary)
+	}
+}
+
+// BenchmarkSession times hook runs on 20k, 80k and 320k-line Claude Code
+// sessions: full mines a session no run has seen (with no deadline), and
+// append adds two lines (a prompt and its reply) to a session already
+// stored and runs the hook. Append should not grow with the session;
+// full should grow linearly.
+//
+//	go test -bench 'Session/full' -benchtime 1x -run '^$' ./server/hook
+//	go test -bench 'Session/append' -benchtime 20x -run '^$' ./server/hook
+func BenchmarkSession(b *testing.B) {
+	for _, n := range []int{20000, 80000, 320000} {
+		data := longSession(b, 0, n)
+		name := fmt.Sprintf("%dk", n/1000)
+		b.Run("full/"+name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				s := newSessionSetup(b, data)
+				b.StartTimer()
+				if res := s.run(b, time.Hour); res.Partial || res.Summary.FilesMined != 1 {
+					b.Fatalf("full mine: %+v", res.Summary)
+				}
+			}
+		})
+		b.Run("append/"+name, func(b *testing.B) {
+			s := newSessionSetup(b, data)
+			s.run(b, time.Hour)
+			var parsed int64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				s.appendLines(b, longSession(b, n+2*i, 2))
+				b.StartTimer()
+				res := s.run(b, DefaultTimeout)
+				if res.Partial || res.Summary.DrawersAdded == 0 {
+					b.Fatalf("append: %+v", res.Summary)
+				}
+				parsed += res.Summary.BytesParsed
+			}
+			b.ReportMetric(float64(parsed)/float64(b.N), "parsed-B/op")
+		})
+	}
+}
