@@ -227,6 +227,10 @@ func TestDoctorOfUnopenablePalace(t *testing.T) {
 		!strings.Contains(out, "  audit ") || !strings.Contains(out, "newer than this palace binary") {
 		t.Errorf("doctor of a palace of schema 999: exit %d\n%s\n%s", code, out, errOut)
 	}
+	// The file is whole: the advice is to upgrade, never to salvage it.
+	if !strings.Contains(errOut, "upgrade palace") || strings.Contains(errOut, "damaged;") || strings.Contains(errOut, "repair --into") {
+		t.Errorf("doctor of a palace of schema 999 advises %q, want an upgrade", errOut)
+	}
 }
 
 // Read commands on a home without a palace say so and create nothing;

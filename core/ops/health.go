@@ -126,7 +126,12 @@ func summarize(res *DoctorResult) {
 		if !ch.OK && (ch.Name == store.CheckIntegrity || ch.Name == store.CheckFTS) {
 			broken = append(broken, ch.Name+": "+ch.Detail)
 		}
-		if !ch.OK && (ch.Name == store.CheckIntegrity || ch.Name == CheckOpen) {
+		if !ch.OK && ch.Name == store.CheckIntegrity {
+			damaged = true
+		}
+		// A palace that fails to open only because a newer binary wrote it
+		// is whole: the advice is to upgrade, not to salvage it.
+		if !ch.OK && ch.Name == CheckOpen && res.Schema <= store.SchemaVersion() {
 			damaged = true
 		}
 	}
@@ -139,6 +144,8 @@ func summarize(res *DoctorResult) {
 	case damaged:
 		res.Next = "the database file is damaged. Keep a copy of the palace folder. `palace repair` mends damaged " +
 			"indexes, not damaged drawer pages: if the checks still fail after it, " + strings.ToLower(salvageAdvice[:1]) + salvageAdvice[1:]
+	case res.Schema > store.SchemaVersion():
+		res.Next = fmt.Sprintf("a newer palace wrote this file (schema v%d; this binary reads up to v%d): upgrade palace; nothing is damaged", res.Schema, store.SchemaVersion())
 	case res.ReadOnly:
 		res.Next = "the palace is read-only for this user, and a repair needs write access"
 	default:
