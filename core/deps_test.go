@@ -44,6 +44,7 @@ const layers = `
 	github.com/mattn/go-sqlite3, github.com/asg017/sqlite-vec-go-bindings/... < SQLITE;
 	github.com/knights-analytics/hugot/..., github.com/yalue/onnxruntime_go,
 	github.com/sugarme/tokenizer/... < EMBEDRT;
+	github.com/tree-sitter/... < TREESITTER;
 	github.com/mark3labs/mcp-go/... < MCPLIB;
 	go.lsp.dev/... < LSPLIB;
 	github.com/spf13/cobra/... < CLILIB;
@@ -56,6 +57,7 @@ const layers = `
 	STD, EXT < core/cjk;
 	core/cjk < core/cjk/internal/cjkprobe;
 	core/chunk < core/convo;
+	core/chunk, TREESITTER < core/code;
 	core/audit, SQLITE < core/store;
 	STD, EXT, EMBEDRT < core/embed;
 
@@ -64,7 +66,7 @@ const layers = `
 	core/input, core/query, core/store < core/route;
 	core/dates, core/input, core/store, EXT < core/kg;
 	core/dates, core/input, core/palace, core/query, core/route < core/search;
-	core/convo, core/palace, core/route, core/secrets, EXT < core/mine;
+	core/code, core/convo, core/palace, core/route, core/secrets, EXT < core/mine;
 	core/search < core/vectors;
 	aaak, core/search < core/compress;
 	core/search < core/relevant;
@@ -113,6 +115,8 @@ var boundaries = []boundary{
 		why: "the embedding runtime is core/embed's business; the benchmark measures it directly"},
 	{imp: "github.com/sugarme/tokenizer/...", only: []string{"core/embed", "cmd/palace/internal/bench"},
 		why: "the embedding runtime is core/embed's business; the benchmark measures it directly"},
+	{imp: "github.com/tree-sitter/...", only: []string{"core/code"},
+		why: "parsing source is core/code's business: the rest of the engine sees chunks, symbols and references"},
 	{imp: "os/exec", only: []string{"cmd/palace/model.go", "cmd/palace/internal/bench"},
 		why: "the engine never spawns processes; `palace setup ort` runs its install script and the benchmark harness drives palace binaries"},
 	{imp: "github.com/mark3labs/mcp-go/...", only: []string{"server/mcp", "cmd/palace/internal/bench"},

@@ -129,6 +129,9 @@ func printSummary(w io.Writer, s *mine.Summary) {
 		fmt.Fprintf(w, "  ... and %d more (see --json)\n", shown-10)
 	}
 	printRedactions(w, s)
+	if s.ParseFallbacks > 0 {
+		fmt.Fprintf(w, "parse fallbacks: %d source files did not parse and were cut by lines\n", s.ParseFallbacks)
+	}
 	fmt.Fprintf(w, "drawers: %d added, %d removed; %d sources pruned; %.1f MB in %.2fs\n",
 		s.DrawersAdded, s.DrawersRemoved, s.SourcesPruned, float64(s.Bytes)/1e6, s.Seconds)
 }

@@ -6,6 +6,7 @@ package mine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/code"
 	"github.com/palace-dev/palace/core/convo"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
@@ -111,6 +113,10 @@ type Summary struct {
 	// read again and not listed.
 	Redactions     []Redaction    `json:"redactions"`
 	RedactedByKind map[string]int `json:"redacted_by_kind"`
+	// ParseFallbacks counts the source files in a language core/code
+	// parses that were cut by lines instead: too large, too slow to parse
+	// or broken at their top level.
+	ParseFallbacks int `json:"parse_fallbacks"`
 }
 
 // result is one file after the workers looked at it.
@@ -131,6 +137,8 @@ type result struct {
 	// sent says the file's results went out one piece at a time: this
 	// one carries nothing.
 	sent bool
+	// fallback says a source file was cut by lines: it did not parse.
+	fallback bool
 }
 
 // batchDrawers bounds a write transaction: big enough to amortise commits,
@@ -248,7 +256,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	cut := map[string]bool{} // logs whose remaining pieces are dropped
 	var batch []store.SourceUpdate
 	var batchRedacted []Redaction
-	var batchMined, batchTouched int
+	var batchMined, batchTouched, batchFallbacks int
 	var batchBytes, batchParsed int64
 	pending, done := 0, 0
 	// flush commits the batch; only then does the summary count its files.
@@ -269,11 +277,12 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		sum.FilesUnchanged += batchTouched
 		sum.Bytes += batchBytes
 		sum.BytesParsed += batchParsed
+		sum.ParseFallbacks += batchFallbacks
 		for _, r := range batchRedacted {
 			sum.Redactions = append(sum.Redactions, r)
 			sum.RedactedByKind[r.Kind]++
 		}
-		batch, pending, batchMined, batchTouched, batchBytes, batchParsed = batch[:0], 0, 0, 0, 0, 0
+		batch, pending, batchMined, batchTouched, batchBytes, batchParsed, batchFallbacks = batch[:0], 0, 0, 0, 0, 0, 0
 		batchRedacted = batchRedacted[:0]
 		return nil
 	}
@@ -321,6 +330,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 			batchBytes += r.c.info.Size()
 		}
 		batchParsed += r.parsed
+		if r.fallback {
+			batchFallbacks++
+		}
 		batch = append(batch, *r.update)
 		batchRedacted = append(batchRedacted, r.redacted...)
 		pending += len(r.update.Drawers) + 1
@@ -489,7 +501,7 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 	if redact {
 		text, found = redactText(text, c.path, func(line int) int { return line })
 	}
-	chunks := chunk.Split(text, m.opts.Chunk)
+	chunks, metas, fellBack := m.chunkFile(c.path, text)
 	if len(chunks) == 0 {
 		// Record it anyway so the next mine skips it by size and mtime.
 		return result{c: c, keep: true, update: &store.SourceUpdate{Source: src}}
@@ -506,10 +518,49 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 		ds[i] = store.Drawer{
 			ID: store.DrawerID(m.wing, c.path, i, h), Wing: m.wing, Room: room, Kind: store.KindFile,
 			Source: c.path, LineStart: ch.LineStart, LineEnd: ch.LineEnd, Content: ch.Text, IndexText: idx,
-			ContentHash: h, CreatedAt: now, SourceMtime: mtime, OccurredAt: c.info.ModTime(),
+			ContentHash: h, CreatedAt: now, SourceMtime: mtime, OccurredAt: c.info.ModTime(), Metadata: metas[i],
 		}
 	}
-	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found}
+	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found, fallback: fellBack}
+}
+
+// codeMeta is a source drawer's metadata: its language, the symbols it
+// defines and the identifiers it references.
+type codeMeta struct {
+	Lang    string        `json:"lang"`
+	Defines []code.Symbol `json:"defines"`
+	Refs    []string      `json:"refs"`
+}
+
+// chunkFile cuts a file into drawers: a source file in a language
+// core/code parses at its definitions, with each drawer's metadata; any
+// other file, or a source file that does not parse (fellBack), by lines.
+// metas[i] is "" where a drawer has no metadata.
+func (m *miner) chunkFile(path, text string) (chunks []chunk.Chunk, metas []string, fellBack bool) {
+	lang := code.Language(path)
+	if lang != "" {
+		if cs, err := code.Split(text, lang, m.opts.Chunk); err == nil {
+			if chunks, metas, err := withMeta(lang, cs); err == nil {
+				return chunks, metas, false
+			}
+		}
+		fellBack = true
+	}
+	chunks = chunk.Split(text, m.opts.Chunk)
+	return chunks, make([]string, len(chunks)), fellBack
+}
+
+// withMeta splits code chunks into plain chunks and their metadata JSON.
+func withMeta(lang string, cs []code.Chunk) ([]chunk.Chunk, []string, error) {
+	chunks, metas := make([]chunk.Chunk, len(cs)), make([]string, len(cs))
+	for i, c := range cs {
+		mj, err := json.Marshal(codeMeta{Lang: lang, Defines: c.Defines, Refs: c.Refs})
+		if err != nil {
+			return nil, nil, fmt.Errorf("metadata of lines %d-%d: %w", c.LineStart, c.LineEnd, err)
+		}
+		chunks[i], metas[i] = c.Chunk, string(mj)
+	}
+	return chunks, metas, nil
 }
 
 // IsInterrupted reports whether err came from a cancelled mine.

@@ -1,0 +1,173 @@
+package code
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/palace-dev/palace/core/chunk"
+)
+
+var update = flag.Bool("update", false, "rewrite the .want files of testdata")
+
+// fixtureSize is small enough that every fixture is cut into several
+// drawers, one of them a definition split at its statements.
+var fixtureSize = chunk.Options{Size: 400}
+
+// describe writes one line per drawer: its line range, then what it
+// defines as name:kind.
+func describe(cs []Chunk) string {
+	var b strings.Builder
+	for _, c := range cs {
+		fmt.Fprintf(&b, "%d-%d", c.LineStart, c.LineEnd)
+		for _, d := range c.Defines {
+			fmt.Fprintf(&b, " %s:%s", d.Name, d.Kind)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestFixtures states, per language, the drawers a source file is cut
+// into and the symbols each defines (testdata/*.want, one drawer a line).
+func TestFixtures(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		lang := Language(f)
+		if lang == "" {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := Split(string(src), lang, fixtureSize)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			checkExact(t, string(src), cs, fixtureSize.Size)
+			got := describe(cs)
+			if *update {
+				if err := os.WriteFile(f+".want", []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(f + ".want")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("%s drawers:\n%s\nwant:\n%s", f, got, want)
+			}
+		})
+	}
+	if n < 5 {
+		t.Fatalf("%d fixtures, want one per language", n)
+	}
+}
+
+// TestBrokenFallsBack: a file broken at its top level is left to the line
+// chunker, with a reason.
+func TestBrokenFallsBack(t *testing.T) {
+	for lang, src := range map[string]string{
+		"go":         "package x\n\nfunc f() {\n\treturn 1\n}\n}}} ))) func {{\n",
+		"python":     "def f(:\n    return )\n\nclass\n",
+		"typescript": "function f( {\n  return ]\n}\n}}}\n",
+	} {
+		if _, err := Split(src, lang, chunk.Default); !errors.Is(err, ErrFallback) {
+			t.Errorf("%s: err %v, want ErrFallback", lang, err)
+		}
+	}
+	big := "package x\n" + strings.Repeat("var a = 1\n", MaxBytes/10+1)
+	if _, err := Split(big, "go", chunk.Default); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "parse limit") {
+		t.Errorf("large file: err %v, want ErrFallback over the parse limit", err)
+	}
+}
+
+// TestRefs: a drawer lists the identifiers it uses, once each, without
+// those it defines.
+func TestRefs(t *testing.T) {
+	src := "package x\n\n// Twice doubles n.\nfunc Twice(n int) int {\n\treturn add(n, n)\n}\n"
+	cs, err := Split(src, "go", chunk.Default)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("%v %v", cs, err)
+	}
+	if got := fmt.Sprint(cs[0].Defines, cs[0].Refs); got != "[{Twice func}] [int add]" {
+		t.Errorf("defines and refs: %s", got)
+	}
+}
+
+// checkExact asserts what mining relies on: drawers come in order; a
+// drawer of several lines is exactly those lines, and a piece of one long
+// line lies in that line, pieces in order with only whitespace between;
+// no line is in two drawers and every line with something on it is in
+// one; no drawer is blank or over size characters.
+func checkExact(t *testing.T, text string, cs []Chunk, size int) {
+	t.Helper()
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	covered := make([]bool, len(lines)+1)
+	pos := make([]int, len(lines)+1)
+	last := 0 // last line of the previous drawer
+	for i, c := range cs {
+		if c.LineStart < 1 || c.LineStart > c.LineEnd || c.LineEnd > len(lines) {
+			t.Fatalf("drawer %d: bad range %d-%d of %d lines", i, c.LineStart, c.LineEnd, len(lines))
+		}
+		if strings.TrimSpace(c.Text) == "" {
+			t.Fatalf("drawer %d is blank", i)
+		}
+		if n := len([]rune(c.Text)); n > size {
+			t.Fatalf("drawer %d (%d-%d): %d characters, over %d", i, c.LineStart, c.LineEnd, n, size)
+		}
+		whole := strings.Join(lines[c.LineStart-1:c.LineEnd], "")
+		if c.Text == whole && pos[c.LineStart] == 0 {
+			if c.LineStart <= last {
+				t.Fatalf("drawer %d (%d-%d) overlaps or precedes line %d", i, c.LineStart, c.LineEnd, last)
+			}
+			for l := last + 1; l < c.LineStart; l++ {
+				if strings.TrimSpace(lines[l-1]) != "" {
+					t.Fatalf("line %d %q is in no drawer", l, lines[l-1])
+				}
+			}
+			for l := c.LineStart; l <= c.LineEnd; l++ {
+				covered[l] = true
+			}
+			last = c.LineEnd
+			continue
+		}
+		if c.LineStart != c.LineEnd {
+			t.Fatalf("drawer %d (%d-%d) is not its lines verbatim:\n%q\nwant\n%q", i, c.LineStart, c.LineEnd, c.Text, whole)
+		}
+		no := c.LineStart
+		if no < last || no == last && pos[no] == 0 {
+			t.Fatalf("drawer %d, a piece of line %d, comes after line %d", i, no, last)
+		}
+		at := strings.Index(whole[pos[no]:], c.Text)
+		if at < 0 || strings.TrimSpace(whole[pos[no]:pos[no]+at]) != "" {
+			t.Fatalf("drawer %d %q is not the next piece of line %d %q", i, c.Text, no, whole)
+		}
+		pos[no] += at + len(c.Text)
+		covered[no] = true
+		last = no
+	}
+	for no, l := range lines {
+		if strings.TrimSpace(l) != "" && !covered[no+1] {
+			t.Fatalf("line %d %q is in no drawer", no+1, l)
+		}
+		if pos[no+1] > 0 && strings.TrimSpace(l[pos[no+1]:]) != "" {
+			t.Fatalf("the pieces of line %d stop before %q", no+1, l[pos[no+1]:])
+		}
+	}
+}

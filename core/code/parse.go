@@ -1,0 +1,239 @@
+package code
+
+import (
+	"fmt"
+	"time"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+)
+
+// grammar returns the tree-sitter language for lang.
+func grammar(lang string) (unsafe.Pointer, bool) {
+	switch lang {
+	case "go":
+		return tsgo.Language(), true
+	case "python":
+		return tspython.Language(), true
+	case "javascript":
+		return tsjs.Language(), true
+	case "typescript":
+		return tsts.LanguageTypescript(), true
+	case "tsx":
+		return tsts.LanguageTSX(), true
+	case "rust":
+		return tsrust.Language(), true
+	}
+	return nil, false
+}
+
+// defKinds maps the syntax node kinds that define a symbol to the
+// symbol's kind, per grammar family. Kinds decided by context (methods,
+// JS variables, Go types) are settled in walker.define.
+var defKinds = map[string]map[string]string{
+	"go": {
+		"function_declaration": "func", "method_declaration": "method",
+		"type_spec": "type", "type_alias": "type", "const_spec": "const", "var_spec": "var",
+	},
+	"python": {
+		"function_definition": "func", "class_definition": "class", "assignment": "var",
+	},
+	"js": {
+		"function_declaration": "func", "generator_function_declaration": "func",
+		"class_declaration": "class", "abstract_class_declaration": "class",
+		"method_definition": "method", "abstract_method_signature": "method",
+		"variable_declarator": "var", "interface_declaration": "interface",
+		"type_alias_declaration": "type", "enum_declaration": "type",
+		"internal_module": "module", "module": "module",
+	},
+	"rust": {
+		"function_item": "func", "function_signature_item": "method",
+		"struct_item": "type", "enum_item": "type", "union_item": "type", "type_item": "type",
+		"trait_item": "interface", "const_item": "const", "static_item": "var",
+		"mod_item": "module", "macro_definition": "macro",
+	},
+}
+
+// identKinds are the leaf kinds that name something a drawer refers to.
+var identKinds = map[string]bool{
+	"identifier": true, "type_identifier": true, "field_identifier": true,
+	"property_identifier": true, "package_identifier": true,
+	"shorthand_property_identifier": true,
+}
+
+// bodyKinds are the definitions whose insides hold no further definitions
+// worth naming (locals, nested helpers).
+var bodyKinds = map[string]bool{"func": true, "method": true, "var": true, "const": true}
+
+func family(lang string) string {
+	switch lang {
+	case "javascript", "typescript", "tsx":
+		return "js"
+	}
+	return lang
+}
+
+// parse parses text as lang within limit.
+func parse(text, lang string, limit time.Duration) (*tree, error) {
+	ptr, ok := grammar(lang)
+	if !ok {
+		return nil, fmt.Errorf("%w: no grammar for %q", ErrFallback, lang)
+	}
+	p := sitter.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(sitter.NewLanguage(ptr)); err != nil {
+		return nil, fmt.Errorf("%w: %s grammar: %v", ErrFallback, lang, err)
+	}
+	src := []byte(text)
+	// The deprecated timeout, not a progress callback: tree-sitter calls
+	// that back into Go every hundred steps, which cost a fifth of the
+	// parse; v0.25 still honours the timeout.
+	p.SetTimeoutMicros(uint64(limit.Microseconds()))
+	st := p.Parse(src, nil)
+	if st == nil {
+		return nil, fmt.Errorf("%w: parsing took over %v", ErrFallback, limit)
+	}
+	defer st.Close()
+	t := newTree(text)
+	w := walker{t: t, src: src, lang: st.Language(), names: map[uint16]string{},
+		defs: defKinds[family(lang)], fam: family(lang)}
+	root := st.RootNode()
+	c := root.Walk()
+	defer c.Close()
+	t.top = w.children(c, "")
+	if root.IsError() {
+		t.broken, t.brokenAt = true, 0
+	}
+	for _, n := range t.top {
+		if n.kind == "ERROR" && !t.broken {
+			t.broken, t.brokenAt = true, n.start
+		}
+	}
+	return t, nil
+}
+
+// walker copies a tree-sitter tree into nodes, collecting definitions and
+// identifiers on the way.
+type walker struct {
+	t     *tree
+	src   []byte
+	lang  *sitter.Language
+	names map[uint16]string // kind names by id, looked up once each
+	defs  map[string]string
+	fam   string
+}
+
+func (w *walker) kind(n *sitter.Node) string {
+	id := n.KindId()
+	k, ok := w.names[id]
+	if !ok {
+		k = w.lang.NodeKindForId(id)
+		w.names[id] = k
+	}
+	return k
+}
+
+// children copies the named children of the cursor's node. owner is the
+// kind of the nearest enclosing definition ("" at the top, "class" in a
+// class...). Inside a function or a value nothing more is named: those
+// are locals.
+func (w *walker) children(c *sitter.TreeCursor, owner string) []*node {
+	if !c.GotoFirstChild() {
+		return nil
+	}
+	var out []*node
+	for {
+		n := c.Node()
+		if n.IsNamed() {
+			k := w.kind(n)
+			start, end := n.ByteRange()
+			out = append(out, &node{kind: k, start: int(start), end: int(end)})
+			if identKinds[k] && end-start >= 2 && end-start <= 100 {
+				w.t.refs = append(w.t.refs, ref{name: string(w.src[start:end]), at: int(start)})
+			}
+			inner := owner
+			if !bodyKinds[owner] {
+				if sk := w.define(n, k, owner); sk != "" {
+					inner = sk
+				}
+			}
+			out[len(out)-1].children = w.children(c, inner)
+		}
+		if !c.GotoNextSibling() {
+			break
+		}
+	}
+	c.GotoParent()
+	return out
+}
+
+// define records the symbols n defines, if it is a definition, and
+// returns its symbol kind ("" when it is none).
+func (w *walker) define(n *sitter.Node, k, owner string) string {
+	sk, ok := w.defs[k]
+	if !ok {
+		if k == "impl_item" || k == "trait_item" {
+			return "class" // what a Rust impl holds are methods
+		}
+		return ""
+	}
+	start := int(n.StartByte())
+	name := func(field string) string {
+		if f := n.ChildByFieldName(field); f != nil {
+			s, e := f.ByteRange()
+			return string(w.src[s:e])
+		}
+		return ""
+	}
+	add := func(nm, kind string) {
+		if nm != "" {
+			w.t.defs = append(w.t.defs, def{Symbol: Symbol{Name: nm, Kind: kind}, at: start})
+		}
+	}
+	switch {
+	case w.fam == "go" && (k == "const_spec" || k == "var_spec"):
+		cur := n.Walk()
+		for _, f := range n.ChildrenByFieldName("name", cur) {
+			s, e := f.ByteRange()
+			add(string(w.src[s:e]), sk)
+		}
+		cur.Close()
+		return sk
+	case k == "type_spec":
+		if t := n.ChildByFieldName("type"); t != nil && w.kind(t) == "interface_type" {
+			sk = "interface"
+		}
+	case k == "assignment": // Python: a module or class attribute
+		if l := n.ChildByFieldName("left"); l == nil || w.kind(l) != "identifier" || owner != "" && owner != "class" {
+			return ""
+		}
+		add(name("left"), sk)
+		return sk
+	case k == "function_definition" || k == "function_item":
+		if owner == "class" || owner == "interface" {
+			sk = "method"
+		}
+	case k == "variable_declarator":
+		if owner != "" {
+			return "" // a local, or a field of something already named
+		}
+		if v := n.ChildByFieldName("value"); v != nil {
+			switch w.kind(v) {
+			case "arrow_function", "function_expression", "function", "generator_function":
+				sk = "func"
+			}
+		}
+		if p := n.Parent(); sk == "var" && p != nil && w.kind(p) == "lexical_declaration" {
+			if kw := p.Child(0); kw != nil && w.kind(kw) == "const" {
+				sk = "const"
+			}
+		}
+	}
+	add(name("name"), sk)
+	return sk
+}
