@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
+
+	sitter "github.com/tree-sitter/go-tree-sitter"
 
 	"github.com/palace-dev/palace/core/chunk"
 )
@@ -169,5 +172,14 @@ func checkExact(t *testing.T, text string, cs []Chunk, size int) {
 		if pos[no+1] > 0 && strings.TrimSpace(l[pos[no+1]:]) != "" {
 			t.Fatalf("the pieces of line %d stop before %q", no+1, l[pos[no+1]:])
 		}
+	}
+}
+
+// TestNodeLayout: flatNodes reads go-tree-sitter's Node as tree-sitter's
+// TSNode; a version that changed either must fail here, not corrupt a
+// walk.
+func TestNodeLayout(t *testing.T) {
+	if got := unsafe.Sizeof(sitter.Node{}); got != nodeSize {
+		t.Fatalf("go-tree-sitter Node is %d bytes, TSNode as declared %d", got, nodeSize)
 	}
 }

@@ -103,9 +103,10 @@ func parse(text, lang string, limit time.Duration) (*tree, error) {
 	w := walker{t: t, src: src, lang: st.Language(), names: map[uint16]string{},
 		defs: defKinds[family(lang)], fam: family(lang)}
 	root := st.RootNode()
+	t.top = w.build(flatNodes(root))
 	c := root.Walk()
 	defer c.Close()
-	t.top = w.children(c, "")
+	w.define(c, "", 0)
 	if root.IsError() {
 		t.broken, t.brokenAt = true, 0
 	}
@@ -117,8 +118,8 @@ func parse(text, lang string, limit time.Duration) (*tree, error) {
 	return t, nil
 }
 
-// walker copies a tree-sitter tree into nodes, collecting definitions and
-// identifiers on the way.
+// walker copies a tree-sitter tree into nodes and collects its
+// definitions and identifiers.
 type walker struct {
 	t     *tree
 	src   []byte
@@ -128,8 +129,7 @@ type walker struct {
 	fam   string
 }
 
-func (w *walker) kind(n *sitter.Node) string {
-	id := n.KindId()
+func (w *walker) kindOf(id uint16) string {
 	k, ok := w.names[id]
 	if !ok {
 		k = w.lang.NodeKindForId(id)
@@ -138,43 +138,74 @@ func (w *walker) kind(n *sitter.Node) string {
 	return k
 }
 
-// children copies the named children of the cursor's node. owner is the
-// kind of the nearest enclosing definition ("" at the top, "class" in a
-// class...). Inside a function or a value nothing more is named: those
-// are locals.
-func (w *walker) children(c *sitter.TreeCursor, owner string) []*node {
-	if !c.GotoFirstChild() {
-		return nil
+func (w *walker) kind(n *sitter.Node) string { return w.kindOf(n.KindId()) }
+
+// build makes the node tree from flatNodes' preorder list, recording the
+// identifiers on the way, and returns the top-level nodes.
+func (w *walker) build(flat []uint32) []*node {
+	var top []*node
+	var stack []*node // stack[d-1] is the open node at depth d
+	for i := 0; i+3 < len(flat); i += 4 {
+		k := w.kindOf(uint16(flat[i]))
+		depth, start, end := int(flat[i+1]), int(flat[i+2]), int(flat[i+3])
+		n := &node{kind: k, start: start, end: end}
+		if identKinds[k] && end-start >= 2 && end-start <= 100 {
+			w.t.refs = append(w.t.refs, ref{name: string(w.src[start:end]), at: start})
+		}
+		// Anonymous nodes are skipped, so a named node's parent is the
+		// nearest open node above its depth.
+		for len(stack) > 0 && len(stack) >= depth {
+			stack = stack[:len(stack)-1]
+		}
+		for len(stack) > 0 && stack[len(stack)-1] == nil {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			top = append(top, n)
+		} else {
+			p := stack[len(stack)-1]
+			p.children = append(p.children, n)
+		}
+		for len(stack) < depth-1 {
+			stack = append(stack, nil)
+		}
+		stack = append(stack, n)
 	}
-	var out []*node
+	return top
+}
+
+// maxDefDepth bounds how deep definitions are looked for: deep enough for
+// a method in a class in an export in a module.
+const maxDefDepth = 8
+
+// define records the definitions under the cursor's node. owner is the
+// symbol kind of the nearest enclosing definition ("" at the top, "class"
+// in a class...). Inside a function or a value nothing more is named:
+// those are locals.
+func (w *walker) define(c *sitter.TreeCursor, owner string, depth int) {
+	if depth >= maxDefDepth || !c.GotoFirstChild() {
+		return
+	}
 	for {
-		n := c.Node()
-		if n.IsNamed() {
-			k := w.kind(n)
-			start, end := n.ByteRange()
-			out = append(out, &node{kind: k, start: int(start), end: int(end)})
-			if identKinds[k] && end-start >= 2 && end-start <= 100 {
-				w.t.refs = append(w.t.refs, ref{name: string(w.src[start:end]), at: int(start)})
-			}
+		if n := c.Node(); n.IsNamed() {
 			inner := owner
-			if !bodyKinds[owner] {
-				if sk := w.define(n, k, owner); sk != "" {
-					inner = sk
-				}
+			if sk := w.defOf(n, w.kind(n), owner); sk != "" {
+				inner = sk
 			}
-			out[len(out)-1].children = w.children(c, inner)
+			if !bodyKinds[inner] {
+				w.define(c, inner, depth+1)
+			}
 		}
 		if !c.GotoNextSibling() {
 			break
 		}
 	}
 	c.GotoParent()
-	return out
 }
 
-// define records the symbols n defines, if it is a definition, and
+// defOf records the symbols n defines, if it is a definition, and
 // returns its symbol kind ("" when it is none).
-func (w *walker) define(n *sitter.Node, k, owner string) string {
+func (w *walker) defOf(n *sitter.Node, k, owner string) string {
 	sk, ok := w.defs[k]
 	if !ok {
 		if k == "impl_item" || k == "trait_item" {
