@@ -129,10 +129,9 @@ func newRefIndex(files map[string]string) *refIndex {
 	return ix
 }
 
-// search scores every chunk holding a query term with BM25 (each distinct
-// query term once; idf = ln(1 + (N-df+0.5)/(df+0.5))) and returns the files
-// of the chunks, best first (ties in index order), collapsed to k files.
-func (ix *refIndex) search(query string, k int) []string {
+// score scores every chunk holding a query term with BM25, each distinct
+// query term once, idf = ln(1 + (N-df+0.5)/(df+0.5)) (never negative).
+func (ix *refIndex) score(query string) map[int]float64 {
 	scores := map[int]float64{}
 	n := float64(len(ix.chunks))
 	for _, t := range dedupeStrings(refTokens(query)) {
@@ -148,6 +147,13 @@ func (ix *refIndex) search(query string, k int) []string {
 			scores[p.chunk] += idf * tf * (bm25K1 + 1) / (tf + norm)
 		}
 	}
+	return scores
+}
+
+// search returns the files of the chunks score finds, best first (ties in
+// index order: by path, then position in the file), collapsed to k files.
+func (ix *refIndex) search(query string, k int) []string {
+	scores := ix.score(query)
 	ids := make([]int, 0, len(scores))
 	for id := range scores {
 		ids = append(ids, id)
