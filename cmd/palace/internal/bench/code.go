@@ -77,7 +77,7 @@ func Code(ctx context.Context, o CodeOptions) (*CodeReport, error) {
 	}
 	head, err := gitOut(ctx, o.Repo, "rev-parse", "--verify", "HEAD^{commit}")
 	if err != nil {
-		return nil, fmt.Errorf("bench code: %s is not a git repository with a commit: %w", o.Repo, err)
+		return nil, fmt.Errorf("bench code: --repo %s: not a git repository with a commit (%w)", o.Repo, err)
 	}
 	tmp, err := os.MkdirTemp(o.TmpDir, "palace-bench-code-")
 	if err != nil {
