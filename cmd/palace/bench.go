@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -159,7 +160,12 @@ R_any@10, R_all@10 and MRR@10 for both.`,
 			for _, k := range bench.CodeMetricKeys() {
 				fmt.Fprintf(out, "%-10s %8.3f %10.3f %+8.3f\n", k, r.Palace[k], r.Reference[k], r.Palace[k]-r.Reference[k])
 			}
-			fmt.Fprintf(out, "(%.1fs)\n", r.Seconds)
+			reasons := make([]string, 0, len(r.Skipped))
+			for why, n := range r.Skipped {
+				reasons = append(reasons, fmt.Sprintf("%s %d", why, n))
+			}
+			sort.Strings(reasons)
+			fmt.Fprintf(out, "commits skipped: %s (%.1fs)\n", strings.Join(reasons, ", "), r.Seconds)
 			return nil
 		},
 	}

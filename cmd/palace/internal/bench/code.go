@@ -53,8 +53,11 @@ type CodeReport struct {
 	Files     int                `json:"files_mined"`
 	Drawers   int                `json:"drawers"`
 	RefChunks int                `json:"reference_chunks"`
-	Seconds   float64            `json:"seconds"`
-	ByQuery   []CodeQueryResult  `json:"by_query"`
+	// Skipped counts the commits passed over before the last query, by
+	// reason.
+	Skipped map[string]int    `json:"skipped"`
+	Seconds float64           `json:"seconds"`
+	ByQuery []CodeQueryResult `json:"by_query"`
 }
 
 // CodeMetricKeys lists the metric names in report order.
@@ -98,7 +101,7 @@ func Code(ctx context.Context, o CodeOptions) (*CodeReport, error) {
 	}
 	exists := func(f string) bool { _, ok := texts[f]; return ok }
 	valid := func(q string) bool { return ops.SearchRequest{Query: q, Limit: codeDepth}.Validate() == nil }
-	queries := selectQueries(commits, exists, valid, o.Max)
+	queries, skipped := selectQueries(commits, exists, valid, o.Max)
 
 	home := filepath.Join(tmp, "home")
 	p, err := palace.Open(home, palace.Options{Embed: &embed.Config{Backend: embed.BackendNone, Home: home}})
@@ -117,7 +120,7 @@ func Code(ctx context.Context, o CodeOptions) (*CodeReport, error) {
 	ref := newRefIndex(texts)
 
 	r := &CodeReport{Repo: o.Repo, Head: strings.TrimSpace(head), Queries: len(queries), Files: mined.FilesMined,
-		Drawers: st.Drawers, RefChunks: len(ref.chunks), ByQuery: []CodeQueryResult{}}
+		Drawers: st.Drawers, RefChunks: len(ref.chunks), Skipped: skipped, ByQuery: []CodeQueryResult{}}
 	var pm, rm []map[string]float64
 	for _, q := range queries {
 		res, err := ops.Search(ctx, p, ops.SearchRequest{Query: q.Query, Limit: codeDepth})

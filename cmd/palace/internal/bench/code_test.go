@@ -129,7 +129,7 @@ func TestSelectQueries(t *testing.T) {
 		{"8", "the last one we take", []string{"e.go"}},
 	}
 	ok := func(q string) bool { return !strings.HasPrefix(q, "refused") }
-	got := selectQueries(commits, exists, ok, 10)
+	got, skipped := selectQueries(commits, exists, ok, 10)
 	want := []codeQuery{
 		{"1", "change the first file", []string{"a.go"}},
 		{"6", "four files change together", []string{"a.go", "b.go", "c.go", "d.go"}},
@@ -138,7 +138,12 @@ func TestSelectQueries(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("selectQueries = %+v, want %+v", got, want)
 	}
-	if got := selectQueries(commits, exists, all, 2); len(got) != 2 || got[1].Commit != "6" {
+	wantSkipped := map[string]int{"no source file": 1, "more than 4 source files": 1, "source file gone at HEAD": 1,
+		"repeat": 1, "refused by search": 1}
+	if !reflect.DeepEqual(skipped, wantSkipped) {
+		t.Errorf("skipped %v, want %v", skipped, wantSkipped)
+	}
+	if got, _ := selectQueries(commits, exists, all, 2); len(got) != 2 || got[1].Commit != "6" {
 		t.Errorf("max 2: %+v", got)
 	}
 }
@@ -280,6 +285,10 @@ func TestCodeRepo(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: queries %q, want %q", r, got, want)
+		}
+		wantSkipped := map[string]int{"revert": 1, "source file gone at HEAD": 2, "version bump": 1, "no source file": 1, "repeat": 1}
+		if !reflect.DeepEqual(rep.Skipped, wantSkipped) {
+			t.Errorf("%s: skipped %v, want %v", r, rep.Skipped, wantSkipped)
 		}
 		b, err := json.Marshal(rep)
 		if err != nil {

@@ -124,12 +124,12 @@ type codeQuery struct {
 // commits changing 1 to 4 source files that all exist at HEAD (exists),
 // whose subject makes a query (skipSubject) not seen before and that ok
 // accepts (the search's own validation, so a query Palace refuses is
-// nobody's miss).
-func selectQueries(commits []codeCommit, exists func(string) bool, ok func(string) bool, max int) []codeQuery {
-	var out []codeQuery
+// nobody's miss). skipped counts the commits passed over, by reason.
+func selectQueries(commits []codeCommit, exists func(string) bool, ok func(string) bool, max int) (qs []codeQuery, skipped map[string]int) {
+	skipped = map[string]int{}
 	seen := map[string]bool{}
 	for _, c := range commits {
-		if len(out) >= max {
+		if len(qs) >= max {
 			break
 		}
 		var gold []string
@@ -144,18 +144,31 @@ func selectQueries(commits []codeCommit, exists func(string) bool, ok func(strin
 			}
 			gold = append(gold, f)
 		}
-		if gone || len(gold) < 1 || len(gold) > 4 {
-			continue
-		}
+		gold = dedupeStrings(gold)
 		q := cleanSubject(c.Subject)
 		key := strings.ToLower(q)
-		if skipSubject(c.Subject, q) != "" || seen[key] || !ok(q) {
+		why := skipSubject(c.Subject, q)
+		switch {
+		case gone:
+			why = "source file gone at HEAD"
+		case len(gold) == 0:
+			why = "no source file"
+		case len(gold) > 4:
+			why = "more than 4 source files"
+		case why != "":
+		case seen[key]:
+			why = "repeat"
+		case !ok(q):
+			why = "refused by search"
+		}
+		if why != "" {
+			skipped[why]++
 			continue
 		}
 		seen[key] = true
-		out = append(out, codeQuery{Commit: c.Hash, Query: q, Gold: dedupeStrings(gold)})
+		qs = append(qs, codeQuery{Commit: c.Hash, Query: q, Gold: gold})
 	}
-	return out
+	return qs, skipped
 }
 
 // dedupeStrings keeps the first occurrence of each string, in order.
