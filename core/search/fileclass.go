@@ -79,7 +79,7 @@ func classOfPath(p string) fileClass {
 	switch {
 	case lockfiles[name]:
 		return classLockfile
-	case docExtensions[ext] && slices.ContainsFunc(changelogs, func(c string) bool { return strings.HasPrefix(name, c) }):
+	case docExtensions[ext] && slices.ContainsFunc(changelogs, func(c string) bool { return namedAs(name, c) }):
 		return classChangelog
 	case strings.HasSuffix(name, ".pb.go") || strings.HasSuffix(name, "_gen.go") ||
 		strings.HasSuffix(name, ".min.js") || strings.HasSuffix(name, ".min.css"):
@@ -91,6 +91,13 @@ func classOfPath(p string) fileClass {
 		return classTest
 	}
 	return classSource
+}
+
+// namedAs says whether a file name is word, maybe followed by a version or
+// an extension (CHANGELOG-1.2.md), not a longer word (newsletter.md).
+func namedAs(name, word string) bool {
+	rest, ok := strings.CutPrefix(name, word)
+	return ok && (rest == "" || !unicode.IsLetter(rune(rest[0])))
 }
 
 // classOf classifies a drawer: only file drawers have a class besides

@@ -39,6 +39,8 @@ func TestClassOfPath(t *testing.T) {
 		`C:\r\pkg\tests\helpers.py`:        classTest,
 		"/r/internal/latest/release.go":    classSource,
 		"/r/docs/RELEASES.md":              classChangelog,
+		"/r/CHANGELOG-1.2.md":              classChangelog,
+		"/r/docs/newsletter.md":            classSource,
 		"/r/src/components/Contest.tsx":    classSource,
 		"/r/src/components/attest_util.go": classSource,
 	} {
