@@ -495,6 +495,7 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 		return result{c: c, keep: true, update: &store.SourceUpdate{Source: src}}
 	}
 	room := m.router.route(c.rel, text)
+	meta := generatedMeta(text)
 	now := time.Now()
 	ds := make([]store.Drawer, len(chunks))
 	for i, ch := range chunks {
@@ -506,7 +507,7 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 		ds[i] = store.Drawer{
 			ID: store.DrawerID(m.wing, c.path, i, h), Wing: m.wing, Room: room, Kind: store.KindFile,
 			Source: c.path, LineStart: ch.LineStart, LineEnd: ch.LineEnd, Content: ch.Text, IndexText: idx,
-			ContentHash: h, CreatedAt: now, SourceMtime: mtime, OccurredAt: c.info.ModTime(),
+			ContentHash: h, CreatedAt: now, SourceMtime: mtime, OccurredAt: c.info.ModTime(), Metadata: meta,
 		}
 	}
 	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found}

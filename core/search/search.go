@@ -258,7 +258,9 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 	}
 	if req.Mode == ModeVector {
 		res.Mode = ModeVector
-		vs, err := p.Store.SearchVector(ctx, qv, req.Filter, limit)
+		vs, err := newDemoter(req).ranked(limit, func(n int) ([]store.Hit, error) {
+			return p.Store.SearchVector(ctx, qv, req.Filter, n)
+		})
 		if err != nil {
 			return res, err
 		}
@@ -270,7 +272,9 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 	if err := lexical(ctx, p, req, depth, &res); err != nil {
 		return res, err
 	}
-	vs, err := p.Store.SearchVector(ctx, qv, req.Filter, depth)
+	vs, err := newDemoter(req).ranked(depth, func(n int) ([]store.Hit, error) {
+		return p.Store.SearchVector(ctx, qv, req.Filter, n)
+	})
 	if err != nil {
 		return res, err
 	}
@@ -282,9 +286,11 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 
 // lexical fills res with BM25 hits: first drawers holding every term, then,
 // if that leaves room under the limit, drawers holding any of them. BM25
-// ranks within each group; drawers with all terms always come first.
+// ranks within each group, tests and the like demoted (see demoteFactor);
+// drawers with all terms always come first.
 func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res *Result) error {
 	st := p.Store
+	d := newDemoter(req)
 	q, err := query.Parse(req.Query, p.SegmentQuery)
 	if err != nil {
 		return fmt.Errorf("search %q: %w", req.Query, err)
@@ -293,7 +299,7 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 		res.Notice = "the query has no searchable words"
 		return nil
 	}
-	all, err := st.SearchFTS(ctx, q.All, req.Filter, limit, nil)
+	all, err := d.ranked(limit, func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.All, req.Filter, n, nil) })
 	if err != nil {
 		return fmt.Errorf("search %q: %w", req.Query, err)
 	}
@@ -303,7 +309,7 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 		for _, h := range all {
 			seen[h.ID] = true
 		}
-		some, err := st.SearchFTS(ctx, q.Any, req.Filter, limit-len(all), seen)
+		some, err := d.ranked(limit-len(all), func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.Any, req.Filter, n, seen) })
 		if err != nil {
 			return fmt.Errorf("search %q: %w", req.Query, err)
 		}
@@ -333,7 +339,7 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 	}
 	f := req.Filter
 	f.Since, f.Until = from.Add(-timeSlack), until.Add(timeSlack)
-	in, err := st.SearchFTS(ctx, q.Any, f, limit, nil)
+	in, err := newDemoter(req).ranked(limit, func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.Any, f, n, nil) })
 	if err != nil || len(in) == 0 {
 		return err
 	}
