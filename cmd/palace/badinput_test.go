@@ -525,6 +525,7 @@ func badCases() []badCase {
 	cases = append(cases, badsecretsCases()...)
 	cases = append(cases, badCostsCases()...)
 	cases = append(cases, badHooksCases()...)
+	cases = append(cases, badbyfileCases()...)
 	return cases
 }
 
