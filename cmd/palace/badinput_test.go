@@ -526,6 +526,7 @@ func badCases() []badCase {
 	cases = append(cases, badCostsCases()...)
 	cases = append(cases, badHooksCases()...)
 	cases = append(cases, badbenchcodeCases()...)
+	cases = append(cases, badbyfileCases()...)
 	return cases
 }
 

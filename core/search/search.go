@@ -39,10 +39,13 @@ type Request struct {
 
 // Hit is one result, shaped for JSON output.
 type Hit struct {
-	ID        string  `json:"id"`
-	Wing      string  `json:"wing"`
-	Room      string  `json:"room"`
-	Kind      string  `json:"kind"`
+	ID   string `json:"id"`
+	Wing string `json:"wing"`
+	Room string `json:"room"`
+	Kind string `json:"kind"`
+	// Lang is a file drawer's language by its extension (see Lang); ""
+	// when unknown and for every other kind.
+	Lang      string  `json:"lang"`
 	Source    string  `json:"source"`
 	LineStart int     `json:"line_start"`
 	LineEnd   int     `json:"line_end"`
@@ -65,6 +68,9 @@ type Hit struct {
 	// transcript or file mined into several wings): a result shows each
 	// content once, at its best rank.
 	AlsoIn []string `json:"also_in,omitempty"`
+	// Ranges are, in a search by file, the file's matched drawers (this
+	// hit's among them) in line order; see CollapseFiles.
+	Ranges []Range `json:"ranges,omitempty"`
 
 	hash string // content hash, to show each content once
 }
@@ -86,8 +92,10 @@ type Ranks struct {
 
 // Result is the answer to a Request.
 type Result struct {
-	Query  string `json:"query"`
-	Mode   string `json:"mode"`
+	Query string `json:"query"`
+	Mode  string `json:"mode"`
+	// By is what a hit stands for: ByDrawer or ByFile.
+	By     string `json:"by,omitempty"`
 	Hits   []Hit  `json:"hits"`
 	Notice string `json:"notice,omitempty"`
 	// LexicalOnly is the part of Notice saying that a search of mode auto
@@ -366,7 +374,7 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 func appendHits(out []Hit, hs []store.Hit, match string) []Hit {
 	for _, h := range hs {
 		out = append(out, Hit{
-			ID: h.ID, Wing: h.Wing, Room: h.Room, Kind: h.Kind, Source: h.Source,
+			ID: h.ID, Wing: h.Wing, Room: h.Room, Kind: h.Kind, Lang: Lang(h.Kind, h.Source), Source: h.Source,
 			LineStart: h.LineStart, LineEnd: h.LineEnd, Content: h.Content,
 			Score: h.Score, Snippet: h.Snippet, Citation: Citation(h.Drawer), Match: match,
 			Time: optTime(h.OccurredAt), TimeEnd: optTime(h.OccurredEnd), Metadata: Metadata(h.Metadata),
