@@ -56,7 +56,7 @@ func TestParseSplitsIdentifiers(t *testing.T) {
 		{"SearchFTS", `(("SearchFTS" OR "search fts"))`},
 		{"getUserID handler", `(("getUserID" OR "get user id") AND "handler")`},
 		{"parse_http2_frame", `("parse_http2_frame")`}, // FTS5 reads it as the phrase parse http2 frame
-		{`"SearchFTS call"`, `("SearchFTS call")`},   // a phrase is taken as typed
+		{`"SearchFTS call"`, `("SearchFTS call")`},     // a phrase is taken as typed
 		{"SearchF*", `("SearchF"*)`},
 		{"-SearchFTS deadlock", `("deadlock") NOT ("SearchFTS")`},
 	}

@@ -62,10 +62,10 @@ func ranks(t *testing.T, p *palace.Palace, q string) []string {
 func TestIdentifierPartsFound(t *testing.T) {
 	p := seedFiles(t, identFiles)
 	for _, c := range []struct{ q, want string }{
-		{"http server", "/src/app/net/server/server.go"},  // HTTPServer
-		{"user id", "/src/app/net/server/server.go"},      // getUserID
-		{"getUserID", "/src/app/net/server/server.go"},    // the exact name
-		{"http2 frame", "/src/app/net/http2/frame.go"},    // snake_case and digits
+		{"http server", "/src/app/net/server/server.go"}, // HTTPServer
+		{"user id", "/src/app/net/server/server.go"},     // getUserID
+		{"getUserID", "/src/app/net/server/server.go"},   // the exact name
+		{"http2 frame", "/src/app/net/http2/frame.go"},   // snake_case and digits
 		{"parse_http2_frame", "/src/app/net/http2/frame.go"},
 		{"parseHttp2Frame", "/src/app/net/http2/frame.go"}, // camelCase query, snake_case code
 	} {
