@@ -183,8 +183,12 @@ func (p *Palace) IndexText(content, path string) (string, error) {
 }
 
 // withIndexWords appends query.IndexWords of base and path to base; "" when
-// the result is content itself.
+// the result is content itself, or content is empty (a purged drawer keeps
+// no words, its path's included).
 func withIndexWords(base, content, path string) string {
+	if content == "" {
+		return ""
+	}
 	if w := query.IndexWords(base, path); w != "" {
 		base += indexWordsSep + w
 	}
