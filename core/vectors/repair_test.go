@@ -117,3 +117,55 @@ func TestRepairResegmentsChinese(t *testing.T) {
 		t.Errorf("second repair: %+v, %v; want nothing re-segmented", res, err)
 	}
 }
+
+func TestRepairDerivesIdentifierWords(t *testing.T) {
+	ctx := context.Background()
+	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &embed.Config{LibDirs: []string{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	code := "func (db *DB) SearchFTS(match string) {}"
+	convo := "> how does SearchFTS rank?"
+	var ds []store.Drawer
+	for i, d := range []store.Drawer{
+		// As mined before identifier splitting: no index text.
+		{Kind: store.KindFile, Source: "/src/app/core/store/search.go", Content: code},
+		// A conversation's index text holds the exchange before it, which
+		// only mining knows: repair must keep it.
+		{Kind: store.KindConversation, Source: "chat.jsonl", Content: convo, IndexText: convo + "\nearlier exchange"},
+	} {
+		d.ContentHash = store.ContentHash(d.Content)
+		d.ID, d.Wing, d.Room = store.DrawerID("w", d.Source, i, d.ContentHash), "w", "r"
+		ds = append(ds, d)
+	}
+	if _, err := p.Store.InsertDrawers(ctx, ds); err != nil {
+		t.Fatal(err)
+	}
+	found := func(match string) int {
+		hits, err := p.Store.SearchFTS(ctx, match, store.Filter{}, 5, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hits)
+	}
+	if found(`"search fts"`) != 0 {
+		t.Fatal("the old index already holds the parts: the test no longer shows the old state")
+	}
+	res, err := Repair(ctx, p, Options{})
+	if err != nil || !res.OK || res.Rederived != 2 {
+		t.Fatalf("repair: %+v, %v; want 2 drawers derived again", res, err)
+	}
+	if n := found(`"search fts"`); n != 2 {
+		t.Errorf("after repair %d drawers hold search fts, want 2", n)
+	}
+	if found(`"store" AND "search" AND "go"`) != 1 || found(`"earlier"`) != 1 {
+		t.Errorf("after repair: path words %d, earlier exchange %d; want both kept", found(`"store" AND "search" AND "go"`), found(`"earlier"`))
+	}
+	if v, _, _ := p.Store.Meta(ctx, palace.MetaIndexWords); v != palace.IndexWordsVersion {
+		t.Errorf("index words version after repair: %q", v)
+	}
+	if res, err := Repair(ctx, p, Options{}); err != nil || res.Rederived != 0 {
+		t.Errorf("second repair: %+v, %v; want nothing derived again", res, err)
+	}
+}

@@ -1,0 +1,156 @@
+package query
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Identifier splitting, shared by the index side (IndexWords, which the
+// palace appends to a drawer's index text) and the query side (Parse): the
+// two must cut alike, or a query's parts would look for words the index
+// never got.
+//
+// FTS5's unicode61 tokenizer already cuts at '_' and '-' and folds case, so
+// parse_http2_frame is indexed as parse, http2, frame and SearchFTS as the
+// one token searchfts. What it cannot see are the case and digit
+// boundaries inside a letter-digit run: those are what this file adds.
+
+// splitRun appends to out the parts of one letter-digit run cut at case
+// boundaries, lowercased: getUserID → get, user, id; HTTPServer → http,
+// server; HTTP2Server → http2, server; getUserIDs → get, user, ids. Digits
+// stay with the letters before them (http2, utf8, int64), as in the plain
+// letter-digit runs a person would type.
+func splitRun(run string, out []string) []string {
+	start := 0
+	var prev rune
+	for i, r := range run {
+		if i > 0 {
+			cut := false
+			next, _ := utf8.DecodeRuneInString(run[i+utf8.RuneLen(r):])
+			switch {
+			case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
+				cut = true // getUser, http2Frame
+			case unicode.IsUpper(r) && unicode.IsUpper(prev) && unicode.IsLower(next) && !plural(run, i, r):
+				cut = true // HTTPServer: the last capital opens the next word
+			}
+			if cut {
+				out = append(out, strings.ToLower(run[start:i]))
+				start = i
+			}
+		}
+		prev = r
+	}
+	return append(out, strings.ToLower(run[start:]))
+}
+
+// plural reports whether the capital r at i is followed by a lone 's' that
+// ends the run or meets another capital (IDs, URLs, HTTPSConfig aside):
+// "IDs" is one word, not I + Ds.
+func plural(run string, i int, r rune) bool {
+	rest := run[i+utf8.RuneLen(r):]
+	if len(rest) == 0 || rest[0] != 's' {
+		return false
+	}
+	after, _ := utf8.DecodeRuneInString(rest[1:])
+	return len(rest) == 1 || unicode.IsUpper(after) || unicode.IsDigit(after)
+}
+
+// identParts returns the words of one identifier (a run of letters, digits
+// and '_'): its '_'-separated runs, each cut at case boundaries. ok is
+// false when no run has a case boundary, so the tokenizer already indexes
+// exactly these words and nothing needs adding.
+func identParts(id string) (parts []string, ok bool) {
+	for _, run := range strings.Split(id, "_") {
+		if run == "" {
+			continue
+		}
+		n := len(parts)
+		parts = splitRun(run, parts)
+		if len(parts)-n > 1 {
+			ok = true
+		}
+	}
+	return parts, ok
+}
+
+// isIdentRune reports whether r belongs in an identifier.
+func isIdentRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// hasCaseBoundary is a cheap first cut: an identifier can only split if it
+// holds a capital after its first rune.
+func hasCaseBoundary(id string) bool {
+	for i, r := range id {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// identifiers calls f with every distinct identifier of text that splits,
+// and its parts, in order of first appearance.
+func identifiers(text string, f func(id string, parts []string)) {
+	seen := map[string]bool{}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isIdentRune(r) {
+			i += size
+			continue
+		}
+		end := i + size
+		for end < len(text) {
+			r, n := utf8.DecodeRuneInString(text[end:])
+			if !isIdentRune(r) {
+				break
+			}
+			end += n
+		}
+		id := text[i:end]
+		i = end
+		if seen[id] || !hasCaseBoundary(id) {
+			continue
+		}
+		seen[id] = true
+		if parts, ok := identParts(id); ok {
+			f(id, parts)
+		}
+	}
+}
+
+// pathComponents is how many trailing components of a drawer's source path
+// become index words: the file and its two folders (core/store/search.go),
+// the area a query names. The palace does not record the root a file was
+// mined from, and the index words must derive from the source alone (so
+// that import and repair derive what mining did); the folders above the
+// last three are mostly the home directory, words every drawer would share.
+const pathComponents = 3
+
+// IndexWords is what the full-text index gets in addition to a drawer's
+// text: the parts of every identifier in text that has case boundaries
+// (SearchFTS → "search fts"), one identifier per line so that a query's
+// parts match as a phrase, then the words of path's last pathComponents
+// components, split the same way. It is "" when there is nothing to add.
+// The whole identifier stays in text, so an exact name still matches (and
+// ranks above its parts alone).
+func IndexWords(text, path string) string {
+	var b strings.Builder
+	identifiers(text, func(_ string, parts []string) {
+		b.WriteString(strings.Join(parts, " "))
+		b.WriteByte('\n')
+	})
+	if path != "" {
+		comps := strings.FieldsFunc(path, func(r rune) bool { return r == '/' || r == '\\' })
+		comps = comps[max(0, len(comps)-pathComponents):]
+		p := strings.Join(comps, " ")
+		b.WriteString(p)
+		b.WriteByte('\n')
+		identifiers(p, func(_ string, parts []string) {
+			b.WriteString(strings.Join(parts, " "))
+			b.WriteByte('\n')
+		})
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
