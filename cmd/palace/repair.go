@@ -130,9 +130,6 @@ func printRepair(w io.Writer, r ops.RepairResult) {
 	if r.Resegmented > 0 {
 		line("cjk        %d drawers' Chinese index text re-segmented", r.Resegmented)
 	}
-	if r.Rederived > 0 {
-		line("words      %d drawers' identifier and path words derived again", r.Rederived)
-	}
 	if r.VectorIndexDropped {
 		line("vectors    index dropped: it did not fit its model's dimension")
 	}

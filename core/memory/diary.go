@@ -142,7 +142,7 @@ func WriteDiary(ctx context.Context, p *palace.Palace, e DiaryEntry) (WriteResul
 	if err != nil {
 		return WriteResult{}, fmt.Errorf("diary of %s: %w", n.id, err)
 	}
-	idx, err := p.IndexText(n.Text, "")
+	idx, err := p.IndexText(n.Text)
 	if err != nil {
 		return WriteResult{}, fmt.Errorf("diary of %s: %w", n.id, err)
 	}

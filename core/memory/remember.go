@@ -251,7 +251,7 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 	}
 
 	full, at := stamp(n.At)
-	idx, err := p.IndexText(n.Text, "")
+	idx, err := p.IndexText(n.Text)
 	if err != nil {
 		return res, fmt.Errorf("remember: %w", err)
 	}

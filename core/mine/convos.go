@@ -195,7 +195,7 @@ func exchangeDrawers(p *palace.Palace, wing, source, key, room string, conv conv
 		case pos > 0:
 			it = it + "\n" + prevIndex
 		}
-		idx, err := p.IndexText(it, "")
+		idx, err := p.IndexText(it)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", source, err)
 		}

@@ -500,7 +500,7 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 	ds := make([]store.Drawer, len(chunks))
 	for i, ch := range chunks {
 		h := store.ContentHash(ch.Text)
-		idx, err := m.p.IndexText(ch.Text, c.path)
+		idx, err := m.p.IndexText(ch.Text)
 		if err != nil {
 			return result{c: c, err: fmt.Errorf("%s: %w", c.path, err)}
 		}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/palace-dev/palace/core/cjk"
 	"github.com/palace-dev/palace/core/embed"
-	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -166,42 +165,18 @@ func (p *Palace) UseModel(ctx context.Context, dir string) (embed.Choice, error)
 }
 
 // IndexText is what the full-text index should hold for content: segmented
-// when it contains Han text, followed by the parts of its identifiers and
-// the words of path (query.IndexWords; path is a file drawer's source, ""
-// for other drawers), else "" (index the content itself). An English-only
-// palace never loads the segmenter.
-func (p *Palace) IndexText(content, path string) (string, error) {
-	base := content
-	if cjk.HasCJK(content) {
-		t, err := p.Seg.SegmentForIndex(content)
-		if err != nil {
-			return "", fmt.Errorf("segment Chinese text: %w", err)
-		}
-		base = t
+// when it contains Han text, else "" (index the content itself). An
+// English-only palace never loads the segmenter.
+func (p *Palace) IndexText(content string) (string, error) {
+	if !cjk.HasCJK(content) {
+		return "", nil
 	}
-	return withIndexWords(base, content, path), nil
+	t, err := p.Seg.SegmentForIndex(content)
+	if err != nil {
+		return "", fmt.Errorf("segment Chinese text: %w", err)
+	}
+	return t, nil
 }
-
-// withIndexWords appends query.IndexWords of base and path to base; "" when
-// the result is content itself, or content is empty (a purged drawer keeps
-// no words, its path's included).
-func withIndexWords(base, content, path string) string {
-	if content == "" {
-		return ""
-	}
-	if w := query.IndexWords(base, path); w != "" {
-		base += indexWordsSep + w
-	}
-	if base == content {
-		return ""
-	}
-	return base
-}
-
-// indexWordsSep opens the words IndexText appends, so that repair can take
-// them off an index text and derive them again (Reindex). A record
-// separator is no letter or digit: FTS5 reads it as space.
-const indexWordsSep = "\n\x1e\n"
 
 // SegmentQuery splits a query term written in Han into words; other terms
 // come back whole. In a palace whose index holds no Han text

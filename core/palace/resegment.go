@@ -55,7 +55,7 @@ func (p *Palace) Resegment(ctx context.Context) (int, error) {
 			}
 		}
 		if len(cs) > 0 {
-			n, err := p.Store.ReplaceIndexTexts(ctx, "cjk", cs)
+			n, err := p.Store.ReplaceIndexTexts(ctx, cs)
 			changed += n
 			if err != nil {
 				return changed, err

@@ -51,22 +51,21 @@ type IndexTextChange struct {
 }
 
 // ReplaceIndexTexts applies changes in one audited write (op "repair", id
-// what: "cjk", "words"); the triggers re-index the drawers. An empty Old or
-// New is no index text (the content is indexed). A drawer whose index text
-// is no longer Old (a mine rewrote it since it was read) is left alone. It
+// "cjk"); the triggers re-index the drawers. A drawer whose index text is
+// no longer Old (a mine rewrote it since it was read) is left alone. It
 // returns how many drawers changed.
-func (s *Store) ReplaceIndexTexts(ctx context.Context, what string, changes []IndexTextChange) (int, error) {
+func (s *Store) ReplaceIndexTexts(ctx context.Context, changes []IndexTextChange) (int, error) {
 	n := 0
 	err := s.audited(ctx, "repair", func(tx *sql.Tx, rec *auditRec) error {
-		rec.IDs = []string{what}
+		rec.IDs = []string{"cjk"}
 		n = 0
-		st, err := tx.PrepareContext(ctx, `UPDATE drawers SET index_text = ? WHERE seq = ? AND index_text IS ?`)
+		st, err := tx.PrepareContext(ctx, `UPDATE drawers SET index_text = ? WHERE seq = ? AND index_text = ?`)
 		if err != nil {
 			return fmt.Errorf("replace index texts: %w", err)
 		}
 		defer st.Close()
 		for _, c := range changes {
-			r, err := st.ExecContext(ctx, nullIfEmpty(c.New), c.Seq, nullIfEmpty(c.Old))
+			r, err := st.ExecContext(ctx, c.New, c.Seq, c.Old)
 			if err != nil {
 				return fmt.Errorf("replace the index text of drawer %d: %w", c.Seq, err)
 			}
@@ -77,45 +76,6 @@ func (s *Store) ReplaceIndexTexts(ctx context.Context, what string, changes []In
 		return nil
 	})
 	return n, err
-}
-
-// nullIfEmpty is s, or NULL for "".
-func nullIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-// DrawerText is what deriving a drawer's index text reads.
-type DrawerText struct {
-	Seq            int64
-	Kind, Source   string
-	Content, Index string // Index is "" when the content is indexed
-}
-
-// DrawerTexts returns up to limit drawers (deleted ones included) after
-// seq, in seq order, for a caller that derives their index texts again
-// page by page.
-func (s *Store) DrawerTexts(ctx context.Context, after int64, limit int) ([]DrawerText, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT seq, kind, source, content, coalesce(index_text, '') FROM drawers
-		WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
-	if err != nil {
-		return nil, fmt.Errorf("read drawer texts: %w", err)
-	}
-	defer rows.Close()
-	var out []DrawerText
-	for rows.Next() {
-		var t DrawerText
-		if err := rows.Scan(&t.Seq, &t.Kind, &t.Source, &t.Content, &t.Index); err != nil {
-			return nil, fmt.Errorf("read drawer texts: %w", err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read drawer texts: %w", err)
-	}
-	return out, nil
 }
 
 // metaHanText is the meta key that says whether the full-text index holds

@@ -241,22 +241,17 @@ func checkTriple(f cols) error {
 
 // indexText derives what the full-text index holds for a drawer from its
 // content, as mining and remember do: a conversation's noise (injected
-// reminders, terminal escapes) is left out, Han text is segmented,
-// identifier parts and a file's path words are added. It is
+// reminders, terminal escapes) is left out, Han text is segmented. It is
 // nil when the index should hold the content itself. A mined conversation
 // exchange is also indexed with the exchange before it; an imported one is
 // indexed by its own text only, since which drawer came before is the
 // miner's knowledge, not the file's (mining the export again restores it).
-func indexText(p *palace.Palace, kind, content, source string) (any, error) {
+func indexText(p *palace.Palace, kind, content string) (any, error) {
 	text := content
 	if kind == store.KindConversation {
 		text = convo.IndexText(content)
 	}
-	path := ""
-	if kind == store.KindFile {
-		path = source
-	}
-	idx, err := p.IndexText(text, path)
+	idx, err := p.IndexText(text)
 	if err != nil {
 		return nil, err
 	}

@@ -120,8 +120,7 @@ func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 			// derived data, and a file's could make a drawer match words
 			// it does not hold.
 			delete(row.Cols, "index_text")
-			src, _ := row.Cols["source"].(string) // checkRow: a drawer's source is text
-			idx, err := indexText(p, row.Cols["kind"].(string), row.Cols["content"].(string), src)
+			idx, err := indexText(p, row.Cols["kind"].(string), row.Cols["content"].(string))
 			if err != nil {
 				return nil, fmt.Errorf("import %s: line %d: %w", name, line, err)
 			}

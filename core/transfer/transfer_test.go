@@ -39,7 +39,7 @@ func fill(t *testing.T, p *palace.Palace) {
 			d.Kind = store.KindDiary
 		}
 		var err error
-		if d.IndexText, err = p.IndexText(text, ""); err != nil {
+		if d.IndexText, err = p.IndexText(text); err != nil {
 			t.Fatal(err)
 		}
 		ds = append(ds, d)

@@ -16,17 +16,13 @@ type RepairResult struct {
 	Vectors Summary `json:"vectors"`
 	// Resegmented counts drawers whose Chinese index text an earlier
 	// segmentation wrote, brought up to date (palace.Resegment).
-	Resegmented int `json:"resegmented"`
-	// Rederived counts drawers whose identifier and path words an earlier
-	// version derived (or none did), derived again (palace.Reindex).
-	Rederived int                 `json:"rederived"`
-	OK        bool                `json:"ok"`
-	Checks    []store.HealthCheck `json:"checks"`
+	Resegmented int                 `json:"resegmented"`
+	OK          bool                `json:"ok"`
+	Checks      []store.HealthCheck `json:"checks"`
 }
 
 // Repair mends the palace's derived indexes (store.Repair), re-segments
-// Chinese index text an earlier version wrote (palace.Resegment), derives
-// identifier and path words again (palace.Reindex), fills the
+// Chinese index text an earlier version wrote (palace.Resegment), fills the
 // vectors that leaves pending with the palace's model (none without one:
 // those drawers stay searchable lexically), and runs every check again. The
 // store cannot fill vectors itself: embedding needs the model, which only
@@ -38,9 +34,6 @@ func Repair(ctx context.Context, p *palace.Palace, o Options) (RepairResult, err
 		return res, fmt.Errorf("repair: %w", err)
 	}
 	if res.Resegmented, err = p.Resegment(ctx); err != nil {
-		return res, fmt.Errorf("repair: %w", err)
-	}
-	if res.Rederived, err = p.Reindex(ctx); err != nil {
 		return res, fmt.Errorf("repair: %w", err)
 	}
 	if res.Vectors, err = Fill(ctx, p, o); err != nil {
