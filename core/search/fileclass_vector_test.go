@@ -2,11 +2,8 @@ package search_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
-	"github.com/palace-dev/palace/core/embed"
-	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/core/vectors"
@@ -16,13 +13,7 @@ import (
 // test holding the query's very words still ranks below the source.
 func TestTestsRankBelowSourceInVectorModes(t *testing.T) {
 	ctx := context.Background()
-	tiny, _ := filepath.Abs(filepath.Join("..", "embed", "testdata", "tiny"))
-	cfg := embed.Config{ModelDir: tiny, Backend: embed.BackendGo, LibDirs: []string{}}
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openTinyPalace(t)
 	var ds []store.Drawer
 	for i, f := range []struct{ source, text string }{
 		{"/r/parse/parser_test.go", "parser goroutines"},
