@@ -525,6 +525,8 @@ func badCases() []badCase {
 	cases = append(cases, badsecretsCases()...)
 	cases = append(cases, badCostsCases()...)
 	cases = append(cases, badHooksCases()...)
+	cases = append(cases, badbenchcodeCases()...)
+	cases = append(cases, badbyfileCases()...)
 	return cases
 }
 

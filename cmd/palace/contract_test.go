@@ -73,6 +73,9 @@ var contractCases = []contractCase{
 	{name: "search/route off", op: "search", args: map[string]any{"query": "lighthouse", "route": ops.RouteOff}, want: ops.OK},
 	{name: "search/route auto", op: "search", args: map[string]any{"query": "lighthouse", "wing": "contract", "route": ops.RouteAuto}, want: ops.OK},
 	{name: "search/unknown route", op: "search", args: map[string]any{"query": "lighthouse", "route": "bogus"}, want: ops.Invalid, field: "route"},
+	{name: "search/by file", op: "search", args: map[string]any{"query": "lighthouse", "by": ops.ByFile}, want: ops.OK},
+	{name: "search/by drawer", op: "search", args: map[string]any{"query": "lighthouse", "by": ops.ByDrawer, "limit": 1}, want: ops.OK},
+	{name: "search/unknown by", op: "search", args: map[string]any{"query": "lighthouse", "by": "bogus"}, want: ops.Invalid, field: "by"},
 
 	{name: "get/ok", op: "get", args: map[string]any{"id": freshNote}, want: ops.OK},
 	{name: "get/unknown id", op: "get", args: map[string]any{"id": "nosuchdrawer"}, want: ops.NotFound},

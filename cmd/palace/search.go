@@ -42,10 +42,17 @@ room whose taxonomy keywords (palace.yaml) the query names, in the --wing
 given or in every wing. It never hides a match: when that room has no hit
 holding every query word and the rest of the palace has one, the search
 without the route answers. The result says how it was routed; --route off
-searches exactly the filters given.`,
+searches exactly the filters given.
+
+--by file collapses the hits to files: one row per mined file, ranked by
+its best drawer, with that drawer's citation, score and snippet and the
+line ranges of every matched drawer of the file (in line order); --limit
+then counts files. Notes, diaries and conversation drawers stay one row
+each. Every hit names its kind and, for a file, its language (lang).`,
 		Example: `  palace search "goroutine leak"
   palace search 'context cancel -test' --wing go --limit 5 --json
-  palace search 'http: server gave HTTP response to HTTPS client' --route off`,
+  palace search 'http: server gave HTTP response to HTTPS client' --route off
+  palace search 'retry backoff' --by file --kind file --limit 5`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			req.Query = strings.Join(a, " ")
@@ -107,7 +114,14 @@ searches exactly the filters given.`,
 				if len(h.AlsoIn) > 0 {
 					also = "  also in " + strings.Join(termLines(h.AlsoIn), ", ")
 				}
-				fmt.Fprintf(out, "%d. %s  [%s/%s]%s  score %.2f  %s%s\n", i+1, termLine(h.Citation), termLine(h.Wing), termLine(h.Room), when, h.Score, termLine(h.ID), also)
+				kind := h.Kind
+				if h.Lang != "" {
+					kind += " " + h.Lang
+				}
+				fmt.Fprintf(out, "%d. %s  [%s/%s] %s%s  score %.2f  %s%s\n", i+1, termLine(h.Citation), termLine(h.Wing), termLine(h.Room), termLine(kind), when, h.Score, termLine(h.ID), also)
+				if len(h.Ranges) > 0 {
+					fmt.Fprintf(out, "   lines %s\n", lineRanges(h.Ranges))
+				}
 				// Escaped before the marks become bold, which are the only
 				// escapes written.
 				snippet := termLine(strings.Join(strings.Fields(h.Snippet), " "))
@@ -123,11 +137,21 @@ searches exactly the filters given.`,
 	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultSearchLimit, fmt.Sprintf("maximum number of hits, 1 to %d", ops.MaxSearchLimit))
 	c.Flags().StringVar(&req.Mode, "mode", "", ops.OneOf(ops.SearchModes)+" (default: hybrid when the palace has vectors, else lexical)")
 	c.Flags().StringVar(&req.Route, "route", ops.RouteAuto, ops.OneOf(ops.SearchRoutes)+": auto narrows a search without --room to the room whose taxonomy keywords the query names, and searches without it when that room has no hit holding every query word but another place does; off searches exactly the filters")
+	c.Flags().StringVar(&req.By, "by", ops.ByDrawer, ops.OneOf(ops.SearchBy)+": file collapses hits to one row per file (best drawer first, with the file's matched line ranges); --limit then counts files")
 	c.Flags().StringVar(&req.Since, "since", "", "only drawers from this time on: YYYY-MM-DD or RFC 3339 (conversation time, else mtime)")
 	c.Flags().StringVar(&req.Until, "until", "", "only drawers before this time; a date includes that whole day")
 	c.Flags().BoolVar(&asJSON, "json", false, "print results as JSON")
 	c.Flags().BoolVarP(&verbose, "verbose", "v", false, "also say why the search ran without vectors (lexical only), when it did")
 	return c
+}
+
+// lineRanges lists a file row's matched line ranges: "1-20, 40-60".
+func lineRanges(rs []search.Range) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = fmt.Sprintf("%d-%d", r.LineStart, r.LineEnd)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // remark turns a snippet's ops.SnippetMark pairs into open and close (bold

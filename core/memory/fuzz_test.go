@@ -27,6 +27,14 @@ func FuzzRemember(f *testing.F) {
 	}
 	defer p.Close()
 	ctx := context.Background()
+	// The first Chinese note loads the segmenter's dictionaries (seconds,
+	// far more under coverage instrumentation on a loaded machine). Done in
+	// one fuzz call, that exceeds the time Go's coordinator gives a worker
+	// and it is killed as hung; loaded here, once per worker, each call
+	// costs what the input does.
+	if _, err := rememberDefault(ctx, p, Note{Text: "知识图谱 预热", Wing: "warmup", Importance: DefaultImportance}, false); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, text, wing string) {
 		st, err := p.Store.Status(ctx)
 		if err != nil {

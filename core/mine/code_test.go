@@ -41,7 +41,7 @@ func TestMineCodeFiles(t *testing.T) {
 			}
 			continue
 		}
-		var m codeMeta
+		var m fileMeta
 		if err := json.Unmarshal([]byte(d.Metadata), &m); err != nil {
 			t.Fatalf("metadata %q: %v", d.Metadata, err)
 		}

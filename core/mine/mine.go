@@ -501,7 +501,10 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 	if redact {
 		text, found = redactText(text, c.path, func(line int) int { return line })
 	}
-	chunks, metas, fellBack := m.chunkFile(c.path, text)
+	chunks, metas, fellBack, err := m.chunkFile(c.path, text)
+	if err != nil {
+		return result{c: c, err: fmt.Errorf("%s: %w", c.path, err)}
+	}
 	if len(chunks) == 0 {
 		// Record it anyway so the next mine skips it by size and mtime.
 		return result{c: c, keep: true, update: &store.SourceUpdate{Source: src}}
@@ -524,43 +527,50 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found, fallback: fellBack}
 }
 
-// codeMeta is a source drawer's metadata: its language, the symbols it
-// defines and the identifiers it references.
-type codeMeta struct {
-	Lang    string        `json:"lang"`
-	Defines []code.Symbol `json:"defines"`
-	Refs    []string      `json:"refs"`
+// fileMeta is a file drawer's metadata: whether the file is generated
+// code (search ranks it below source, see core/search's metaGenerated)
+// and, for a source file cut at its definitions, its language, the
+// symbols the drawer defines and the identifiers it references.
+type fileMeta struct {
+	Generated bool          `json:"generated,omitempty"`
+	Lang      string        `json:"lang,omitempty"`
+	Defines   []code.Symbol `json:"defines,omitempty"`
+	Refs      []string      `json:"refs,omitempty"`
 }
 
-// chunkFile cuts a file into drawers: a source file in a language
-// core/code parses at its definitions, with each drawer's metadata; any
-// other file, or a source file that does not parse (fellBack), by lines.
-// metas[i] is "" where a drawer has no metadata.
-func (m *miner) chunkFile(path, text string) (chunks []chunk.Chunk, metas []string, fellBack bool) {
-	lang := code.Language(path)
-	if lang != "" {
-		if cs, err := code.Split(text, lang, m.opts.Chunk); err == nil {
-			if chunks, metas, err := withMeta(lang, cs); err == nil {
-				return chunks, metas, false
+// chunkFile cuts a file into drawers with their metadata: a source file in
+// a language core/code parses at its definitions; any other file, or a
+// source file that does not parse (fellBack), by lines. metas[i] is ""
+// where a drawer has no metadata.
+func (m *miner) chunkFile(path, text string) (chunks []chunk.Chunk, metas []string, fellBack bool, err error) {
+	generated := isGenerated(text)
+	if lang := code.Language(path); lang != "" {
+		cs, err := code.Split(text, lang, m.opts.Chunk)
+		if err == nil {
+			chunks, metas = make([]chunk.Chunk, len(cs)), make([]string, len(cs))
+			for i, c := range cs {
+				if metas[i], err = encodeMeta(fileMeta{Generated: generated, Lang: lang, Defines: c.Defines, Refs: c.Refs}); err != nil {
+					return nil, nil, false, fmt.Errorf("metadata of lines %d-%d: %w", c.LineStart, c.LineEnd, err)
+				}
+				chunks[i] = c.Chunk
 			}
+			return chunks, metas, false, nil
 		}
 		fellBack = true
 	}
 	chunks = chunk.Split(text, m.opts.Chunk)
-	return chunks, make([]string, len(chunks)), fellBack
+	metas = make([]string, len(chunks))
+	if generated {
+		for i := range metas {
+			metas[i] = `{"generated":true}`
+		}
+	}
+	return chunks, metas, fellBack, nil
 }
 
-// withMeta splits code chunks into plain chunks and their metadata JSON.
-func withMeta(lang string, cs []code.Chunk) ([]chunk.Chunk, []string, error) {
-	chunks, metas := make([]chunk.Chunk, len(cs)), make([]string, len(cs))
-	for i, c := range cs {
-		mj, err := json.Marshal(codeMeta{Lang: lang, Defines: c.Defines, Refs: c.Refs})
-		if err != nil {
-			return nil, nil, fmt.Errorf("metadata of lines %d-%d: %w", c.LineStart, c.LineEnd, err)
-		}
-		chunks[i], metas[i] = c.Chunk, string(mj)
-	}
-	return chunks, metas, nil
+func encodeMeta(m fileMeta) (string, error) {
+	b, err := json.Marshal(m)
+	return string(b), err
 }
 
 // IsInterrupted reports whether err came from a cancelled mine.

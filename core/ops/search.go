@@ -28,6 +28,28 @@ const (
 // SearchRoutes are the values of SearchRequest.Route.
 var SearchRoutes = []string{RouteAuto, RouteOff}
 
+// What a search's hits stand for: a drawer each (the default), or a file
+// each, its matched drawers collapsed into one row (see search.CollapseFiles).
+const (
+	ByDrawer = search.ByDrawer
+	ByFile   = search.ByFile
+)
+
+// SearchBy are the values of SearchRequest.By; "" is ByDrawer.
+var SearchBy = []string{ByDrawer, ByFile}
+
+// A search by file collapses a search by drawer: it reads limit times
+// fileDepth drawers first, and deeper, twice as deep each time, while
+// that gives fewer than limit rows and the index has more, up to limit
+// times maxFileDepth drawers (2,000 at MaxSearchLimit). A file rarely
+// has more than a few matched drawers among the best, so the first read
+// usually suffices; the bound keeps a query matching many drawers of few
+// files from reading the whole index.
+const (
+	fileDepth    = 5
+	maxFileDepth = 20
+)
+
 // Search limits. A hit carries its drawer's whole verbatim content, so a
 // hundred hits is already a lot of context.
 const (
@@ -54,6 +76,7 @@ type SearchRequest struct {
 	Limit  int    // 0: DefaultSearchLimit
 	Mode   string // one of SearchModes, or "" for auto
 	Route  string // one of SearchRoutes, or "" for auto
+	By     string // one of SearchBy, or "" for drawer; Limit then counts files
 }
 
 // Validate names the first bad field.
@@ -89,6 +112,9 @@ func (r SearchRequest) filter() (store.Filter, error) {
 	if err := checkEnum("route", r.Route, SearchRoutes); err != nil {
 		return f, err
 	}
+	if err := checkEnum("by", r.By, SearchBy); err != nil {
+		return f, err
+	}
 	if err := checkLimit("limit", r.Limit, MaxSearchLimit); err != nil {
 		return f, err
 	}
@@ -112,8 +138,7 @@ func parseDate(field, v string, endOfDay bool) (time.Time, error) {
 }
 
 // Search answers r: validated, routed by the taxonomy unless r.Route is
-// off, with snippets
-// marked by SnippetMark.
+// off, by drawer or by file, with snippets marked by SnippetMark.
 func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (search.Result, error) {
 	f, err := r.filter()
 	if err != nil {
@@ -126,8 +151,15 @@ func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (search.Resu
 	if limit == 0 {
 		limit = DefaultSearchLimit
 	}
-	res, err := search.Run(ctx, p, search.Request{Query: strings.TrimSpace(r.Query), Filter: f, Limit: limit, Mode: r.Mode,
-		NoRoute: r.Route == RouteOff})
+	req := search.Request{Query: strings.TrimSpace(r.Query), Filter: f, Limit: limit, Mode: r.Mode,
+		NoRoute: r.Route == RouteOff}
+	var res search.Result
+	if r.By == ByFile {
+		res, err = searchFiles(ctx, p, req)
+	} else {
+		res, err = search.Run(ctx, p, req)
+		res.By = ByDrawer
+	}
 	if err != nil {
 		return res, err
 	}
@@ -135,4 +167,25 @@ func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (search.Resu
 		res.Hits[i].Snippet = search.Highlight(res.Hits[i].Snippet, SnippetMark, SnippetMark)
 	}
 	return res, nil
+}
+
+// searchFiles answers req by file: req.Limit rows collapsed from a deeper
+// search by drawer (see fileDepth).
+func searchFiles(ctx context.Context, p *palace.Palace, req search.Request) (search.Result, error) {
+	limit := req.Limit
+	req.Limit = limit * fileDepth
+	for {
+		res, err := search.Run(ctx, p, req)
+		if err != nil {
+			return res, err
+		}
+		res.By = ByFile
+		drawers := len(res.Hits)
+		res.Hits = search.CollapseFiles(res.Hits, limit)
+		// Fewer drawers than asked for means the index has no more.
+		if len(res.Hits) >= limit || drawers < req.Limit || req.Limit >= limit*maxFileDepth {
+			return res, nil
+		}
+		req.Limit = min(req.Limit*2, limit*maxFileDepth)
+	}
 }

@@ -393,11 +393,18 @@ var typeKeywords = map[string]bool{
 }
 
 // controlWords look like calls in a signature pattern but are statements.
+// A line starting with one is a statement too, whatever follows: "if
+// len(x) < y {" has the shape of a C signature named len.
 var controlWords = map[string]bool{
 	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
 	"sizeof": true, "elif": true, "else": true, "foreach": true, "until": true, "with": true,
 	"match": true, "when": true, "unless": true, "new": true, "typeof": true, "await": true,
+	"defer": true, "go": true, "throw": true, "raise": true, "yield": true, "case": true,
+	"do": true, "assert": true, "delete": true, "del": true,
 }
+
+// leadingWord is the first run of letters, digits and '_' on a line.
+var leadingWord = regexp.MustCompile(`^\s*([\p{L}_][\p{L}\p{N}_]*)`)
 
 // definition names what line defines, and whether it is a type.
 func definition(line string) (name, recv string, isType, ok bool) {
@@ -408,6 +415,9 @@ func definition(line string) (name, recv string, isType, ok bool) {
 			}
 		}
 		return m[3], recv, typeKeywords[m[1]], true
+	}
+	if m := leadingWord.FindStringSubmatch(line); m != nil && controlWords[strings.ToLower(m[1])] {
+		return "", "", false, false
 	}
 	for _, re := range []*regexp.Regexp{boundFunc, methodLine, cSignature} {
 		if m := re.FindStringSubmatch(line); m != nil && !controlWords[strings.ToLower(m[1])] && !isKeyword(m[1]) {

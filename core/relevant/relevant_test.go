@@ -64,6 +64,13 @@ func (s *Server) handle(w http.ResponseWriter) {
 `, "drop_oldest", "drop_oldest", []string{"evict", "Cache"}},
 		{"markdown", "/p/docs/design.md", "# Design\n\n## Storage\n\nDrawers live in SQLite.\n", "SQLite", "SQLite", []string{"Storage", "Design"}},
 		{"python comment is no heading", "/p/x.py", "# setup\ndef run():\n    go_now()\n", "go_now", "go_now", []string{"run"}},
+		// A statement is no signature: "if len(x) < y {" once made the
+		// enclosing function "len", on the line and below it.
+		{"go cursor on an if with a call", "/p/cache/evict.go", "package cache\n\nfunc evictOldest(entries []entry, limit int) {\n\tif len(entries) < limit {\n\t\treturn\n\t}\n}\n",
+			"entries) <", "entries", []string{"evictOldest"}},
+		{"go cursor inside an if with a call", "/p/cache/evict.go", "package cache\n\nfunc evictOldest(entries []entry, limit int) {\n\tif len(entries) < limit {\n\t\ttrimTail(entries)\n\t}\n}\n",
+			"trimTail", "trimTail", []string{"evictOldest"}},
+		{"python with a call", "/p/io.py", "def load(path):\n    with open(path) as f:\n        parse_all(f)\n", "parse_all", "parse_all", []string{"load"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,12 +3,9 @@ package search_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 
-	"github.com/palace-dev/palace/core/embed"
-	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/core/vectors"
@@ -19,13 +16,7 @@ import (
 // contents, so repeats never leave an answer short (issue #10).
 func TestSameContentInTwoWingsIsOneHit(t *testing.T) {
 	ctx := context.Background()
-	tiny, _ := filepath.Abs(filepath.Join("..", "embed", "testdata", "tiny"))
-	cfg := embed.Config{ModelDir: tiny, Backend: embed.BackendGo, LibDirs: []string{}}
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openTinyPalace(t)
 	// Four transcripts, each in wings one, two and three (twelve drawers),
 	// and one only in wing one.
 	var ds []store.Drawer

@@ -39,10 +39,13 @@ type Request struct {
 
 // Hit is one result, shaped for JSON output.
 type Hit struct {
-	ID        string  `json:"id"`
-	Wing      string  `json:"wing"`
-	Room      string  `json:"room"`
-	Kind      string  `json:"kind"`
+	ID   string `json:"id"`
+	Wing string `json:"wing"`
+	Room string `json:"room"`
+	Kind string `json:"kind"`
+	// Lang is a file drawer's language by its extension (see Lang); ""
+	// when unknown and for every other kind.
+	Lang      string  `json:"lang"`
 	Source    string  `json:"source"`
 	LineStart int     `json:"line_start"`
 	LineEnd   int     `json:"line_end"`
@@ -65,6 +68,9 @@ type Hit struct {
 	// transcript or file mined into several wings): a result shows each
 	// content once, at its best rank.
 	AlsoIn []string `json:"also_in,omitempty"`
+	// Ranges are, in a search by file, the file's matched drawers (this
+	// hit's among them) in line order; see CollapseFiles.
+	Ranges []Range `json:"ranges,omitempty"`
 
 	hash string // content hash, to show each content once
 }
@@ -86,8 +92,10 @@ type Ranks struct {
 
 // Result is the answer to a Request.
 type Result struct {
-	Query  string `json:"query"`
-	Mode   string `json:"mode"`
+	Query string `json:"query"`
+	Mode  string `json:"mode"`
+	// By is what a hit stands for: ByDrawer or ByFile.
+	By     string `json:"by,omitempty"`
 	Hits   []Hit  `json:"hits"`
 	Notice string `json:"notice,omitempty"`
 	// LexicalOnly is the part of Notice saying that a search of mode auto
@@ -258,7 +266,9 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 	}
 	if req.Mode == ModeVector {
 		res.Mode = ModeVector
-		vs, err := p.Store.SearchVector(ctx, qv, req.Filter, limit)
+		vs, err := newDemoter(req).ranked(limit, func(n int) ([]store.Hit, error) {
+			return p.Store.SearchVector(ctx, qv, req.Filter, n)
+		})
 		if err != nil {
 			return res, err
 		}
@@ -270,7 +280,9 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 	if err := lexical(ctx, p, req, depth, &res); err != nil {
 		return res, err
 	}
-	vs, err := p.Store.SearchVector(ctx, qv, req.Filter, depth)
+	vs, err := newDemoter(req).ranked(depth, func(n int) ([]store.Hit, error) {
+		return p.Store.SearchVector(ctx, qv, req.Filter, n)
+	})
 	if err != nil {
 		return res, err
 	}
@@ -282,9 +294,11 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 
 // lexical fills res with BM25 hits: first drawers holding every term, then,
 // if that leaves room under the limit, drawers holding any of them. BM25
-// ranks within each group; drawers with all terms always come first.
+// ranks within each group, tests and the like demoted (see demoteFactor);
+// drawers with all terms always come first.
 func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res *Result) error {
 	st := p.Store
+	d := newDemoter(req)
 	q, err := query.Parse(req.Query, p.SegmentQuery)
 	if err != nil {
 		return fmt.Errorf("search %q: %w", req.Query, err)
@@ -293,7 +307,7 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 		res.Notice = "the query has no searchable words"
 		return nil
 	}
-	all, err := st.SearchFTS(ctx, q.All, req.Filter, limit, nil)
+	all, err := d.ranked(limit, func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.All, req.Filter, n, nil) })
 	if err != nil {
 		return fmt.Errorf("search %q: %w", req.Query, err)
 	}
@@ -303,7 +317,7 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 		for _, h := range all {
 			seen[h.ID] = true
 		}
-		some, err := st.SearchFTS(ctx, q.Any, req.Filter, limit-len(all), seen)
+		some, err := d.ranked(limit-len(all), func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.Any, req.Filter, n, seen) })
 		if err != nil {
 			return fmt.Errorf("search %q: %w", req.Query, err)
 		}
@@ -333,7 +347,7 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 	}
 	f := req.Filter
 	f.Since, f.Until = from.Add(-timeSlack), until.Add(timeSlack)
-	in, err := st.SearchFTS(ctx, q.Any, f, limit, nil)
+	in, err := newDemoter(req).ranked(limit, func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.Any, f, n, nil) })
 	if err != nil || len(in) == 0 {
 		return err
 	}
@@ -360,7 +374,7 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 func appendHits(out []Hit, hs []store.Hit, match string) []Hit {
 	for _, h := range hs {
 		out = append(out, Hit{
-			ID: h.ID, Wing: h.Wing, Room: h.Room, Kind: h.Kind, Source: h.Source,
+			ID: h.ID, Wing: h.Wing, Room: h.Room, Kind: h.Kind, Lang: Lang(h.Kind, h.Source), Source: h.Source,
 			LineStart: h.LineStart, LineEnd: h.LineEnd, Content: h.Content,
 			Score: h.Score, Snippet: h.Snippet, Citation: Citation(h.Drawer), Match: match,
 			Time: optTime(h.OccurredAt), TimeEnd: optTime(h.OccurredEnd), Metadata: Metadata(h.Metadata),

@@ -16,13 +16,7 @@ import (
 // a model it falls back to lexical with a notice.
 func TestHybridWithTinyModel(t *testing.T) {
 	ctx := context.Background()
-	tiny, _ := filepath.Abs(filepath.Join("..", "embed", "testdata", "tiny"))
-	cfg := embed.Config{ModelDir: tiny, Backend: embed.BackendGo, LibDirs: []string{}}
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := openTinyPalace(t)
 	var ds []store.Drawer
 	for i, text := range []string{"the parser leaks goroutines", "a cache for query vectors", "filler text", "more filler"} {
 		h := store.ContentHash(text)
@@ -76,4 +70,21 @@ func TestVectorModeWithoutModel(t *testing.T) {
 	if _, err := search.Run(context.Background(), p, search.Request{Query: "x", Mode: "fuzzy"}); err == nil {
 		t.Error("unknown mode accepted")
 	}
+}
+
+// openTinyPalace opens a palace in a temporary folder that embeds with the
+// tiny test model (pure-Go backend), closed when the test ends.
+func openTinyPalace(t *testing.T) *palace.Palace {
+	t.Helper()
+	tiny, err := filepath.Abs(filepath.Join("..", "embed", "testdata", "tiny"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := embed.Config{ModelDir: tiny, Backend: embed.BackendGo, LibDirs: []string{}}
+	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
 }

@@ -17,7 +17,8 @@ type searchResult struct {
 }
 
 // palaceSearch is `palace search` for the editor: {query, wing?, room?,
-// kind?, source?, since?, until?, mode?, route?, limit?}.
+// kind?, source?, since?, until?, mode?, route?, by?, limit?}; by file
+// gives one hit per file with its matched drawers' ranges.
 func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
 	var ps struct {
 		Query  string `json:"query"`
@@ -29,13 +30,14 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		Until  string `json:"until"`
 		Mode   string `json:"mode"`
 		Route  string `json:"route"`
+		By     string `json:"by"`
 		Limit  *int   `json:"limit"`
 	}
 	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	req := ops.SearchRequest{Query: ps.Query, Wing: ps.Wing, Room: ps.Room, Kind: ps.Kind, Source: ps.Source,
-		Since: ps.Since, Until: ps.Until, Mode: ps.Mode, Route: ps.Route}
+		Since: ps.Since, Until: ps.Until, Mode: ps.Mode, Route: ps.Route, By: ps.By}
 	if ps.Limit != nil {
 		if err := ops.CheckGiven("limit", *ps.Limit, ops.MaxSearchLimit); err != nil {
 			return nil, err

@@ -15,7 +15,7 @@ func toolSearch() *tool {
 		desc: "Search the palace: project files, past conversations, notes and diaries, stored verbatim. " +
 			"Call it before answering anything about this project's past (decisions and their reasons, earlier sessions, what was tried). " +
 			"Each hit has the drawer's verbatim content, a citation (source file with line range, or the conversation and its lines), " +
-			"the time it happened, its score (BM25, vector and fused scores in hybrid mode), how it matched, and also_in: the other wings holding the same content, shown once. " +
+			"its kind (file, conversation, note, diary) and, for a file, its language (lang), the time it happened, its score (BM25, vector and fused scores in hybrid mode), how it matched, and also_in: the other wings holding the same content, shown once. " +
 			"The result's route says whether the query was narrowed to a room by taxonomy keywords, and why. The same query gives the same hits as `palace search` on the command line.",
 		readOnly: true, idempotent: true,
 		params: []param{
@@ -41,6 +41,10 @@ func toolSearch() *tool {
 					"off: search exactly the wing, room and other filters given; use it when a routed result looks incomplete."},
 			{name: "mode", kind: kString, enum: ops.SearchModes,
 				desc: "lexical (BM25), vector (nearest embeddings) or hybrid (both, fused). Omit it: hybrid when the palace has vectors, else lexical."},
+			{name: "by", kind: kString, enum: ops.SearchBy,
+				desc: "drawer (the default): one hit per drawer, a passage of about 30 lines. " +
+					"file: one hit per project file, ranked by its best drawer, whose citation, content and snippet the hit carries, with ranges: the line ranges (line_start, line_end, rank) of every matched drawer of that file, in line order; limit then counts files. " +
+					"Use file to find where something is done or which files to open or change; notes, diaries and conversation drawers stay one hit each."},
 		},
 		run: runSearch,
 	}
@@ -57,6 +61,7 @@ type searchArgs struct {
 	Limit  int    `json:"limit"`
 	Mode   string `json:"mode"`
 	Route  string `json:"route"`
+	By     string `json:"by"`
 }
 
 func runSearch(ctx context.Context, s *Server, a args) (any, error) {
@@ -65,5 +70,5 @@ func runSearch(ctx context.Context, s *Server, a args) (any, error) {
 		return nil, err
 	}
 	return ops.Search(ctx, s.p, ops.SearchRequest{Query: in.Query, Wing: in.Wing, Room: in.Room, Kind: in.Kind,
-		Source: in.Source, Since: in.Since, Until: in.Until, Limit: in.Limit, Mode: in.Mode, Route: in.Route})
+		Source: in.Source, Since: in.Since, Until: in.Until, Limit: in.Limit, Mode: in.Mode, Route: in.Route, By: in.By})
 }

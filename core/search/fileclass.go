@@ -1,0 +1,179 @@
+package search
+
+import (
+	"encoding/json"
+	"math"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/palace-dev/palace/core/store"
+)
+
+// fileClass says what a mined file is beside source: tests, generated
+// code, lock files and changelogs hold the names a query looks for as often
+// as the source does (a test calls a function twenty times, a changelog
+// names it in every release), but a query that does not ask for them wants
+// the source.
+type fileClass int
+
+const (
+	classSource fileClass = iota
+	classTest
+	classGenerated
+	classLockfile
+	classChangelog
+	classCount
+)
+
+// demoteFactor is the one ranking rule: in each ranked list (BM25 or
+// vector) a drawer of a test, generated file, lock file or changelog keeps
+// this share of its score, unless the query asks for its class. A third
+// lets a source drawer naming the word once pass a test naming it in every
+// line (BM25's term-frequency part ranges over about 3x), and a test that
+// alone matches still comes back.
+const demoteFactor = 1.0 / 3
+
+// demotePool is how many times deeper than asked a list is read when its
+// first hits include a demoted one, so source ranked below a crowd of tests
+// can come up past them.
+const demotePool = 5
+
+// metaGenerated is the metadata key core/mine sets on the drawers of a file
+// whose first lines carry a generated-code marker ("Code generated ... DO
+// NOT EDIT.", "@generated"); the path alone cannot tell.
+const metaGenerated = "generated"
+
+var (
+	lockfiles = map[string]bool{
+		"go.sum": true, "package-lock.json": true, "yarn.lock": true, "pnpm-lock.yaml": true,
+		"cargo.lock": true, "poetry.lock": true, "composer.lock": true, "gemfile.lock": true, "pipfile.lock": true,
+	}
+	testDirs      = map[string]bool{"test": true, "tests": true, "testdata": true, "__tests__": true}
+	changelogs    = []string{"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes"}
+	docExtensions = map[string]bool{"": true, ".md": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
+	// askWords are the query words that ask for a class: such a query
+	// ranks that class like source.
+	askWords = map[string]fileClass{
+		"test": classTest, "tests": classTest, "testing": classTest, "tested": classTest, "spec": classTest,
+		"specs": classTest, "unittest": classTest, "fixture": classTest, "fixtures": classTest, "testdata": classTest,
+		"generated": classGenerated, "generate": classGenerated, "generator": classGenerated, "codegen": classGenerated,
+		"lock": classLockfile, "lockfile": classLockfile, "lockfiles": classLockfile, "dependency": classLockfile,
+		"dependencies": classLockfile, "deps": classLockfile, "checksum": classLockfile, "checksums": classLockfile,
+		"changelog": classChangelog, "changelogs": classChangelog, "history": classChangelog, "release": classChangelog,
+		"releases": classChangelog, "news": classChangelog,
+	}
+)
+
+// classOfPath classifies a file by its path: lock files and changelogs by
+// name, generated code by suffix, tests by the name and folder rules of
+// Go, Python, JavaScript/TypeScript and Rust, and the generic test folders.
+func classOfPath(p string) fileClass {
+	parts := strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == '/' || r == '\\' })
+	if len(parts) == 0 {
+		return classSource
+	}
+	name := parts[len(parts)-1]
+	ext := path.Ext(name)
+	switch {
+	case lockfiles[name]:
+		return classLockfile
+	case docExtensions[ext] && slices.ContainsFunc(changelogs, func(c string) bool { return namedAs(name, c) }):
+		return classChangelog
+	case strings.HasSuffix(name, ".pb.go") || strings.HasSuffix(name, "_gen.go") ||
+		strings.HasSuffix(name, ".min.js") || strings.HasSuffix(name, ".min.css"):
+		return classGenerated
+	case strings.HasSuffix(name, "_test.go"),
+		ext == ".py" && (strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test.py") || name == "conftest.py"),
+		strings.Contains(name, ".test.") || strings.Contains(name, ".spec."),
+		slices.ContainsFunc(parts[:len(parts)-1], func(d string) bool { return testDirs[d] }):
+		return classTest
+	}
+	return classSource
+}
+
+// namedAs says whether a file name is word, maybe followed by a version or
+// an extension (CHANGELOG-1.2.md), not a longer word (newsletter.md).
+func namedAs(name, word string) bool {
+	rest, ok := strings.CutPrefix(name, word)
+	return ok && (rest == "" || !unicode.IsLetter(rune(rest[0])))
+}
+
+// classOf classifies a drawer: only file drawers have a class besides
+// source.
+func classOf(h store.Hit) fileClass {
+	if h.Kind != store.KindFile {
+		return classSource
+	}
+	if c := classOfPath(h.Source); c != classSource {
+		return c
+	}
+	if strings.Contains(h.Metadata, metaGenerated) {
+		var m map[string]any
+		if json.Unmarshal([]byte(h.Metadata), &m) == nil && m[metaGenerated] == true {
+			return classGenerated
+		}
+	}
+	return classSource
+}
+
+// demoter re-ranks lists by the demoteFactor rule; asked holds the
+// classes the request asks for, which are not demoted.
+type demoter struct {
+	asked [classCount]bool
+}
+
+// newDemoter reads what req asks for: a query word naming a class, or a
+// source filter pointing into one (a test file, a tests/ folder).
+func newDemoter(req Request) demoter {
+	var d demoter
+	for _, w := range strings.FieldsFunc(strings.ToLower(req.Query), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if c, ok := askWords[w]; ok {
+			d.asked[c] = true
+		}
+	}
+	if p := req.Filter.SourcePrefix; p != "" {
+		d.asked[classOfPath(p)] = true
+		d.asked[classOfPath(p+"/x")] = true
+	}
+	return d
+}
+
+func (d demoter) demoted(h store.Hit) bool {
+	c := classOf(h)
+	return c != classSource && !d.asked[c]
+}
+
+// ranked returns fetch's list of at most limit hits, re-ranked: a demoted
+// hit's score keeps demoteFactor of its size (a negative score, possible
+// for a vector, drops by as much). When the first limit hits hold a demoted
+// one, the list is read demotePool times deeper first.
+func (d demoter) ranked(limit int, fetch func(n int) ([]store.Hit, error)) ([]store.Hit, error) {
+	hs, err := fetch(limit)
+	if err != nil || !slices.ContainsFunc(hs, d.demoted) {
+		return hs, err
+	}
+	if len(hs) == limit {
+		if hs, err = fetch(limit * demotePool); err != nil {
+			return nil, err
+		}
+	}
+	for i := range hs {
+		if d.demoted(hs[i]) {
+			hs[i].Score -= math.Abs(hs[i].Score) * (1 - demoteFactor)
+		}
+	}
+	slices.SortStableFunc(hs, func(a, b store.Hit) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	return hs[:min(len(hs), limit)], nil
+}
