@@ -62,7 +62,7 @@ const layers = `
 	STD, EXT, EMBEDRT < core/embed;
 
 	# The engine, bottom to top.
-	core/cjk, core/embed, core/store < core/palace;
+	core/cjk, core/embed, core/query, core/store < core/palace;
 	core/input, core/query, core/store < core/route;
 	core/dates, core/input, core/store, EXT < core/kg;
 	core/dates, core/input, core/palace, core/query, core/route < core/search;

@@ -501,7 +501,7 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 	if redact {
 		text, found = redactText(text, c.path, func(line int) int { return line })
 	}
-	chunks, metas, fellBack, err := m.chunkFile(c.path, text)
+	chunks, metas, defines, fellBack, err := m.chunkFile(c.path, text)
 	if err != nil {
 		return result{c: c, err: fmt.Errorf("%s: %w", c.path, err)}
 	}
@@ -522,6 +522,7 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 			ID: store.DrawerID(m.wing, c.path, i, h), Wing: m.wing, Room: room, Kind: store.KindFile,
 			Source: c.path, LineStart: ch.LineStart, LineEnd: ch.LineEnd, Content: ch.Text, IndexText: idx,
 			ContentHash: h, CreatedAt: now, SourceMtime: mtime, OccurredAt: c.info.ModTime(), Metadata: metas[i],
+			Code: palace.CodeIndex(store.KindFile, c.path, ch.Text, defines[i]),
 		}
 	}
 	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found, fallback: fellBack}
@@ -541,20 +542,24 @@ type fileMeta struct {
 // chunkFile cuts a file into drawers with their metadata: a source file in
 // a language core/code parses at its definitions; any other file, or a
 // source file that does not parse (fellBack), by lines. metas[i] is ""
-// where a drawer has no metadata.
-func (m *miner) chunkFile(path, text string) (chunks []chunk.Chunk, metas []string, fellBack bool, err error) {
+// where a drawer has no metadata; defines[i] are the names drawer i
+// defines.
+func (m *miner) chunkFile(path, text string) (chunks []chunk.Chunk, metas []string, defines [][]string, fellBack bool, err error) {
 	generated := isGenerated(text)
 	if lang := code.Language(path); lang != "" {
 		cs, err := code.Split(text, lang, m.opts.Chunk)
 		if err == nil {
-			chunks, metas = make([]chunk.Chunk, len(cs)), make([]string, len(cs))
+			chunks, metas, defines = make([]chunk.Chunk, len(cs)), make([]string, len(cs)), make([][]string, len(cs))
 			for i, c := range cs {
 				if metas[i], err = encodeMeta(fileMeta{Generated: generated, Lang: lang, Defines: c.Defines, Refs: c.Refs}); err != nil {
-					return nil, nil, false, fmt.Errorf("metadata of lines %d-%d: %w", c.LineStart, c.LineEnd, err)
+					return nil, nil, nil, false, fmt.Errorf("metadata of lines %d-%d: %w", c.LineStart, c.LineEnd, err)
 				}
 				chunks[i] = c.Chunk
+				for _, d := range c.Defines {
+					defines[i] = append(defines[i], d.Name)
+				}
 			}
-			return chunks, metas, false, nil
+			return chunks, metas, defines, false, nil
 		}
 		fellBack = true
 	}
@@ -565,7 +570,7 @@ func (m *miner) chunkFile(path, text string) (chunks []chunk.Chunk, metas []stri
 			metas[i] = `{"generated":true}`
 		}
 	}
-	return chunks, metas, fellBack, nil
+	return chunks, metas, make([][]string, len(chunks)), fellBack, nil
 }
 
 func encodeMeta(m fileMeta) (string, error) {

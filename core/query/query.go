@@ -30,6 +30,11 @@ type Term struct {
 	Phrase bool   // came from "..."
 	Prefix bool   // ended in *
 	Not    bool   // started with -
+	// Parts are the words of an identifier with case boundaries
+	// (SearchFTS → search, fts): the term then matches the whole token or
+	// its parts as a phrase, which code drawers' parts, symbols and path
+	// columns hold (IdentParts, SymbolWords, PathWords).
+	Parts []string
 }
 
 // Query is a parsed user query.
@@ -96,6 +101,9 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	}
 	if len(q.Terms) == 0 {
 		return q, nil
+	}
+	for i, t := range q.Terms {
+		q.Terms[i].Parts = termParts(t)
 	}
 	var parts []string
 	for _, t := range q.Terms {
@@ -178,7 +186,26 @@ func quote(t Term) string {
 	if t.Prefix {
 		s += "*"
 	}
+	if len(t.Parts) > 0 {
+		// Both alternatives match a drawer that holds the identifier (its
+		// parts column has the parts too), so the exact name scores above
+		// text that only has the words.
+		s = "(" + s + ` OR "` + strings.Join(t.Parts, " ") + `")`
+	}
 	return s
+}
+
+// termParts returns the parts of a term that is one identifier with case
+// boundaries, else nil. Phrases and prefixes are taken as typed.
+func termParts(t Term) []string {
+	if t.Phrase || t.Prefix || !isWord(t.Text) || !hasCaseBoundary(t.Text) {
+		return nil
+	}
+	parts, ok := identParts(t.Text)
+	if !ok {
+		return nil
+	}
+	return parts
 }
 
 // sanitize makes text valid UTF-8 without control characters.

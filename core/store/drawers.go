@@ -54,6 +54,19 @@ type Drawer struct {
 	// also deleted.
 	PurgedAt *time.Time
 	Metadata string // JSON object
+	// Code is what the full-text index holds for a file drawer beside its
+	// body; derived, written but never read back.
+	Code CodeIndex
+}
+
+// CodeIndex is a file drawer's code index (migration v9): three FTS5
+// columns that SearchFTS weighs apart from the body. Each is text the
+// index tokenizes like the body (core/query builds them: SymbolWords,
+// PathWords, IdentParts); empty for other drawers.
+type CodeIndex struct {
+	Symbols string // the names the drawer defines, and their parts
+	Path    string // its file's name and folder
+	Parts   string // the parts of its identifiers with case boundaries
 }
 
 // ContentHash is the hex SHA-256 of a drawer's content.
@@ -92,6 +105,14 @@ func ParseTime(s string) (time.Time, error) { return time.Parse(timeLayout, s) }
 const timeLayout = time.RFC3339Nano
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+// optText stores an empty text as NULL.
+func optText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
 
 // optTime stores a zero time as NULL.
 func optTime(t time.Time) any {
@@ -218,8 +239,9 @@ type drawerInsert struct {
 func prepareInsert(ctx context.Context, tx *sql.Tx) (*drawerInsert, error) {
 	st, err := tx.PrepareContext(ctx, `INSERT INTO drawers
 		(id, wing, room, kind, source, line_start, line_end, content, index_text, content_hash,
-		 created_at, source_mtime, importance, metadata, occurred_at, occurred_end)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		 created_at, source_mtime, importance, metadata, occurred_at, occurred_end,
+		 code_symbols, code_path, code_parts)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO NOTHING`)
 	if err != nil {
 		return nil, fmt.Errorf("prepare drawer insert: %w", err)
@@ -244,7 +266,7 @@ func insertDrawer(ctx context.Context, ins *drawerInsert, d Drawer) (int, error)
 	}
 	res, err := ins.st.ExecContext(ctx, d.ID, d.Wing, d.Room, d.Kind, d.Source, d.LineStart, d.LineEnd, d.Content,
 		indexText, d.ContentHash, formatTime(created), d.SourceMtime, d.Importance, meta,
-		optTime(d.OccurredAt), optTime(d.OccurredEnd))
+		optTime(d.OccurredAt), optTime(d.OccurredEnd), optText(d.Code.Symbols), optText(d.Code.Path), optText(d.Code.Parts))
 	if err != nil {
 		return 0, fmt.Errorf("insert drawer %s (%s:%d-%d): %w", d.ID, d.Source, d.LineStart, d.LineEnd, err)
 	}

@@ -215,6 +215,68 @@ INSERT INTO meta (key, value) SELECT 'cjk.han_text', '0' WHERE NOT EXISTS (SELEC
 ALTER TABLE sources ADD COLUMN resume TEXT NOT NULL DEFAULT '';
 CREATE INDEX drawers_live_vec ON drawers (vec_model, deleted_at) WHERE deleted_at IS NULL;
 `,
+	// v9: a code index beside the body. Three columns FTS5 reads for a
+	// file drawer (see CodeIndex): the names it defines (symbols), its
+	// file's name and folder (path), and the parts of its identifiers that
+	// have case boundaries (parts), each with its own bm25 weight in
+	// SearchFTS, so the drawer that defines SearchFTS outranks the twenty
+	// that call it, and "search fts" finds SearchFTS. They are derived:
+	// mining writes them, an import derives them again. Mined files are
+	// marked changed (content_hash 'v9'), so the next mine cuts them again
+	// at their definitions and fills the columns; until then their drawers
+	// are found by their body as before.
+	`
+ALTER TABLE drawers ADD COLUMN code_symbols TEXT;
+ALTER TABLE drawers ADD COLUMN code_path TEXT;
+ALTER TABLE drawers ADD COLUMN code_parts TEXT;
+UPDATE sources SET content_hash = 'v9', mtime = 0 WHERE kind = 'file';
+
+DROP TRIGGER drawers_ai;
+DROP TRIGGER drawers_ad;
+DROP TRIGGER drawers_au;
+DROP TABLE drawers_fts;
+DROP VIEW drawers_search;
+
+CREATE VIEW drawers_search AS
+	SELECT seq, coalesce(index_text, content) AS body, 'w' || hex(wing) || 'k' || kind AS scope,
+		code_symbols AS symbols, code_path AS path, code_parts AS parts
+	FROM drawers WHERE deleted_at IS NULL;
+
+CREATE VIRTUAL TABLE drawers_fts USING fts5 (
+	body,
+	scope,
+	symbols,
+	path,
+	parts,
+	content = 'drawers_search',
+	content_rowid = 'seq',
+	tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+CREATE TRIGGER drawers_ai AFTER INSERT ON drawers WHEN new.deleted_at IS NULL BEGIN
+	INSERT INTO drawers_fts (rowid, body, scope, symbols, path, parts)
+	VALUES (new.seq, coalesce(new.index_text, new.content), 'w' || hex(new.wing) || 'k' || new.kind,
+		new.code_symbols, new.code_path, new.code_parts);
+END;
+CREATE TRIGGER drawers_ad AFTER DELETE ON drawers WHEN old.deleted_at IS NULL BEGIN
+	INSERT INTO drawers_fts (drawers_fts, rowid, body, scope, symbols, path, parts)
+	VALUES ('delete', old.seq, coalesce(old.index_text, old.content), 'w' || hex(old.wing) || 'k' || old.kind,
+		old.code_symbols, old.code_path, old.code_parts);
+END;
+CREATE TRIGGER drawers_au AFTER UPDATE OF content, index_text, deleted_at, wing, kind, code_symbols, code_path, code_parts
+ON drawers BEGIN
+	INSERT INTO drawers_fts (drawers_fts, rowid, body, scope, symbols, path, parts)
+	SELECT 'delete', old.seq, coalesce(old.index_text, old.content), 'w' || hex(old.wing) || 'k' || old.kind,
+		old.code_symbols, old.code_path, old.code_parts
+	WHERE old.deleted_at IS NULL;
+	INSERT INTO drawers_fts (rowid, body, scope, symbols, path, parts)
+	SELECT new.seq, coalesce(new.index_text, new.content), 'w' || hex(new.wing) || 'k' || new.kind,
+		new.code_symbols, new.code_path, new.code_parts
+	WHERE new.deleted_at IS NULL;
+END;
+
+INSERT INTO drawers_fts (drawers_fts) VALUES ('rebuild');
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

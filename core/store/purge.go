@@ -67,7 +67,7 @@ func (s *Store) PurgeDrawer(ctx context.Context, id string) (at time.Time, alrea
 		}
 		at = time.Now().UTC()
 		now := formatTime(at)
-		if _, err := tx.ExecContext(ctx, `UPDATE drawers SET content = '', index_text = NULL, metadata = '{}',
+		if _, err := tx.ExecContext(ctx, `UPDATE drawers SET content = '', index_text = NULL, metadata = '{}', code_symbols = NULL, code_path = NULL, code_parts = NULL,
 			content_hash = coalesce(?, content_hash), deleted_at = coalesce(deleted_at, ?), purged_at = ?
 			WHERE seq = ?`, hash, now, now, seq); err != nil {
 			return fmt.Errorf("purge drawer %s: %w", id, err)

@@ -48,13 +48,13 @@ const (
 func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int, exclude map[string]bool) ([]Hit, error) {
 	where, fargs := filterSQL(f)
 	args := append([]any{ftsMatch(match, f)}, fargs...)
-	q := `SELECT ` + drawerColumns("d.") + `, -bm25(drawers_fts, 1.0, 0.0) AS score,
+	q := `SELECT ` + drawerColumns("d.") + `, -` + bm25 + ` AS score,
 		CASE WHEN d.index_text IS NULL
 			THEN snippet(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `', '…', ` + strconv.Itoa(snippetWords) + `)
 			ELSE highlight(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `') END
 		FROM drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid
 		WHERE drawers_fts MATCH ? AND ` + strings.Join(where, " AND ") + `
-		ORDER BY bm25(drawers_fts, 1.0, 0.0) LIMIT ?`
+		ORDER BY ` + bm25 + ` LIMIT ?`
 	args = append(args, limit+len(exclude))
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -92,16 +92,31 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 	return hits, nil
 }
 
+// bm25 weighs the index's columns (migration v9): the body as it always
+// was; scope not at all (it only narrows); a name the drawer defines far
+// above a mention, so the definition of SearchFTS outranks its callers;
+// the file's name and folder above a word in the body, as a person names
+// the area; the parts of an identifier (search, fts of SearchFTS) like
+// body words, since they are what the identifier says.
+const bm25 = `bm25(drawers_fts, 1.0, 0.0, ` + weightSymbols + `, ` + weightPath + `, ` + weightParts + `)`
+
+const (
+	weightSymbols = "4.0"
+	weightPath    = "2.0"
+	weightParts   = "1.0"
+)
+
 type scanFunc func(dest ...any) error
 
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 
-// ftsMatch confines match to the body column and, when f names a wing, to
+// ftsMatch confines match to the text columns (body and the code index)
+// and, when f names a wing, to
 // that wing's drawers (of f.Kind, when that is a kind) through the scope
 // token the v4 migration indexes: 'w' || hex(wing) || 'k' || kind. filterSQL
 // still checks wing and kind on the drawers row, so scope only narrows.
 func ftsMatch(match string, f Filter) string {
-	m := "{body} : (" + match + ")"
+	m := "{body symbols path parts} : (" + match + ")"
 	if f.Wing == "" {
 		return m
 	}

@@ -22,7 +22,7 @@ var transferTables = []transferTable{
 	{"taxonomy", "taxonomy", []string{"wing", "room", "display_name", "keywords"}, []string{"wing", "room"}, nil},
 	{"drawers", "drawer", []string{"id", "wing", "room", "kind", "source", "line_start", "line_end", "content",
 		"content_hash", "created_at", "source_mtime", "importance", "deleted_at", "metadata", "occurred_at", "occurred_end",
-		"purged_at"}, []string{"id"}, []string{"index_text"}},
+		"purged_at"}, []string{"id"}, []string{"index_text", "code_symbols", "code_path", "code_parts"}},
 	{"entities", "entity", []string{"id", "name", "type", "properties", "created_at"}, []string{"id"}, nil},
 	{"triples", "triple", []string{"id", "subject", "predicate", "object", "valid_from", "valid_to", "confidence",
 		"source_drawer", "created_at"}, []string{"id"}, nil},
@@ -53,7 +53,7 @@ type Row struct {
 	// Line is the row's line in the file it was read from, for errors.
 	Line int `json:"-"`
 	// Derived holds the values of the table's derived columns (a
-	// drawer's index_text), computed by the importer from Cols; a
+	// drawer's index_text and code index), computed by the importer from Cols; a
 	// missing one is stored as NULL.
 	Derived map[string]any `json:"-"`
 }

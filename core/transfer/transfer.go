@@ -124,7 +124,12 @@ func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 			if err != nil {
 				return nil, fmt.Errorf("import %s: line %d: %w", name, line, err)
 			}
-			row.Derived = map[string]any{"index_text": idx}
+			kind, content := row.Cols["kind"].(string), row.Cols["content"].(string)
+			source, _ := row.Cols["source"].(string)
+			meta, _ := row.Cols["metadata"].(string)
+			ci := palace.CodeIndex(kind, source, content, palace.DefinedNames(meta))
+			row.Derived = map[string]any{"index_text": idx,
+				"code_symbols": ci.Symbols, "code_path": ci.Path, "code_parts": ci.Parts}
 		}
 		row.Line = line
 		rows = append(rows, row)

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+)
+
+// Files mined before v9 are marked changed, so the next mine cuts them
+// again and fills their code index; conversations are left alone.
+func TestMigrationRemarksMinedFiles(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(home, DBName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateTo(ctx, db, 8); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at) VALUES
+		('w', '/p/a.go', 'file', 'h', 1, 2, 1, '2026-01-01T00:00:00Z'),
+		('w', '/p/chat.jsonl', 'conversation', 'h', 1, 2, 1, '2026-01-01T00:00:00Z')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s, err := Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	srcs, err := s.Sources(ctx, "w", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := srcs["/p/a.go"]; f.ContentHash == "h" || f.Mtime != 0 {
+		t.Errorf("mined file after v9: %+v, want it marked changed", f)
+	}
+	if c := srcs["/p/chat.jsonl"]; c.ContentHash != "h" || c.Mtime != 1 {
+		t.Errorf("conversation after v9: %+v, want it untouched", c)
+	}
+}
+
+// The code index columns are searched with their weights: a drawer that
+// defines a name outranks one that mentions it more often, its parts find
+// it, its path words find it, and a purge empties them.
+func TestCodeIndexColumns(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	def := Drawer{ID: DrawerID("w", "/p/store/search.go", 0, "a"), Wing: "w", Room: "r", Kind: KindFile,
+		Source: "/p/store/search.go", Content: "func (s *Store) SearchFTS() {}", ContentHash: "a",
+		Code: CodeIndex{Symbols: "SearchFTS\nsearch fts", Path: "store search", Parts: "search fts"}}
+	use := Drawer{ID: DrawerID("w", "/p/cmd/run.go", 0, "b"), Wing: "w", Room: "r", Kind: KindFile,
+		Source: "/p/cmd/run.go", Content: "st.SearchFTS(); st.SearchFTS(); st.SearchFTS()", ContentHash: "b",
+		Code: CodeIndex{Path: "cmd run", Parts: "search fts"}}
+	if _, err := s.InsertDrawers(ctx, []Drawer{use, def}); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{`"SearchFTS"`, `"search fts"`} {
+		hs, err := s.SearchFTS(ctx, m, Filter{}, 10, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hs) != 2 || hs[0].ID != def.ID {
+			t.Errorf("search %s: %v, want the definition first of 2", m, ids(hs))
+		}
+	}
+	hs, err := s.SearchFTS(ctx, `"store"`, Filter{}, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hs) != 1 || hs[0].ID != def.ID {
+		t.Errorf("search a path word: %v, want the drawer in store/", ids(hs))
+	}
+	if _, _, err := s.PurgeDrawer(ctx, def.ID); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM drawers WHERE id = ? AND
+		(code_symbols IS NOT NULL OR code_path IS NOT NULL OR code_parts IS NOT NULL)`, def.ID).Scan(&n); err != nil || n != 0 {
+		t.Errorf("a purged drawer keeps its code index (%d, %v)", n, err)
+	}
+	if hs, _ := s.SearchFTS(ctx, `"store"`, Filter{}, 10, nil); len(hs) != 0 {
+		t.Errorf("a purged drawer is still found by its path words: %v", ids(hs))
+	}
+}
+
+func ids(hs []Hit) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.ID
+	}
+	return out
+}
