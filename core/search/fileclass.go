@@ -14,8 +14,9 @@ import (
 // fileClass says what a mined file is beside source: tests, generated
 // code, lock files and changelogs hold the names a query looks for as often
 // as the source does (a test calls a function twenty times, a changelog
-// names it in every release), but a query that does not ask for them wants
-// the source.
+// names it in every release), and prose documents hold the words of a
+// question more often than the code that answers it, but a query that
+// does not ask for them wants the source.
 type fileClass int
 
 const (
@@ -24,12 +25,14 @@ const (
 	classGenerated
 	classLockfile
 	classChangelog
+	classDocs
 	classCount
 )
 
 // demoteFactor is the one ranking rule: in each ranked list (BM25 or
-// vector) a drawer of a test, generated file, lock file or changelog keeps
-// this share of its score, unless the query asks for its class. A third
+// vector) a drawer of a test, generated file, lock file, changelog or
+// prose document keeps this share of its score, unless the query asks for
+// its class. A third
 // lets a source drawer naming the word once pass a test naming it in every
 // line (BM25's term-frequency part ranges over about 3x), and a test that
 // alone matches still comes back.
@@ -53,6 +56,9 @@ var (
 	testDirs      = map[string]bool{"test": true, "tests": true, "testdata": true, "__tests__": true}
 	changelogs    = []string{"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes"}
 	docExtensions = map[string]bool{"": true, ".md": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
+	// docFiles are prose documents by extension (a changelog is one of its
+	// own; files without an extension are as often Makefiles as READMEs).
+	docFiles = map[string]bool{".md": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
 	// askWords are the query words that ask for a class: such a query
 	// ranks that class like source.
 	askWords = map[string]fileClass{
@@ -63,6 +69,8 @@ var (
 		"dependencies": classLockfile, "deps": classLockfile, "checksum": classLockfile, "checksums": classLockfile,
 		"changelog": classChangelog, "changelogs": classChangelog, "history": classChangelog, "release": classChangelog,
 		"releases": classChangelog, "news": classChangelog,
+		"doc": classDocs, "docs": classDocs, "documentation": classDocs, "documented": classDocs, "readme": classDocs,
+		"guide": classDocs, "manual": classDocs, "tutorial": classDocs, "howto": classDocs,
 	}
 )
 
@@ -89,6 +97,8 @@ func classOfPath(p string) fileClass {
 		strings.Contains(name, ".test.") || strings.Contains(name, ".spec."),
 		slices.ContainsFunc(parts[:len(parts)-1], func(d string) bool { return testDirs[d] }):
 		return classTest
+	case docFiles[ext]:
+		return classDocs
 	}
 	return classSource
 }
