@@ -35,6 +35,10 @@ type Term struct {
 	// its parts as a phrase, which code drawers' parts, symbols and path
 	// columns hold (IdentParts, SymbolWords, PathWords).
 	Parts []string
+	// Pieces are the names of a qualified word (store.SearchFTS → store,
+	// SearchFTS; see qualifiedParts): the term then matches the word as
+	// typed or all its pieces anywhere in a drawer.
+	Pieces []string
 }
 
 // Query is a parsed user query.
@@ -192,6 +196,17 @@ func quote(t Term) string {
 		// text that only has the words.
 		s = "(" + s + ` OR "` + strings.Join(t.Parts, " ") + `")`
 	}
+	if len(t.Pieces) > 1 {
+		// As with parts, a drawer holding the word as typed matches both
+		// alternatives and scores above one holding its pieces apart.
+		ps := make([]string, len(t.Pieces))
+		for i, p := range t.Pieces {
+			pt := Term{Text: p}
+			pt.Parts = termParts(pt)
+			ps[i] = quote(pt)
+		}
+		s = "(" + s + " OR (" + strings.Join(ps, " AND ") + "))"
+	}
 	return s
 }
 
@@ -275,10 +290,50 @@ func lex(s string) []Term {
 		if t.Prefix && (word == "" || !isWord(word)) {
 			t.Prefix = false
 		}
-		t.Text = word
+		if t.Prefix {
+			t.Text = word
+			out = append(out, t)
+			continue
+		}
+		t.Text, t.Pieces = qualifiedParts(word)
+		switch {
+		case not:
+			// An exclusion stays as typed: its pieces apart would
+			// exclude far more than the reader named.
+			t.Pieces = nil
+		case len(t.Pieces) == 1:
+			t.Pieces = nil
+		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// qualifiedParts cuts a typed word at the punctuation that joins names in
+// code and paths (store.SearchFTS, core/store/search.go, std::vec), so the
+// term can also match its names apart: FTS5 reads the word as a phrase,
+// which a drawer defining SearchFTS without its package never holds.
+// Punctuation around a word goes ("search," "(SearchFTS)"), so a stop word
+// followed by a comma is still one. Hyphens, apostrophes and underscores
+// stay (end-to-end, palace's, palace_search: phrases the text holds as
+// written), and a word with a piece that has no letter (1.2.0, v1.2,
+// 10:30) stays whole. It returns the word without the punctuation around
+// it, and its pieces.
+func qualifiedParts(word string) (string, []string) {
+	joins := func(r rune) bool {
+		return !unicode.In(r, unicode.L, unicode.N, unicode.M) && r != '_' && r != '-' && r != '\''
+	}
+	trimmed := strings.TrimFunc(word, func(r rune) bool { return joins(r) || r == '-' || r == '\'' })
+	if trimmed == "" {
+		return word, nil
+	}
+	pieces := strings.FieldsFunc(trimmed, joins)
+	for _, p := range pieces {
+		if !strings.ContainsFunc(p, unicode.IsLetter) {
+			return trimmed, nil
+		}
+	}
+	return trimmed, pieces
 }
 
 func isWord(s string) bool {
