@@ -213,10 +213,12 @@ func quote(t Term) string {
 // termParts returns the parts of a term that is one identifier with case
 // boundaries, else nil. Phrases and prefixes are taken as typed.
 func termParts(t Term) []string {
-	if t.Phrase || t.Prefix || !isWord(t.Text) || !hasCaseBoundary(t.Text) {
+	// Punctuation around the word goes: "(SearchFTS)," is SearchFTS.
+	text := strings.TrimFunc(t.Text, func(r rune) bool { return !isIdentRune(r) })
+	if t.Phrase || t.Prefix || !isWord(text) || !hasCaseBoundary(text) {
 		return nil
 	}
-	parts, ok := identParts(t.Text)
+	parts, ok := identParts(text)
 	if !ok {
 		return nil
 	}
@@ -295,14 +297,11 @@ func lex(s string) []Term {
 			out = append(out, t)
 			continue
 		}
-		t.Text, t.Pieces = qualifiedParts(word)
-		switch {
-		case not:
+		t.Text = word
+		if trimmed, pieces := qualifiedParts(word); len(pieces) > 1 && !not {
 			// An exclusion stays as typed: its pieces apart would
 			// exclude far more than the reader named.
-			t.Pieces = nil
-		case len(t.Pieces) == 1:
-			t.Pieces = nil
+			t.Text, t.Pieces = trimmed, pieces
 		}
 		out = append(out, t)
 	}
@@ -313,8 +312,8 @@ func lex(s string) []Term {
 // code and paths (store.SearchFTS, core/store/search.go, std::vec), so the
 // term can also match its names apart: FTS5 reads the word as a phrase,
 // which a drawer defining SearchFTS without its package never holds.
-// Punctuation around a word goes ("search," "(SearchFTS)"), so a stop word
-// followed by a comma is still one. Hyphens, apostrophes and underscores
+// Punctuation around a word goes ("(search.DrawerOf),"). Hyphens,
+// apostrophes and underscores
 // stay (end-to-end, palace's, palace_search: phrases the text holds as
 // written), and a word with a piece that has no letter (1.2.0, v1.2,
 // 10:30) stays whole. It returns the word without the punctuation around
