@@ -715,8 +715,8 @@ func TestCrashDoctorRepairEndToEnd(t *testing.T) {
 	db := crashOpenDB(t, home, true)
 	for _, q := range []string{
 		// tokzephyr's drawer leaves the full-text index.
-		`INSERT INTO drawers_fts (drawers_fts, rowid, body, scope)
-			SELECT 'delete', seq, body, scope FROM drawers_search WHERE body LIKE '%tokzephyr%'`,
+		`INSERT INTO drawers_fts (drawers_fts, rowid, body, scope, symbols, path, parts)
+			SELECT 'delete', seq, body, scope, symbols, path, parts FROM drawers_search WHERE body LIKE '%tokzephyr%'`,
 		// tokquartz's drawer loses its vector.
 		`DELETE FROM vec_drawers WHERE drawer_seq = (SELECT seq FROM drawers WHERE content LIKE '%tokquartz%')`,
 	} {

@@ -230,8 +230,8 @@ func TestRepairFTSRowsDeleted(t *testing.T) {
 		t.Fatalf("bananas before the damage: %v", ids)
 	}
 	// Take one drawer out of the index the way a lost write would.
-	_, err := s.w.Exec(`INSERT INTO drawers_fts (drawers_fts, rowid, body, scope)
-		SELECT 'delete', seq, body, scope FROM drawers_search WHERE seq = (SELECT seq FROM drawers WHERE id = ?)`, b.ID)
+	_, err := s.w.Exec(`INSERT INTO drawers_fts (drawers_fts, rowid, body, scope, symbols, path, parts)
+		SELECT 'delete', seq, body, scope, symbols, path, parts FROM drawers_search WHERE seq = (SELECT seq FROM drawers WHERE id = ?)`, b.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -634,8 +634,8 @@ func TestRepairFTSWrongText(t *testing.T) {
 	s, ds := healthPalace(t)
 	b := ds["bravo bananas"]
 	seq := seqOf(t, s, b.ID)
-	if _, err := s.w.Exec(`INSERT INTO drawers_fts (drawers_fts, rowid, body, scope)
-		SELECT 'delete', seq, body, scope FROM drawers_search WHERE seq = ?`, seq); err != nil {
+	if _, err := s.w.Exec(`INSERT INTO drawers_fts (drawers_fts, rowid, body, scope, symbols, path, parts)
+		SELECT 'delete', seq, body, scope, symbols, path, parts FROM drawers_search WHERE seq = ?`, seq); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.w.Exec(`INSERT INTO drawers_fts (rowid, body, scope) SELECT seq, 'kiwi', scope FROM drawers_search WHERE seq = ?`, seq); err != nil {

@@ -240,7 +240,8 @@ func slowContent(t *testing.T, home string) func() {
 		SELECT seq, coalesce(index_text, content) || (
 			WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000000)
 			SELECT substr(max(x), 1, 0) FROM c) AS body,
-			'w' || hex(wing) || 'k' || kind AS scope
+			'w' || hex(wing) || 'k' || kind AS scope,
+			code_symbols AS symbols, code_path AS path, code_parts AS parts
 		FROM drawers WHERE deleted_at IS NULL`)
 	return func() { exec(`DROP VIEW drawers_search`, orig) }
 }
