@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Defining returns the live file drawers in f whose metadata lists name
+// among the symbols they define (core/mine records them as
+// {"defines":[{"name":..,"kind":..}]}), whatever the symbol's kind, at most
+// limit of them, by source and line. The match is exact and case-sensitive:
+// Close is not close.
+//
+// The full-text index narrows the drawers first: a drawer defining name
+// holds its words, so only drawers matching the name as a phrase are read.
+// Of those, a substring test on the metadata text skips most before the
+// JSON is parsed and its defines compared exactly. A name with no letter or
+// digit ("_", "$") has no words to look up, and is checked on every file
+// drawer in f.
+func (s *Store) Defining(ctx context.Context, name string, f Filter, limit int) ([]Drawer, error) {
+	if limit < 1 {
+		return nil, fmt.Errorf("defining %q: limit %d: want at least 1", name, limit)
+	}
+	if name == "" || f.Kind != "" && f.Kind != KindFile {
+		return nil, nil
+	}
+	f.Kind = KindFile
+	where, args := filterSQL(f)
+	from := `drawers d`
+	if hasWord(name) {
+		from = `drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid`
+		where = append([]string{`drawers_fts MATCH ?`}, where...)
+		// As a quoted FTS5 string, name goes through the index's own
+		// tokenizer: parse_http2_frame becomes the phrase parse http2 frame.
+		args = append([]any{ftsMatch(`"`+strings.ReplaceAll(name, `"`, `""`)+`"`, f)}, args...)
+	}
+	if plainInJSON(name) {
+		// JSON writes such a name as it is, so a drawer whose metadata text
+		// lacks it cannot define it.
+		where = append(where, `instr(d.metadata, ?) > 0`)
+		args = append(args, name)
+	}
+	// json_each fails on malformed JSON; such metadata defines nothing.
+	where = append(where, `EXISTS (SELECT 1 FROM json_each(
+			CASE WHEN json_valid(d.metadata) THEN d.metadata ELSE '{}' END, '$.defines') j
+		WHERE j.type = 'object' AND json_extract(j.value, '$.name') = ?)`)
+	args = append(args, name, limit)
+	q := `SELECT ` + drawerColumns("d.") + ` FROM ` + from + ` WHERE ` + strings.Join(where, " AND ") + `
+		ORDER BY d.source, d.line_start, d.id LIMIT ?`
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("defining %q: %w", name, err)
+	}
+	ds, err := scanDrawers(rows)
+	if err != nil {
+		return nil, fmt.Errorf("defining %q: %w", name, err)
+	}
+	return ds, nil
+}
+
+// hasWord reports whether name holds a letter or digit, which the index's
+// tokenizer keeps as a word.
+func hasWord(name string) bool {
+	return strings.IndexFunc(name, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// plainInJSON reports whether encoding/json writes name unescaped (no
+// quote, backslash, control character, HTML character or line separator).
+func plainInJSON(name string) bool {
+	return !strings.ContainsFunc(name, func(r rune) bool {
+		return r < 0x20 || r == '"' || r == '\\' || r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029'
+	})
+}
