@@ -198,11 +198,32 @@ func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 		}
 		cands[i].score(terms)
 	}
+	def, err := definitionOf(ctx, p, r, clues, terms)
+	if err != nil {
+		return res, err
+	}
+	if def != nil && !seen[def.drawer.ID] {
+		c := candidate{hit: scored{Drawer: def.drawer, Hit: HitOf(store.Hit{Drawer: def.drawer}, matchDefinition)}}
+		c.score(terms)
+		cands = append(cands, c)
+	}
+	for i := range cands {
+		cands[i].place(def, clues.Identifier, r.Path)
+	}
+	// The definition first, then the drawers using the identifier, then
+	// the rest; in each, tests (generated files, changelogs) below source
+	// unless the document is one; then by the clues held.
 	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].total != cands[j].total {
-			return cands[i].total > cands[j].total
+		a, b := cands[i], cands[j]
+		switch {
+		case a.group != b.group:
+			return a.group < b.group
+		case a.secondary != b.secondary:
+			return !a.secondary
+		case a.total != b.total:
+			return a.total > b.total
 		}
-		return cands[i].hit.ID < cands[j].hit.ID
+		return a.hit.ID < b.hit.ID
 	})
 	for _, c := range cands[:min(len(cands), r.Limit)] {
 		res.Hits = append(res.Hits, c.result())
@@ -253,12 +274,41 @@ func onScreen(d store.Drawer, r Request) bool {
 	return false
 }
 
+// matchDefinition is the Match of a definition's drawer that the clue
+// search did not find: it was found by what it defines.
+const matchDefinition = "definition"
+
 // candidate is a hit being ranked.
 type candidate struct {
 	hit       scored
 	retrieval float64
 	matched   []weighted
 	total     float64
+	// group is 0 for the definition of the identifier at the cursor, 1 for
+	// a drawer using it, 2 for the rest; use and def say how.
+	group     int
+	use       string
+	def       *defined
+	ident     string
+	secondary bool // a test (or generated file...) read from source
+}
+
+// place puts c in its group for the identifier at the cursor, whose
+// chosen definition is def (nil when none was found), read from the
+// document at path.
+func (c *candidate) place(def *defined, ident, path string) {
+	c.group, c.ident = 2, ident
+	c.secondary = search.Secondary(c.hit.Drawer, path)
+	switch {
+	case def != nil && c.hit.ID == def.drawer.ID:
+		c.group, c.def = 0, def
+	case def != nil && def.others[c.hit.ID]:
+		c.group, c.use = 1, "also defines"
+	case ident != "":
+		if c.use = useOf(c.hit.Content, ident); c.use != "" {
+			c.group = 1
+		}
+	}
 }
 
 func (c *candidate) score(terms []weighted) {
@@ -278,6 +328,25 @@ func (c candidate) result() Hit {
 		h.Matched = append(h.Matched, m.term)
 	}
 	h.Why = why(c.matched, c.hit)
+	switch {
+	case c.def != nil:
+		h.Why = c.def.why()
+	case c.use != "":
+		h.Why = c.use + " " + c.ident
+		var rest []weighted
+		for _, m := range c.matched {
+			if m.term != c.ident {
+				rest = append(rest, m)
+			}
+		}
+		switch {
+		case len(rest) == 0:
+		case c.use == "mentions":
+			h.Why += ", " + clueList(rest)
+		default:
+			h.Why += "; mentions " + clueList(rest)
+		}
+	}
 	return h
 }
 
@@ -289,6 +358,11 @@ func why(matched []weighted, h scored) string {
 		}
 		return "matches a stemmed form of the query"
 	}
+	return "mentions " + clueList(matched)
+}
+
+// clueList names the first four clues matched, with their roles.
+func clueList(matched []weighted) string {
 	var parts []string
 	for _, m := range matched {
 		if m.role != "" {
@@ -300,7 +374,7 @@ func why(matched []weighted, h scored) string {
 			break
 		}
 	}
-	return "mentions " + strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
 }
 
 // scored is a search hit as this package ranks it.

@@ -183,7 +183,7 @@ func TestFindRanksByClues(t *testing.T) {
 			t.Errorf("a file of another wing came back")
 		}
 	}
-	if !strings.Contains(res.Hits[0].Why, "computeChecksum (at cursor)") || !strings.Contains(res.Hits[0].Why, "verifyUpload (enclosing)") {
+	if res.Hits[0].Why != "mentions computeChecksum, verifyUpload (enclosing)" {
 		t.Errorf("why = %q", res.Hits[0].Why)
 	}
 	res, err = Find(context.Background(), p, Request{Text: doc, Start: pos, End: pos, Wing: "proj", NoConversations: true, Limit: 5})
