@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -25,7 +26,7 @@ type defined struct {
 	drawer store.Drawer
 	name   string
 	of     int             // how many definitions were found, this one included
-	others map[string]bool // the ids of the other definitions' drawers
+	others map[string]bool // the ids of the other drawers defining the name
 	reason string          // why this one of several; "" when it is the only one
 }
 
@@ -48,14 +49,34 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 	if err != nil {
 		return nil, fmt.Errorf("relevant: %w", err)
 	}
-	defs := ds[:0]
+	imports := importsOf(r.Text, r.Path)
+	// A qualifier bound by an import (errors in errors.New) says which
+	// package the name is from: a definition elsewhere is another name.
+	var bound []string
+	for _, imp := range imports {
+		if c.Qualifier != "" && imp.name == c.Qualifier {
+			bound = append(bound, imp.paths...)
+		}
+	}
+	var defs []store.Drawer
+	visible := 0 // definitions not on screen, in the qualifier's package or not
 	for _, d := range ds {
-		if !onScreen(d, r) {
+		if onScreen(d, r) {
+			continue
+		}
+		visible++
+		// A file the qualifier names is kept: the import may name it by
+		// another path (a build output, an alias the bundler resolves).
+		if ips := importPaths(d.Source, r.Root); bound == nil || importsAny(bound, ips) || namesAny(c.Qualifier, ips) {
 			defs = append(defs, d)
 		}
 	}
 	if len(defs) == 0 {
 		return nil, nil
+	}
+	var paths []string
+	for _, imp := range imports {
+		paths = append(paths, imp.paths...)
 	}
 	secondary := func(d store.Drawer) bool { return search.Secondary(d, r.Path) }
 	clueScore := func(d store.Drawer) float64 {
@@ -67,18 +88,25 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 		}
 		return total
 	}
-	def := chooseDefinition(defs, r, c, importsOf(r.Text, r.Path), secondary, clueScore)
+	def := chooseDefinition(defs, r, c, paths, bound != nil, secondary, clueScore)
+	def.of = visible
+	for _, d := range ds {
+		if d.ID != def.drawer.ID {
+			def.others[d.ID] = true
+		}
+	}
 	return &def, nil
 }
 
 // chooseDefinition picks which of defs (drawers defining c.Identifier, none
 // of them on screen) the reader means: the one the qualifier names (store
-// in store.Open: a folder or file called store), else one in a file or
+// in store.Open: a folder or file called store, or every one of defs when
+// the qualifier is bound by an import, as they are all in it), else one in a file or
 // folder the document imports, else the nearest by path (the same file,
 // then the same folder...), a source file before a test unless the
 // document is a test. clueScore breaks what is left: the definition holding
 // more of the place's clues (the enclosing type of a method) is likelier.
-func chooseDefinition(defs []store.Drawer, r Request, c Clues, imports []string, secondary func(store.Drawer) bool, clueScore func(store.Drawer) float64) defined {
+func chooseDefinition(defs []store.Drawer, r Request, c Clues, imports []string, bound bool, secondary func(store.Drawer) bool, clueScore func(store.Drawer) float64) defined {
 	type rank struct {
 		named, imported bool
 		shared          int
@@ -87,10 +115,10 @@ func chooseDefinition(defs []store.Drawer, r Request, c Clues, imports []string,
 	}
 	ranks := make([]rank, len(defs))
 	for i, d := range defs {
-		rel := relPath(d.Source, r.Root)
+		ips := importPaths(d.Source, r.Root)
 		ranks[i] = rank{
-			named:     c.Qualifier != "" && namesFile(c.Qualifier, rel),
-			imported:  importsFile(imports, rel),
+			named:     bound || c.Qualifier != "" && namesAny(c.Qualifier, ips),
+			imported:  importsAny(imports, ips),
 			shared:    sharedDirs(d.Source, r.Path),
 			secondary: secondary(d),
 			clues:     clueScore(d),
@@ -116,11 +144,6 @@ func chooseDefinition(defs []store.Drawer, r Request, c Clues, imports []string,
 		}
 	}
 	out := defined{drawer: defs[best], name: c.Identifier, of: len(defs), others: map[string]bool{}}
-	for i, d := range defs {
-		if i != best {
-			out.others[d.ID] = true
-		}
-	}
 	b := ranks[best]
 	switch {
 	case b.named:
@@ -144,6 +167,28 @@ func relPath(source, root string) string {
 		}
 	}
 	return filepath.ToSlash(source)
+}
+
+// importPaths are the slash paths an import may name source by: below
+// root, and below root's parent folder, the root folder's own name
+// included, for a file at the top (Go's net/http, mined from a folder
+// http, holds http.Get at the top; a module's folder is often named as
+// its path ends). Without root, source itself.
+func importPaths(source, root string) []string {
+	if root == "" {
+		return []string{filepath.ToSlash(source)}
+	}
+	return []string{relPath(source, root), relPath(source, filepath.Dir(root))}
+}
+
+// importsAny reports whether imports name any of paths (see importsFile).
+func importsAny(imports, paths []string) bool {
+	return slices.ContainsFunc(paths, func(p string) bool { return importsFile(imports, p) })
+}
+
+// namesAny reports whether q names the file or folder of any of paths.
+func namesAny(q string, paths []string) bool {
+	return slices.ContainsFunc(paths, func(p string) bool { return namesFile(q, p) })
 }
 
 // namesFile reports whether q, a qualifier, is the name of rel's folder or
@@ -194,74 +239,145 @@ func sharedDirs(a, b string) int {
 	return n
 }
 
+// imported is one import of a document: the slash paths (without
+// extension) it may name, and the name it binds in the document ("" when
+// it binds none, such as Go's _ and . imports or a JS named import).
+type imported struct {
+	paths []string
+	name  string
+}
+
 // Import forms, per language family: a quoted path (Go, JS, TS), a dotted
 // module (Python), a Rust use path.
 var (
 	quotedRe     = regexp.MustCompile("[\"'`]([^\"'`\\s]+)[\"'`]")
-	goImportRe   = regexp.MustCompile(`^\s*import\s*(\(|\w*\s*")`)
+	goSpecRe     = regexp.MustCompile(`^\s*(?:import\s+)?([\w.]+\s+)?"([^"]+)"`)
+	goImportRe   = regexp.MustCompile(`^\s*import\s*(\(|[\w.]*\s*")`)
 	jsImportRe   = regexp.MustCompile(`^\s*(import|export)\b.*\bfrom\s*["']|^\s*import\s*["']|\brequire\s*\(\s*["']|\bimport\s*\(\s*["']`)
-	pyFromRe     = regexp.MustCompile(`^\s*from\s+(\.*[\w.]*)\s+import\b`)
+	jsBindRe     = regexp.MustCompile(`^\s*import\s+(?:type\s+)?(?:\*\s+as\s+(\w+)|(\w+)\s*(?:,|\bfrom\b))|^\s*(?:const|let|var)\s+(\w+)\s*=\s*require\b`)
+	pyFromRe     = regexp.MustCompile(`^\s*from\s+(\.*[\w.]*)\s+import\s+\(?\s*([\w\s,]*)`)
 	pyImportRe   = regexp.MustCompile(`^\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)\s*$`)
-	rustUseRe    = regexp.MustCompile(`^\s*(?:pub\s+)?use\s+((?:crate|super|self)?(?:::)?[\w:]+)`)
+	rustUseRe    = regexp.MustCompile(`^\s*(?:pub\s+)?use\s+((?:crate|super|self)?(?:::)?[\w:]+)(?:\s+as\s+(\w+))?`)
+	goVersionRe  = regexp.MustCompile(`^v[0-9]+$`)
 	maxImportsAt = 2000 // lines read for imports: they are at the top
 )
 
-// importsOf lists what the document at docPath imports, as slash paths
-// without extension: Go import paths, JS and TS module specifiers (relative
-// ones resolved against docPath's folder), Python modules (dots to
-// slashes, relative ones resolved), Rust use paths (crate:: dropped).
-func importsOf(text, docPath string) []string {
+// importsOf lists what the document at docPath imports: Go import paths,
+// JS and TS module specifiers (relative ones resolved against docPath's
+// folder), Python modules (dots to slashes, relative ones resolved), Rust
+// use paths (crate:: dropped), each with the name it binds.
+func importsOf(text, docPath string) []imported {
 	dir := path.Dir(filepath.ToSlash(docPath))
-	var out []string
-	add := func(p string) {
-		p = strings.TrimSuffix(p, path.Ext(p))
-		if p != "" && p != "." {
-			out = append(out, p)
+	var out []imported
+	add := func(name string, ps ...string) {
+		var keep []string
+		for _, p := range ps {
+			if p = strings.TrimSuffix(p, path.Ext(p)); p != "" && p != "." {
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) > 0 {
+			out = append(out, imported{paths: keep, name: name})
 		}
 	}
+	goSpec := func(line string) {
+		if m := goSpecRe.FindStringSubmatch(line); m != nil {
+			name := strings.TrimSpace(m[1])
+			if name == "" {
+				name = goPackageName(m[2])
+			}
+			if name == "_" || name == "." {
+				name = ""
+			}
+			add(name, m[2])
+		}
+	}
+	lang := strings.ToLower(path.Ext(docPath))
+	isGo, isPython, isRust := lang == ".go", lang == ".py" || lang == ".pyi", lang == ".rs"
+	isJS := !isGo && !isPython && !isRust
 	inGoBlock := false
 	for i, line := range strings.SplitN(text, "\n", maxImportsAt+1) {
 		if i == maxImportsAt {
 			break
 		}
 		switch {
-		case inGoBlock:
+		case isGo && inGoBlock:
 			if strings.HasPrefix(strings.TrimSpace(line), ")") {
 				inGoBlock = false
 				continue
 			}
-			if m := quotedRe.FindStringSubmatch(line); m != nil {
-				add(m[1])
-			}
-		case goImportRe.MatchString(line) && !jsImportRe.MatchString(line):
+			goSpec(line)
+		case isGo && goImportRe.MatchString(line):
 			if strings.HasSuffix(strings.TrimSpace(line), "(") {
 				inGoBlock = true
-			} else if m := quotedRe.FindStringSubmatch(line); m != nil {
-				add(m[1])
+			} else {
+				goSpec(line)
 			}
-		case jsImportRe.MatchString(line):
+		case isJS && jsImportRe.MatchString(line):
+			name := ""
+			if m := jsBindRe.FindStringSubmatch(line); m != nil {
+				name = m[1] + m[2] + m[3]
+			}
 			for _, m := range quotedRe.FindAllStringSubmatch(line, -1) {
 				spec := m[1]
 				if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
 					spec = path.Join(dir, spec)
 				}
-				add(spec)
+				add(name, spec)
 			}
-		case pyFromRe.MatchString(line):
-			add(pyModule(pyFromRe.FindStringSubmatch(line)[1], dir))
-		case pyImportRe.MatchString(line):
+		case isPython && pyFromRe.MatchString(line):
+			m := pyFromRe.FindStringSubmatch(line)
+			mod := pyModule(m[1], dir)
+			names := 0
+			for _, part := range strings.Split(m[2], ",") {
+				f := strings.Fields(part)
+				if len(f) == 0 {
+					continue
+				}
+				// from m import x: x is a module of m or a name defined in m.
+				add(f[len(f)-1], path.Join(mod, f[0]), mod)
+				names++
+			}
+			if names == 0 {
+				add("", mod)
+			}
+		case isPython && pyImportRe.MatchString(line):
 			for _, part := range strings.Split(pyImportRe.FindStringSubmatch(line)[1], ",") {
-				add(pyModule(strings.Fields(part)[0], dir))
+				f := strings.Fields(part)
+				name := f[len(f)-1]
+				if len(f) == 1 && strings.Contains(f[0], ".") {
+					name = "" // import a.b binds a, which is not the path a/b
+				}
+				add(name, pyModule(f[0], dir))
 			}
-		case rustUseRe.MatchString(line):
-			p := rustUseRe.FindStringSubmatch(line)[1]
+		case isRust && rustUseRe.MatchString(line):
+			m := rustUseRe.FindStringSubmatch(line)
+			p := m[1]
 			for _, pre := range []string{"crate::", "self::", "super::", "::"} {
 				p = strings.TrimPrefix(p, pre)
 			}
-			add(strings.ReplaceAll(p, "::", "/"))
+			name := m[2]
+			if name == "" {
+				name = p[strings.LastIndex(p, ":")+1:]
+			}
+			add(name, strings.ReplaceAll(p, "::", "/"))
 		}
 	}
 	return out
+}
+
+// goPackageName guesses the name a Go import path binds: its last element,
+// or the one before a major version (v2), without a gopkg.in version
+// (yaml.v3) or a go- prefix or -go suffix.
+func goPackageName(p string) string {
+	parts := strings.Split(p, "/")
+	name := parts[len(parts)-1]
+	if goVersionRe.MatchString(name) && len(parts) > 1 {
+		name = parts[len(parts)-2]
+	}
+	name, _, _ = strings.Cut(name, ".")
+	name = strings.TrimSuffix(strings.TrimPrefix(name, "go-"), "-go")
+	return strings.ReplaceAll(name, "-", "_")
 }
 
 // pyModule turns a Python module name into a slash path: a.b.c is a/b/c,

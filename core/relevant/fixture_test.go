@@ -29,7 +29,12 @@ func TestDefinitionFirstInWorkspaces(t *testing.T) {
 		calls                  string
 		// other is the file of the other definition, whose why says so.
 		other string
+		// none: the name at the cursor is another package's (its
+		// qualifier is bound by an import the palace has no definition
+		// in), so no row is a definition.
+		none bool
 	}{
+		{name: "go: a qualifier bound to another package", ws: "go", open: "cart/checkout.go", marker: "New(\"no item\")", none: true},
 		{name: "go: the package the qualifier names", ws: "go", open: "cart/cart.go", marker: "Apply(it.Price",
 			first: "pricing/pricing.go", firstWhy: "definition of Apply (1 of 2: the one in pricing, as pricing.Apply says)",
 			before: [][2]string{{"cart/checkout.go", "pricing/pricing_test.go"}, {"cart/checkout.go", "pricing/bulk_test.go"}},
@@ -101,6 +106,14 @@ func TestDefinitionFirstInWorkspaces(t *testing.T) {
 				if rel == c.calls && firstAt[rel] == i && !strings.HasPrefix(h.Why, "calls "+res.Clues.Identifier) {
 					t.Errorf("%s: why %q, want it to say it calls %s", rel, h.Why, res.Clues.Identifier)
 				}
+			}
+			if c.none {
+				for _, h := range res.Hits {
+					if strings.HasPrefix(h.Why, "definition of") {
+						t.Errorf("%s: %q", h.Citation, h.Why)
+					}
+				}
+				return
 			}
 			if len(res.Hits) == 0 {
 				t.Fatalf("no hits")

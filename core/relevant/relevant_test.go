@@ -88,7 +88,7 @@ func (s *Server) handle(w http.ResponseWriter) {
 }
 
 func TestExtractIdentifierEdges(t *testing.T) {
-	text := "x := café_total + 42\n\treturn err\n"
+	text := "x := café_total + 42\n\treturn err\n\terrors.New(None)\n"
 	cases := []struct {
 		pos  Position
 		want string
@@ -97,6 +97,8 @@ func TestExtractIdentifierEdges(t *testing.T) {
 		{Position{0, 16}, "café_total"}, // just after the word
 		{Position{0, 19}, ""},           // a number is no identifier
 		{Position{1, 2}, ""},            // a keyword
+		{Position{2, 9}, "New"},         // a name, though new is a keyword
+		{Position{2, 14}, ""},           // Python's None
 		{Position{1, 9}, "err"},         // common, but pointed at
 		{Position{1, 99}, "err"},        // clamped to the end of the line
 	}

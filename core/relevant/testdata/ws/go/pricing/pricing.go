@@ -15,3 +15,8 @@ func Apply(price int, d Discount) int {
 	}
 	return price - off
 }
+
+// New is a discount of percent.
+func New(percent int) Discount {
+	return Discount{Percent: percent}
+}
