@@ -84,6 +84,17 @@ func frequenciesOf(ctx context.Context, p *palace.Palace, terms []weighted) (fre
 	return f, nil
 }
 
+// common reports whether the clue of the given role is past the common
+// cut: in more drawers than a search may read for it.
+func (f frequencies) common(terms []weighted, role string) bool {
+	for i, t := range terms {
+		if t.role == role {
+			return f.n >= minIndexed && f.df[i] > f.cut()
+		}
+	}
+	return false
+}
+
 // cut is the most drawers a clue may be found in and still be searched.
 func (f frequencies) cut() int { return max(minCut, int(commonFraction*float64(f.n))) }
 

@@ -1,7 +1,9 @@
 package relevant
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -25,9 +27,8 @@ const maxDefinitions = 50
 type defined struct {
 	drawer store.Drawer
 	name   string
-	of     int             // how many definitions were found, this one included
-	others map[string]bool // the ids of the other drawers defining the name
-	reason string          // why this one of several; "" when it is the only one
+	of     int    // how many definitions were found, this one included
+	reason string // why this one of several; "" when it is the only one
 }
 
 func (d defined) why() string {
@@ -41,13 +42,15 @@ func (d defined) why() string {
 // definitionOf finds the definition of the identifier at the cursor in the
 // document's wing, leaving out those on screen; nil when there is none
 // (no identifier, a selection, a name defined nowhere else).
-func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, terms []weighted) (*defined, error) {
+//
+// common says the identifier is in so many of the palace's drawers that
+// reading them all for their definitions would cost more than the search
+// (String, Error, Len in Go's source: a hundred milliseconds and more);
+// then only the folders where the reader most likely means it are read:
+// the document's own, and those of the import its qualifier names.
+func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, terms []weighted, common bool) (*defined, error) {
 	if c.Identifier == "" {
 		return nil, nil
-	}
-	ds, err := p.Store.Defining(ctx, c.Identifier, store.Filter{Wing: r.Wing}, maxDefinitions)
-	if err != nil {
-		return nil, fmt.Errorf("relevant: %w", err)
 	}
 	imports := importsOf(r.Text, r.Path)
 	// A qualifier bound by an import (errors in errors.New) says which
@@ -56,6 +59,27 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 	for _, imp := range imports {
 		if c.Qualifier != "" && imp.name == c.Qualifier {
 			bound = append(bound, imp.paths...)
+		}
+	}
+	var ds []store.Drawer
+	scopes := []store.Filter{{Wing: r.Wing}}
+	if common {
+		scopes = nil
+		for _, prefix := range likelyFolders(r, bound) {
+			scopes = append(scopes, store.Filter{Wing: r.Wing, SourcePrefix: prefix})
+		}
+	}
+	seen := map[string]bool{}
+	for _, f := range scopes {
+		found, err := p.Store.Defining(ctx, c.Identifier, f, maxDefinitions)
+		if err != nil {
+			return nil, fmt.Errorf("relevant: %w", err)
+		}
+		for _, d := range found {
+			if !seen[d.ID] {
+				seen[d.ID] = true
+				ds = append(ds, d)
+			}
 		}
 	}
 	var defs []store.Drawer
@@ -90,12 +114,42 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 	}
 	def := chooseDefinition(defs, r, c, paths, bound != nil, secondary, clueScore)
 	def.of = visible
-	for _, d := range ds {
-		if d.ID != def.drawer.ID {
-			def.others[d.ID] = true
+	return &def, nil
+}
+
+// likelyFolders are the source prefixes where a common name's definition
+// is looked for: the document's folder, and where each of bound (the paths
+// the qualifier's import names) may be below the root or its parent
+// folder (every tail of a Go import path: the module's own path is not
+// known). The root itself is never one: that would read the whole wing.
+func likelyFolders(r Request, bound []string) []string {
+	if r.Path == "" || r.Root == "" {
+		return nil
+	}
+	root := filepath.Clean(r.Root)
+	var out []string
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if strings.HasPrefix(p, root+string(filepath.Separator)) && !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
-	return &def, nil
+	if dir := filepath.Dir(r.Path); dir != root {
+		add(dir + string(filepath.Separator))
+	}
+	for _, b := range bound {
+		if filepath.IsAbs(filepath.FromSlash(b)) {
+			add(filepath.FromSlash(b))
+			continue
+		}
+		parts := strings.Split(b, "/")
+		for i := range parts {
+			tail := filepath.FromSlash(strings.Join(parts[i:], "/"))
+			add(filepath.Join(root, tail))
+			add(filepath.Join(filepath.Dir(root), tail))
+		}
+	}
+	return out
 }
 
 // chooseDefinition picks which of defs (drawers defining c.Identifier, none
@@ -143,7 +197,7 @@ func chooseDefinition(defs []store.Drawer, r Request, c Clues, imports []string,
 			best = i
 		}
 	}
-	out := defined{drawer: defs[best], name: c.Identifier, of: len(defs), others: map[string]bool{}}
+	out := defined{drawer: defs[best], name: c.Identifier, of: len(defs)}
 	b := ranks[best]
 	switch {
 	case b.named:
@@ -392,6 +446,26 @@ func pyModule(m, dir string) string {
 		dir = path.Dir(dir)
 	}
 	return path.Join(dir, rest)
+}
+
+// defines reports whether a drawer's metadata (core/mine's
+// {"defines":[{"name":..}]}) lists name among what it defines.
+func defines(metadata json.RawMessage, name string) bool {
+	if !bytes.Contains(metadata, []byte(name)) {
+		return false
+	}
+	var m struct {
+		Defines []symbolName `json:"defines"`
+	}
+	if json.Unmarshal(metadata, &m) != nil {
+		return false
+	}
+	return slices.Contains(m.Defines, symbolName{name})
+}
+
+// symbolName is the part of a defined symbol defines reads.
+type symbolName struct {
+	Name string `json:"name"`
 }
 
 // useOf says how content uses name: "calls" when name is followed by an

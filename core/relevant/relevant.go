@@ -198,7 +198,7 @@ func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 		}
 		cands[i].score(terms)
 	}
-	def, err := definitionOf(ctx, p, r, clues, terms)
+	def, err := definitionOf(ctx, p, r, clues, terms, freq.common(terms, "at cursor"))
 	if err != nil {
 		return res, err
 	}
@@ -302,7 +302,7 @@ func (c *candidate) place(def *defined, ident, path string) {
 	switch {
 	case def != nil && c.hit.ID == def.drawer.ID:
 		c.group, c.def = 0, def
-	case def != nil && def.others[c.hit.ID]:
+	case ident != "" && defines(c.hit.Metadata, ident):
 		c.group, c.use = 1, "also defines"
 	case ident != "":
 		if c.use = useOf(c.hit.Content, ident); c.use != "" {

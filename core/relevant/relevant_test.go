@@ -3,6 +3,7 @@ package relevant
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -223,5 +224,53 @@ func TestMentions(t *testing.T) {
 	}
 	if m.Count != 2 || m.More || len(m.Top) != 2 {
 		t.Errorf("mentions = %+v, want the note and the chat, not the line being read", m)
+	}
+}
+
+// A name in more drawers than the common cut is looked up in the folders
+// the reader most likely means (the document's own, the folder of the
+// import its qualifier names), not in the whole palace: the definitions
+// there come first, one elsewhere is not read.
+func TestCommonNameDefinitionIsLookedUpNearby(t *testing.T) {
+	p := openPalace(t)
+	ctx := context.Background()
+	var ds []store.Drawer
+	mk := func(source string, line int, content, meta string) {
+		d := store.Drawer{Wing: "app", Room: "general", Kind: store.KindFile, Source: source, Content: content,
+			ContentHash: store.ContentHash(content), CreatedAt: time.Now(), LineStart: line,
+			LineEnd: line + strings.Count(content, "\n"), Metadata: meta}
+		d.ID = store.DrawerID(d.Wing, source, line, d.ContentHash)
+		ds = append(ds, d)
+	}
+	for i := range minIndexed + 10 {
+		mk(fmt.Sprintf("/app/pages/p%d.go", i), 1, fmt.Sprintf("func page%d() { w.Render(%d) }", i, i), `{"lang":"go"}`)
+	}
+	def := `{"lang":"go","defines":[{"name":"Render","kind":"func"}]}`
+	mk("/app/view/render.go", 1, "// Render draws a view.\nfunc Render(v int) {}", def)
+	mk("/app/admin/render.go", 1, "// Render draws the admin page.\nfunc Render(v int) {}", def)
+	mk("/app/cmd/tool/render.go", 1, "// Render draws in a terminal.\nfunc Render(v int) {}", def)
+	if _, err := p.Store.InsertDrawers(ctx, ds); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path, text, marker, want string
+	}{
+		{"the import the qualifier names", "/app/cmd/serve/main.go",
+			"package main\n\nimport \"example.com/app/view\"\n\nfunc main() {\n\tview.Render(1)\n}\n", "Render(1)", "/app/view/render.go"},
+		{"the document's folder", "/app/cmd/tool/main.go", "package main\n\nfunc main() {\n\tRender(2)\n}\n", "Render(2)", "/app/cmd/tool/render.go"},
+	} {
+		pos := at(t, c.text, c.marker)
+		res, err := Find(ctx, p, Request{Path: c.path, Root: "/app", Text: c.text, Start: pos, End: pos, Wing: "app"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || res.Hits[0].Source != c.want || res.Hits[0].Why != "definition of Render" {
+			t.Errorf("%s: first hit %v, want the one definition read, in %s", c.name, res.Hits[:min(1, len(res.Hits))], c.want)
+		}
+		for _, h := range res.Hits {
+			if h.Source == "/app/admin/render.go" && h.Why != "also defines Render" {
+				t.Errorf("%s: the definition in a folder not read: %q", c.name, h.Why)
+			}
+		}
 	}
 }

@@ -18,7 +18,10 @@ import (
 // Of those, a substring test on the metadata text skips most before the
 // JSON is parsed and its defines compared exactly. A name with no letter or
 // digit ("_", "$") has no words to look up, and is checked on every file
-// drawer in f.
+// drawer in f. With f.SourcePrefix, the drawers are read by the source
+// index instead, so a name held by a large share of the palace (String,
+// Error) costs what the folder holds, not what the name's posting list
+// does.
 func (s *Store) Defining(ctx context.Context, name string, f Filter, limit int) ([]Drawer, error) {
 	if limit < 1 {
 		return nil, fmt.Errorf("defining %q: limit %d: want at least 1", name, limit)
@@ -29,7 +32,16 @@ func (s *Store) Defining(ctx context.Context, name string, f Filter, limit int) 
 	f.Kind = KindFile
 	where, args := filterSQL(f)
 	from := `drawers d`
-	if hasWord(name) {
+	if f.SourcePrefix != "" {
+		// The planner would read the wing's index (a wing is often the
+		// whole palace); the source index reads only the prefix's rows.
+		from = `drawers d INDEXED BY drawers_source`
+		// A range the drawers_source index serves; filterSQL's exact
+		// prefix test stays. No UTF-8 byte is 0xFF, so every source
+		// starting with the prefix sorts below prefix+"\xff".
+		where = append(where, `d.source >= ? AND d.source < ?`)
+		args = append(args, f.SourcePrefix, f.SourcePrefix+"\xff")
+	} else if hasWord(name) {
 		from = `drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid`
 		where = append([]string{`drawers_fts MATCH ?`}, where...)
 		// As a quoted FTS5 string, name goes through the index's own

@@ -72,6 +72,11 @@ func TestDefining(t *testing.T) {
 		{"parse_http2", Filter{}, 10, nil},
 		{`Close"`, Filter{}, 10, nil},
 		{"", Filter{}, 10, nil},
+		{"Close", Filter{SourcePrefix: "/p/"}, 10, []string{"p:/p/conn.go", "p:/p/store.go"}},
+		{"Close", Filter{SourcePrefix: "/p/st"}, 10, []string{"p:/p/store.go"}},
+		{"Close", Filter{Wing: "q", SourcePrefix: "/q"}, 10, []string{"q:/q/store.go"}},
+		{"$", Filter{SourcePrefix: "/p/j"}, 10, []string{"p:/p/jq.js"}},
+		{"Close", Filter{SourcePrefix: "/x/"}, 10, nil},
 	} {
 		if got := sources(c.name, c.f, c.limit); !slices.Equal(got, c.want) {
 			t.Errorf("Defining(%q, %+v, %d) = %q, want %q", c.name, c.f, c.limit, got, c.want)
