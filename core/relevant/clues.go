@@ -79,13 +79,16 @@ func (c Clues) terms() []weighted {
 			out = append(out, weighted{term: t, role: role, weight: w, tokens: tokens(t)})
 		}
 	}
-	add("at cursor", weightIdentifier, c.Identifier)
+	add(roleCursor, weightIdentifier, c.Identifier)
 	add("selected", weightIdentifier, c.Selection...)
 	add("enclosing", weightEnclosing, c.Enclosing...)
 	add("", weightNearby, c.Nearby...)
 	add("path", weightPath, c.Path...)
 	return out
 }
+
+// roleCursor is the role of the identifier at the cursor.
+const roleCursor = "at cursor"
 
 type weighted struct {
 	term   string

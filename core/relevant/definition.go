@@ -43,12 +43,12 @@ func (d defined) why() string {
 // document's wing, leaving out those on screen; nil when there is none
 // (no identifier, a selection, a name defined nowhere else).
 //
-// common says the identifier is in so many of the palace's drawers that
+// wide says the identifier is in so many of the palace's drawers that
 // reading them all for their definitions would cost more than the search
 // (String, Error, Len in Go's source: a hundred milliseconds and more);
 // then only the folders where the reader most likely means it are read:
 // the document's own, and those of the import its qualifier names.
-func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, terms []weighted, common bool) (*defined, error) {
+func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, terms []weighted, wide bool) (*defined, error) {
 	if c.Identifier == "" {
 		return nil, nil
 	}
@@ -63,7 +63,7 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 	}
 	var ds []store.Drawer
 	scopes := []store.Filter{{Wing: r.Wing}}
-	if common {
+	if wide {
 		scopes = nil
 		for _, prefix := range likelyFolders(r, bound) {
 			scopes = append(scopes, store.Filter{Wing: r.Wing, SourcePrefix: prefix})

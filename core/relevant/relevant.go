@@ -198,7 +198,11 @@ func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 		}
 		cands[i].score(terms)
 	}
-	def, err := definitionOf(ctx, p, r, clues, terms, freq.common(terms, "at cursor"))
+	wide, err := widelyHeld(ctx, p, freq, terms)
+	if err != nil {
+		return res, err
+	}
+	def, err := definitionOf(ctx, p, r, clues, terms, wide)
 	if err != nil {
 		return res, err
 	}

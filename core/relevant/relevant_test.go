@@ -227,7 +227,7 @@ func TestMentions(t *testing.T) {
 	}
 }
 
-// A name in more drawers than the common cut is looked up in the folders
+// A name in more drawers than maxDefiningRows is looked up in the folders
 // the reader most likely means (the document's own, the folder of the
 // import its qualifier names), not in the whole palace: the definitions
 // there come first, one elsewhere is not read.
@@ -242,7 +242,7 @@ func TestCommonNameDefinitionIsLookedUpNearby(t *testing.T) {
 		d.ID = store.DrawerID(d.Wing, source, line, d.ContentHash)
 		ds = append(ds, d)
 	}
-	for i := range minIndexed + 10 {
+	for i := range maxDefiningRows + 10 {
 		mk(fmt.Sprintf("/app/pages/p%d.go", i), 1, fmt.Sprintf("func page%d() { w.Render(%d) }", i, i), `{"lang":"go"}`)
 	}
 	def := `{"lang":"go","defines":[{"name":"Render","kind":"func"}]}`
