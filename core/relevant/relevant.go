@@ -3,7 +3,10 @@
 // enclosing function or type found by language-agnostic heuristics, nearby
 // identifiers, the path's words), searches the document's wing and every
 // conversation, leaves out the drawers that hold the very lines being read,
-// and ranks the rest by which clues each drawer holds. The LSP front calls
+// and ranks the rest: the definition of the identifier at the cursor first
+// (from the drawers' mined metadata, see definition.go), then the drawers
+// using it, then the others, each group by which clues its drawers hold,
+// tests below source unless the document is a test. The LSP front calls
 // it for a cursor; the MCP and CLI fronts can call it for a file and line.
 package relevant
 
@@ -76,7 +79,11 @@ type Hit struct {
 	search.Hit
 	// Matched are the clues the drawer holds, strongest first.
 	Matched []string `json:"matched"`
-	// Why says in a few words why the drawer was chosen.
+	// Why says in a few words why the drawer was chosen: "definition of
+	// X" (with which of several and why), "calls X", "mentions X", "also
+	// defines X" for the identifier X at the cursor, then the other clues
+	// held. A definition the clue search did not find has Match
+	// "definition".
 	Why string `json:"why"`
 }
 
@@ -119,8 +126,9 @@ func (r Request) Validate() error {
 	return nil
 }
 
-// Find answers r: the clues, the query made of them, and the hits ranked
-// by the clues they hold (the search's own rank breaks ties).
+// Find answers r: the clues, the query made of them, and the hits: the
+// identifier's definition, its users, the rest, each group ranked by the
+// clues its hits hold (the search's own rank breaks ties).
 func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 	if err := r.Validate(); err != nil {
 		return Result{}, err
