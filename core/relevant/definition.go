@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -46,8 +47,9 @@ func (d defined) why() string {
 // wide says the identifier is in so many of the palace's drawers that
 // reading them all for their definitions would cost more than the search
 // (String, Error, Len in Go's source: a hundred milliseconds and more);
-// then only the folders where the reader most likely means it are read:
-// the document's own, and those of the import its qualifier names.
+// then only the folders where the reader most likely means it are read
+// (the document's own, and those of the import its qualifier names), and
+// the drawers where a definition keyword comes right before it.
 func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, terms []weighted, wide bool) (*defined, error) {
 	if c.Identifier == "" {
 		return nil, nil
@@ -62,25 +64,33 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 		}
 	}
 	var ds []store.Drawer
-	scopes := []store.Filter{{Wing: r.Wing}}
-	if wide {
-		scopes = nil
-		for _, prefix := range likelyFolders(r, bound) {
-			scopes = append(scopes, store.Filter{Wing: r.Wing, SourcePrefix: prefix})
-		}
-	}
 	seen := map[string]bool{}
-	for _, f := range scopes {
-		found, err := p.Store.Defining(ctx, c.Identifier, f, maxDefinitions)
-		if err != nil {
-			return nil, fmt.Errorf("relevant: %w", err)
-		}
+	keep := func(found []store.Drawer) {
 		for _, d := range found {
 			if !seen[d.ID] {
 				seen[d.ID] = true
 				ds = append(ds, d)
 			}
 		}
+	}
+	scopes := []store.Filter{{Wing: r.Wing}}
+	if wide {
+		scopes = nil
+		for _, prefix := range likelyFolders(r, bound) {
+			scopes = append(scopes, store.Filter{Wing: r.Wing, SourcePrefix: prefix})
+		}
+		found, err := definedAfterKeyword(ctx, p, c.Identifier, r.Wing)
+		if err != nil {
+			return nil, err
+		}
+		keep(found)
+	}
+	for _, f := range scopes {
+		found, err := p.Store.Defining(ctx, c.Identifier, f, maxDefinitions)
+		if err != nil {
+			return nil, fmt.Errorf("relevant: %w", err)
+		}
+		keep(found)
 	}
 	var defs []store.Drawer
 	visible := 0 // definitions not on screen, in the qualifier's package or not
@@ -115,6 +125,39 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 	def := chooseDefinition(defs, r, c, paths, bound != nil, secondary, clueScore)
 	def.of = visible
 	return &def, nil
+}
+
+// definitionWords are the words that come right before a name where most
+// languages define it: func panic, def load, class Cart, fn main, const
+// App. A Go method or a JavaScript class method has none.
+var definitionWords = []string{"func", "def", "class", "fn", "type", "function", "interface", "struct",
+	"enum", "trait", "const", "var", "let"}
+
+// definedAfterKeyword finds, anywhere in wing, the file drawers that
+// define name right after one of definitionWords: the index finds such
+// two-word phrases among few drawers even when name is in most of them
+// (Go's builtin panic, in 15,000 drawers of Go's source, is defined in
+// one), and the drawers' metadata says which truly define it.
+func definedAfterKeyword(ctx context.Context, p *palace.Palace, name, wing string) ([]store.Drawer, error) {
+	phrases := make([]string, len(definitionWords))
+	for i, w := range definitionWords {
+		phrases[i] = `"` + w + " " + strings.ReplaceAll(name, `"`, "") + `"`
+	}
+	q, err := query.Parse(strings.Join(phrases, " "), p.SegmentQuery)
+	if err != nil || q.Any == "" {
+		return nil, err
+	}
+	hs, err := p.Store.SearchFTS(ctx, q.Any, store.Filter{Wing: wing, Kind: store.KindFile}, maxDefinitions, nil)
+	if err != nil {
+		return nil, fmt.Errorf("relevant: %w", err)
+	}
+	var out []store.Drawer
+	for _, h := range hs {
+		if defines(json.RawMessage(h.Metadata), name) {
+			out = append(out, h.Drawer)
+		}
+	}
+	return out, nil
 }
 
 // likelyFolders are the source prefixes where a common name's definition

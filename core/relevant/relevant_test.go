@@ -229,9 +229,9 @@ func TestMentions(t *testing.T) {
 
 // A name in more drawers than maxDefiningRows is looked up in the folders
 // the reader most likely means (the document's own, the folder of the
-// import its qualifier names), not in the whole palace: the definitions
-// there come first, one elsewhere is not read.
-func TestCommonNameDefinitionIsLookedUpNearby(t *testing.T) {
+// import its qualifier names) and where a definition keyword comes right
+// before it, not in the whole palace: a method elsewhere is not read.
+func TestWidelyHeldNameIsLookedUpNearbyAndAfterKeywords(t *testing.T) {
 	p := openPalace(t)
 	ctx := context.Background()
 	var ds []store.Drawer
@@ -247,29 +247,33 @@ func TestCommonNameDefinitionIsLookedUpNearby(t *testing.T) {
 	}
 	def := `{"lang":"go","defines":[{"name":"Render","kind":"func"}]}`
 	mk("/app/view/render.go", 1, "// Render draws a view.\nfunc Render(v int) {}", def)
-	mk("/app/admin/render.go", 1, "// Render draws the admin page.\nfunc Render(v int) {}", def)
+	mk("/app/lib/render.go", 1, "// Render draws anything.\nfunc Render(v int) {}", def)
+	mk("/app/admin/render.go", 1, "// Render draws the admin page.\nfunc (a *Admin) Render(v int) {}",
+		`{"lang":"go","defines":[{"name":"Render","kind":"method"}]}`)
 	mk("/app/cmd/tool/render.go", 1, "// Render draws in a terminal.\nfunc Render(v int) {}", def)
 	if _, err := p.Store.InsertDrawers(ctx, ds); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name, path, text, marker, want string
+		name, path, text, marker, want, why string
 	}{
 		{"the import the qualifier names", "/app/cmd/serve/main.go",
-			"package main\n\nimport \"example.com/app/view\"\n\nfunc main() {\n\tview.Render(1)\n}\n", "Render(1)", "/app/view/render.go"},
-		{"the document's folder", "/app/cmd/tool/main.go", "package main\n\nfunc main() {\n\tRender(2)\n}\n", "Render(2)", "/app/cmd/tool/render.go"},
+			"package main\n\nimport \"example.com/app/view\"\n\nfunc main() {\n\tview.Render(1)\n}\n", "Render(1)",
+			"/app/view/render.go", "definition of Render (1 of 3: the one in view, as view.Render says)"},
+		{"the document's folder", "/app/cmd/tool/main.go", "package main\n\nfunc main() {\n\tRender(2)\n}\n", "Render(2)",
+			"/app/cmd/tool/render.go", "definition of Render (1 of 3: the nearest by path)"},
 	} {
 		pos := at(t, c.text, c.marker)
 		res, err := Find(ctx, p, Request{Path: c.path, Root: "/app", Text: c.text, Start: pos, End: pos, Wing: "app"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Hits) == 0 || res.Hits[0].Source != c.want || res.Hits[0].Why != "definition of Render" {
-			t.Errorf("%s: first hit %v, want the one definition read, in %s", c.name, res.Hits[:min(1, len(res.Hits))], c.want)
+		if len(res.Hits) == 0 || res.Hits[0].Source != c.want || res.Hits[0].Why != c.why {
+			t.Errorf("%s: first hit %v, want %s (%q)", c.name, res.Hits[:min(1, len(res.Hits))], c.want, c.why)
 		}
 		for _, h := range res.Hits {
 			if h.Source == "/app/admin/render.go" && h.Why != "also defines Render" {
-				t.Errorf("%s: the definition in a folder not read: %q", c.name, h.Why)
+				t.Errorf("%s: the method in a folder not read: %q", c.name, h.Why)
 			}
 		}
 	}
