@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -79,9 +78,9 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 		for _, prefix := range likelyFolders(r, bound) {
 			scopes = append(scopes, store.Filter{Wing: r.Wing, SourcePrefix: prefix})
 		}
-		found, err := definedAfterKeyword(ctx, p, c.Identifier, r.Wing)
+		found, err := p.Store.DefiningAfter(ctx, c.Identifier, definitionWords, store.Filter{Wing: r.Wing}, maxDefinitions)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("relevant: %w", err)
 		}
 		keep(found)
 	}
@@ -132,33 +131,6 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 // App. A Go method or a JavaScript class method has none.
 var definitionWords = []string{"func", "def", "class", "fn", "type", "function", "interface", "struct",
 	"enum", "trait", "const", "var", "let"}
-
-// definedAfterKeyword finds, anywhere in wing, the file drawers that
-// define name right after one of definitionWords: the index finds such
-// two-word phrases among few drawers even when name is in most of them
-// (Go's builtin panic, in 15,000 drawers of Go's source, is defined in
-// one), and the drawers' metadata says which truly define it.
-func definedAfterKeyword(ctx context.Context, p *palace.Palace, name, wing string) ([]store.Drawer, error) {
-	phrases := make([]string, len(definitionWords))
-	for i, w := range definitionWords {
-		phrases[i] = `"` + w + " " + strings.ReplaceAll(name, `"`, "") + `"`
-	}
-	q, err := query.Parse(strings.Join(phrases, " "), p.SegmentQuery)
-	if err != nil || q.Any == "" {
-		return nil, err
-	}
-	hs, err := p.Store.SearchFTS(ctx, q.Any, store.Filter{Wing: wing, Kind: store.KindFile}, maxDefinitions, nil)
-	if err != nil {
-		return nil, fmt.Errorf("relevant: %w", err)
-	}
-	var out []store.Drawer
-	for _, h := range hs {
-		if defines(json.RawMessage(h.Metadata), name) {
-			out = append(out, h.Drawer)
-		}
-	}
-	return out, nil
-}
 
 // likelyFolders are the source prefixes where a common name's definition
 // is looked for: the document's folder, and where each of bound (the paths

@@ -23,6 +23,25 @@ import (
 // Error) costs what the folder holds, not what the name's posting list
 // does.
 func (s *Store) Defining(ctx context.Context, name string, f Filter, limit int) ([]Drawer, error) {
+	return s.defining(ctx, name, nil, f, limit)
+}
+
+// DefiningAfter is Defining narrowed to the drawers where one of words
+// comes right before name (func panic, def load): the index finds such
+// two-word phrases among few drawers even when name alone is in most of
+// them, so a name held by a large share of the palace is looked up at the
+// cost of its phrases. f.SourcePrefix is not used.
+func (s *Store) DefiningAfter(ctx context.Context, name string, words []string, f Filter, limit int) ([]Drawer, error) {
+	if len(words) == 0 || !hasWord(name) {
+		return nil, nil
+	}
+	f.SourcePrefix = ""
+	return s.defining(ctx, name, words, f, limit)
+}
+
+// defining runs Defining, with after (when not empty) the words one of
+// which must come right before name.
+func (s *Store) defining(ctx context.Context, name string, after []string, f Filter, limit int) ([]Drawer, error) {
 	if limit < 1 {
 		return nil, fmt.Errorf("defining %q: limit %d: want at least 1", name, limit)
 	}
@@ -32,7 +51,18 @@ func (s *Store) Defining(ctx context.Context, name string, f Filter, limit int) 
 	f.Kind = KindFile
 	where, args := filterSQL(f)
 	from := `drawers d`
-	if f.SourcePrefix != "" {
+	// As a quoted FTS5 string, a phrase goes through the index's own
+	// tokenizer: parse_http2_frame becomes the phrase parse http2 frame.
+	quoted := func(p string) string { return `"` + strings.ReplaceAll(p, `"`, `""`) + `"` }
+	if len(after) > 0 {
+		phrases := make([]string, len(after))
+		for i, w := range after {
+			phrases[i] = quoted(w + " " + name)
+		}
+		from = `drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid`
+		where = append([]string{`drawers_fts MATCH ?`}, where...)
+		args = append([]any{ftsMatch(strings.Join(phrases, " OR "), f)}, args...)
+	} else if f.SourcePrefix != "" {
 		// The planner would read the wing's index (a wing is often the
 		// whole palace); the source index reads only the prefix's rows.
 		from = `drawers d INDEXED BY drawers_source`
@@ -44,9 +74,7 @@ func (s *Store) Defining(ctx context.Context, name string, f Filter, limit int) 
 	} else if hasWord(name) {
 		from = `drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid`
 		where = append([]string{`drawers_fts MATCH ?`}, where...)
-		// As a quoted FTS5 string, name goes through the index's own
-		// tokenizer: parse_http2_frame becomes the phrase parse http2 frame.
-		args = append([]any{ftsMatch(`"`+strings.ReplaceAll(name, `"`, `""`)+`"`, f)}, args...)
+		args = append([]any{ftsMatch(quoted(name), f)}, args...)
 	}
 	if plainInJSON(name) {
 		// JSON writes such a name as it is, so a drawer whose metadata text

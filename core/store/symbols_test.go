@@ -82,6 +82,36 @@ func TestDefining(t *testing.T) {
 			t.Errorf("Defining(%q, %+v, %d) = %q, want %q", c.name, c.f, c.limit, got, c.want)
 		}
 	}
+	after := func(name string, words ...string) []string {
+		t.Helper()
+		got, err := s.DefiningAfter(ctx, name, words, Filter{Wing: "p", SourcePrefix: "/elsewhere/"}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range got {
+			out = append(out, d.Source)
+		}
+		return out
+	}
+	// "(c *Conn) Close" has no word right before Close; "func closeAll"
+	// is another name; parse_http2_frame follows def as a phrase.
+	for _, c := range []struct {
+		name  string
+		words []string
+		want  []string
+	}{
+		{"Close", []string{"func", "def"}, nil},
+		{"closeAll", []string{"func"}, []string{"/p/conn.go"}},
+		{"ClosePool", []string{"def", "func"}, []string{"/p/pool.go"}},
+		{"parse_http2_frame", []string{"def"}, []string{"/p/h2.py"}},
+		{"run", []string{"class"}, nil},
+		{"$", []string{"const"}, nil},
+	} {
+		if got := after(c.name, c.words...); !slices.Equal(got, c.want) {
+			t.Errorf("DefiningAfter(%q, %q) = %q, want %q", c.name, c.words, got, c.want)
+		}
+	}
 	if _, err := s.Defining(ctx, "Close", Filter{}, 0); err == nil {
 		t.Errorf("limit 0: no error")
 	}
