@@ -78,7 +78,7 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 		for _, prefix := range likelyFolders(r, bound) {
 			scopes = append(scopes, store.Filter{Wing: r.Wing, SourcePrefix: prefix})
 		}
-		found, err := p.Store.DefiningAfter(ctx, c.Identifier, definitionWords, store.Filter{Wing: r.Wing}, maxDefinitions)
+		found, err := p.Store.DefiningAfter(ctx, c.Identifier, definitionWordsOf(r.Path), store.Filter{Wing: r.Wing}, maxDefinitions)
 		if err != nil {
 			return nil, fmt.Errorf("relevant: %w", err)
 		}
@@ -126,11 +126,43 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 	return &def, nil
 }
 
-// definitionWords are the words that come right before a name where most
-// languages define it: func panic, def load, class Cart, fn main, const
-// App. A Go method or a JavaScript class method has none.
-var definitionWords = []string{"func", "def", "class", "fn", "type", "function", "interface", "struct",
-	"enum", "trait", "const", "var", "let"}
+// definitionWords are, by the document's extension, the words that come
+// right before a name where its language defines it: func panic, def
+// load, class Cart, fn main. A Go method or a JavaScript class method has
+// none. Each word is one more phrase for the index to match, so only the
+// document's language's are asked for; a document in another language
+// asks for all of them.
+var definitionWords = map[string][]string{
+	".go":  {"func", "type", "var", "const"},
+	".py":  {"def", "class"},
+	".pyi": {"def", "class"},
+	".js":  {"function", "class", "const", "let", "var"},
+	".mjs": {"function", "class", "const", "let", "var"},
+	".cjs": {"function", "class", "const", "let", "var"},
+	".jsx": {"function", "class", "const", "let", "var"},
+	".ts":  {"function", "class", "const", "let", "var", "interface", "type", "enum"},
+	".mts": {"function", "class", "const", "let", "var", "interface", "type", "enum"},
+	".cts": {"function", "class", "const", "let", "var", "interface", "type", "enum"},
+	".tsx": {"function", "class", "const", "let", "var", "interface", "type", "enum"},
+	".rs":  {"fn", "struct", "enum", "trait", "type", "const", "static", "mod"},
+}
+
+// definitionWordsOf are the definition words for the document at path.
+func definitionWordsOf(path string) []string {
+	if ws, ok := definitionWords[strings.ToLower(filepath.Ext(path))]; ok {
+		return ws
+	}
+	var all []string
+	for _, ws := range definitionWords {
+		for _, w := range ws {
+			if !slices.Contains(all, w) {
+				all = append(all, w)
+			}
+		}
+	}
+	slices.Sort(all)
+	return all
+}
 
 // likelyFolders are the source prefixes where a common name's definition
 // is looked for: the document's folder, and where each of bound (the paths
