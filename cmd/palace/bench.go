@@ -208,8 +208,8 @@ definition's drawer is the first row (first) and among the first three
 			if asJSON {
 				return printJSON(out, r)
 			}
-			fmt.Fprintf(out, "bench relevant %s: %d files mined (%d drawers), %d eligible calls, %d asked\n",
-				r.Repo, r.Files, r.Drawers, r.Eligible, r.Calls)
+			fmt.Fprintf(out, "bench relevant %s: %d files mined (%d drawers), %d eligible calls (%d Go calls of another package left out), %d asked\n",
+				r.Repo, r.Files, r.Drawers, r.Eligible, r.OtherPackage, r.Calls)
 			fmt.Fprintf(out, "definition first %.3f  in top 3 %.3f  (p50 %.1f ms, p95 %.1f ms; %.1fs)\n",
 				r.First, r.Top3, r.P50ms, r.P95ms, r.Seconds)
 			return nil
