@@ -527,6 +527,7 @@ func badCases() []badCase {
 	cases = append(cases, badHooksCases()...)
 	cases = append(cases, badbenchcodeCases()...)
 	cases = append(cases, badbyfileCases()...)
+	cases = append(cases, badbenchrelevantCases()...)
 	return cases
 }
 

@@ -59,7 +59,7 @@ mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
 		},
 	}
 	m.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
-	c.AddCommand(m, newBenchLocomoCmd(), newBenchCodeCmd(), newBenchEmbedCmd(g), newBenchVectorsCmd())
+	c.AddCommand(m, newBenchLocomoCmd(), newBenchCodeCmd(), newBenchRelevantCmd(), newBenchEmbedCmd(g), newBenchVectorsCmd())
 	return c
 }
 
@@ -171,6 +171,52 @@ R_any@10, R_all@10 and MRR@10 for both.`,
 	}
 	c.Flags().StringVar(&o.Repo, "repo", "", "git repository (work tree or bare)")
 	c.Flags().IntVar(&o.Max, "max", bench.DefaultCodeMax, "queries: the newest qualifying commits")
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
+
+func newBenchRelevantCmd() *cobra.Command {
+	var o bench.RelevantOptions
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "relevant --repo DIR",
+		Short: "How often the editor's Relevant puts a called function's definition first",
+		Long: `Bench relevant mines DIR (a work tree) into a fresh temporary palace (no
+embedding model), finds the calls (an identifier followed by "(", outside
+comments and string literals) of functions and methods defined exactly once
+in DIR, in another file than the call, by the definitions mining recorded,
+and takes up to --max of them spread across files (a fixed order, so runs
+compare). For each it puts the cursor on the call and asks Relevant as the
+editor's palace/relevant does, and reports the share of calls whose
+definition's drawer is the first row (first) and among the first three
+(top3).`,
+		Example: `  palace bench relevant --repo .
+  palace bench relevant --repo "$(go env GOROOT)/src/net/http" --max 100 --json`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			if o.Repo == "" {
+				return usageError{fmt.Errorf("--repo DIR is required")}
+			}
+			if o.Max < 1 {
+				return usageError{fmt.Errorf("--max %d: want at least 1 call", o.Max)}
+			}
+			r, err := bench.Relevant(c.Context(), o)
+			if err != nil {
+				return err
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, r)
+			}
+			fmt.Fprintf(out, "bench relevant %s: %d files mined (%d drawers), %d eligible calls (%d Go calls of another package left out), %d asked\n",
+				r.Repo, r.Files, r.Drawers, r.Eligible, r.OtherPackage, r.Calls)
+			fmt.Fprintf(out, "definition first %.3f  in top 3 %.3f  (p50 %.1f ms, p95 %.1f ms; %.1fs)\n",
+				r.First, r.Top3, r.P50ms, r.P95ms, r.Seconds)
+			return nil
+		},
+	}
+	c.Flags().StringVar(&o.Repo, "repo", "", "folder to mine (a work tree)")
+	c.Flags().IntVar(&o.Max, "max", bench.DefaultRelevantMax, "calls asked about, spread across files")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
 }

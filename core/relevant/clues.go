@@ -24,6 +24,10 @@ type Clues struct {
 	// Identifier is the word under the cursor (empty for a keyword or white
 	// space).
 	Identifier string `json:"identifier,omitempty"`
+	// Qualifier is the word joined to Identifier by '.' or '::' before it
+	// (a package, module, receiver or object): it tells which of several
+	// definitions of Identifier is meant.
+	Qualifier string `json:"qualifier,omitempty"`
 	// Selection holds the most distinctive identifiers of a selection.
 	Selection []string `json:"selection,omitempty"`
 	// Enclosing names the function, then the type or section, that contain
@@ -75,13 +79,16 @@ func (c Clues) terms() []weighted {
 			out = append(out, weighted{term: t, role: role, weight: w, tokens: tokens(t)})
 		}
 	}
-	add("at cursor", weightIdentifier, c.Identifier)
+	add(roleCursor, weightIdentifier, c.Identifier)
 	add("selected", weightIdentifier, c.Selection...)
 	add("enclosing", weightEnclosing, c.Enclosing...)
 	add("", weightNearby, c.Nearby...)
 	add("path", weightPath, c.Path...)
 	return out
 }
+
+// roleCursor is the role of the identifier at the cursor.
+const roleCursor = "at cursor"
 
 type weighted struct {
 	term   string
@@ -101,6 +108,8 @@ func Extract(text string, start, end Position, path, root string) Clues {
 		c.Identifier = identifierAt(lines[start.Line], start.Col)
 		if isKeyword(c.Identifier) {
 			c.Identifier = ""
+		} else if c.Identifier != "" {
+			c.Qualifier = qualifierAt(lines[start.Line], start.Col)
 		}
 	} else {
 		c.Selection = selectionWords(lines, start, end)
@@ -227,6 +236,37 @@ func isIdentRune(r rune) bool {
 // inside, else the one just before it (the cursor sits after a word just
 // typed), else the one just after.
 func identifierAt(line string, col int) string {
+	s, e := identSpan(line, col)
+	return trimIdent(line[s:e])
+}
+
+// qualifierAt is the identifier before the one the cursor at col touches
+// when a '.' or '::' joins them: store in store.Open, self in
+// self.flush(), io in io::Read.
+func qualifierAt(line string, col int) string {
+	s, e := identSpan(line, col)
+	if s == e {
+		return ""
+	}
+	before := line[:s]
+	switch {
+	case strings.HasSuffix(before, "::"):
+		before = before[:len(before)-2]
+	case strings.HasSuffix(before, "."):
+		before = before[:len(before)-1]
+	default:
+		return ""
+	}
+	if before == "" {
+		return ""
+	}
+	qs, qe := identSpan(before, len(before))
+	return trimIdent(before[qs:qe])
+}
+
+// identSpan is the byte range of the identifier the cursor at col
+// touches (see identifierAt); empty when it touches none.
+func identSpan(line string, col int) (int, int) {
 	at := func(i int) (rune, bool) {
 		if i < 0 || i >= len(line) {
 			return 0, false
@@ -244,7 +284,7 @@ func identifierAt(line string, col int) string {
 		}
 	}
 	if pos < 0 {
-		return ""
+		return 0, 0
 	}
 	s := pos
 	for s > 0 {
@@ -262,7 +302,7 @@ func identifierAt(line string, col int) string {
 		}
 		e += size
 	}
-	return trimIdent(line[s:e])
+	return s, e
 }
 
 // trimIdent drops leading '$' and digits-only words, which say nothing.

@@ -84,6 +84,40 @@ func frequenciesOf(ctx context.Context, p *palace.Palace, terms []weighted) (fre
 	return f, nil
 }
 
+// maxDefiningRows is the most drawers holding the identifier that are
+// read for its definitions across the whole wing: each costs a row read
+// and a look at its metadata (a few microseconds), so the lookup stays
+// within about ten milliseconds.
+const maxDefiningRows = 2000
+
+// widelyHeld reports whether the identifier at the cursor is in more than
+// maxDefiningRows drawers. Its count is known up to the common cut; past
+// the cut, when the cut is below maxDefiningRows (palaces under 100,000
+// drawers), it is counted again up to just past maxDefiningRows.
+func widelyHeld(ctx context.Context, p *palace.Palace, f frequencies, terms []weighted) (bool, error) {
+	for i, t := range terms {
+		if t.role != roleCursor {
+			continue
+		}
+		if f.n < minIndexed || f.df[i] <= f.cut() {
+			return false, nil // in few drawers, or a palace too small to matter
+		}
+		if f.cut() >= maxDefiningRows {
+			return true, nil
+		}
+		q, err := query.Parse(t.term, p.SegmentQuery)
+		if err != nil || q.Any == "" {
+			return false, err
+		}
+		n, err := p.Store.DocFrequencies(ctx, []string{q.Any}, maxDefiningRows+1)
+		if err != nil {
+			return false, fmt.Errorf("relevant: %w", err)
+		}
+		return n[0] > maxDefiningRows, nil
+	}
+	return false, nil
+}
+
 // cut is the most drawers a clue may be found in and still be searched.
 func (f frequencies) cut() int { return max(minCut, int(commonFraction*float64(f.n))) }
 

@@ -3,7 +3,10 @@
 // enclosing function or type found by language-agnostic heuristics, nearby
 // identifiers, the path's words), searches the document's wing and every
 // conversation, leaves out the drawers that hold the very lines being read,
-// and ranks the rest by which clues each drawer holds. The LSP front calls
+// and ranks the rest: the definition of the identifier at the cursor first
+// (from the drawers' mined metadata, see definition.go), then the drawers
+// using it, then the others, each group by which clues its drawers hold,
+// tests below source unless the document is a test. The LSP front calls
 // it for a cursor; the MCP and CLI fronts can call it for a file and line.
 package relevant
 
@@ -76,7 +79,11 @@ type Hit struct {
 	search.Hit
 	// Matched are the clues the drawer holds, strongest first.
 	Matched []string `json:"matched"`
-	// Why says in a few words why the drawer was chosen.
+	// Why says in a few words why the drawer was chosen: "definition of
+	// X" (with which of several and why), "calls X", "mentions X", "also
+	// defines X" for the identifier X at the cursor, then the other clues
+	// held. A definition the clue search did not find has Match
+	// "definition".
 	Why string `json:"why"`
 }
 
@@ -119,8 +126,9 @@ func (r Request) Validate() error {
 	return nil
 }
 
-// Find answers r: the clues, the query made of them, and the hits ranked
-// by the clues they hold (the search's own rank breaks ties).
+// Find answers r: the clues, the query made of them, and the hits: the
+// identifier's definition, its users, the rest, each group ranked by the
+// clues its hits hold (the search's own rank breaks ties).
 func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 	if err := r.Validate(); err != nil {
 		return Result{}, err
@@ -198,11 +206,36 @@ func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 		}
 		cands[i].score(terms)
 	}
+	wide, err := widelyHeld(ctx, p, freq, terms)
+	if err != nil {
+		return res, err
+	}
+	def, err := definitionOf(ctx, p, r, clues, terms, wide)
+	if err != nil {
+		return res, err
+	}
+	if def != nil && !seen[def.drawer.ID] {
+		c := candidate{hit: scored{Drawer: def.drawer, Hit: HitOf(store.Hit{Drawer: def.drawer}, matchDefinition)}}
+		c.score(terms)
+		cands = append(cands, c)
+	}
+	for i := range cands {
+		cands[i].place(def, clues.Identifier, r.Path)
+	}
+	// The definition first, then the drawers using the identifier, then
+	// the rest; in each, tests (generated files, changelogs) below source
+	// unless the document is one; then by the clues held.
 	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].total != cands[j].total {
-			return cands[i].total > cands[j].total
+		a, b := cands[i], cands[j]
+		switch {
+		case a.group != b.group:
+			return a.group < b.group
+		case a.secondary != b.secondary:
+			return !a.secondary
+		case a.total != b.total:
+			return a.total > b.total
 		}
-		return cands[i].hit.ID < cands[j].hit.ID
+		return a.hit.ID < b.hit.ID
 	})
 	for _, c := range cands[:min(len(cands), r.Limit)] {
 		res.Hits = append(res.Hits, c.result())
@@ -253,12 +286,41 @@ func onScreen(d store.Drawer, r Request) bool {
 	return false
 }
 
+// matchDefinition is the Match of a definition's drawer that the clue
+// search did not find: it was found by what it defines.
+const matchDefinition = "definition"
+
 // candidate is a hit being ranked.
 type candidate struct {
 	hit       scored
 	retrieval float64
 	matched   []weighted
 	total     float64
+	// group is 0 for the definition of the identifier at the cursor, 1 for
+	// a drawer using it, 2 for the rest; use and def say how.
+	group     int
+	use       string
+	def       *defined
+	ident     string
+	secondary bool // a test (or generated file...) read from source
+}
+
+// place puts c in its group for the identifier at the cursor, whose
+// chosen definition is def (nil when none was found), read from the
+// document at path.
+func (c *candidate) place(def *defined, ident, path string) {
+	c.group, c.ident = 2, ident
+	c.secondary = search.Secondary(c.hit.Drawer, path)
+	switch {
+	case def != nil && c.hit.ID == def.drawer.ID:
+		c.group, c.def = 0, def
+	case ident != "" && defines(c.hit.Metadata, ident):
+		c.group, c.use = 1, "also defines"
+	case ident != "":
+		if c.use = useOf(c.hit.Content, ident); c.use != "" {
+			c.group = 1
+		}
+	}
 }
 
 func (c *candidate) score(terms []weighted) {
@@ -278,6 +340,25 @@ func (c candidate) result() Hit {
 		h.Matched = append(h.Matched, m.term)
 	}
 	h.Why = why(c.matched, c.hit)
+	switch {
+	case c.def != nil:
+		h.Why = c.def.why()
+	case c.use != "":
+		h.Why = c.use + " " + c.ident
+		var rest []weighted
+		for _, m := range c.matched {
+			if m.term != c.ident {
+				rest = append(rest, m)
+			}
+		}
+		switch {
+		case len(rest) == 0:
+		case c.use == "mentions":
+			h.Why += ", " + clueList(rest)
+		default:
+			h.Why += "; mentions " + clueList(rest)
+		}
+	}
 	return h
 }
 
@@ -289,6 +370,11 @@ func why(matched []weighted, h scored) string {
 		}
 		return "matches a stemmed form of the query"
 	}
+	return "mentions " + clueList(matched)
+}
+
+// clueList names the first four clues matched, with their roles.
+func clueList(matched []weighted) string {
 	var parts []string
 	for _, m := range matched {
 		if m.role != "" {
@@ -300,7 +386,7 @@ func why(matched []weighted, h scored) string {
 			break
 		}
 	}
-	return "mentions " + strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
 }
 
 // scored is a search hit as this package ranks it.

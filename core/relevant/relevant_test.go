@@ -3,6 +3,7 @@ package relevant
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -88,7 +89,7 @@ func (s *Server) handle(w http.ResponseWriter) {
 }
 
 func TestExtractIdentifierEdges(t *testing.T) {
-	text := "x := café_total + 42\n\treturn err\n"
+	text := "x := café_total + 42\n\treturn err\n\terrors.New(None)\n"
 	cases := []struct {
 		pos  Position
 		want string
@@ -97,6 +98,8 @@ func TestExtractIdentifierEdges(t *testing.T) {
 		{Position{0, 16}, "café_total"}, // just after the word
 		{Position{0, 19}, ""},           // a number is no identifier
 		{Position{1, 2}, ""},            // a keyword
+		{Position{2, 9}, "New"},         // a name, though new is a keyword
+		{Position{2, 14}, ""},           // Python's None
 		{Position{1, 9}, "err"},         // common, but pointed at
 		{Position{1, 99}, "err"},        // clamped to the end of the line
 	}
@@ -183,7 +186,7 @@ func TestFindRanksByClues(t *testing.T) {
 			t.Errorf("a file of another wing came back")
 		}
 	}
-	if !strings.Contains(res.Hits[0].Why, "computeChecksum (at cursor)") || !strings.Contains(res.Hits[0].Why, "verifyUpload (enclosing)") {
+	if res.Hits[0].Why != "mentions computeChecksum, verifyUpload (enclosing)" {
 		t.Errorf("why = %q", res.Hits[0].Why)
 	}
 	res, err = Find(context.Background(), p, Request{Text: doc, Start: pos, End: pos, Wing: "proj", NoConversations: true, Limit: 5})
@@ -221,5 +224,57 @@ func TestMentions(t *testing.T) {
 	}
 	if m.Count != 2 || m.More || len(m.Top) != 2 {
 		t.Errorf("mentions = %+v, want the note and the chat, not the line being read", m)
+	}
+}
+
+// A name in more drawers than maxDefiningRows is looked up in the folders
+// the reader most likely means (the document's own, the folder of the
+// import its qualifier names) and where a definition keyword comes right
+// before it, not in the whole palace: a method elsewhere is not read.
+func TestWidelyHeldNameIsLookedUpNearbyAndAfterKeywords(t *testing.T) {
+	p := openPalace(t)
+	ctx := context.Background()
+	var ds []store.Drawer
+	mk := func(source string, line int, content, meta string) {
+		d := store.Drawer{Wing: "app", Room: "general", Kind: store.KindFile, Source: source, Content: content,
+			ContentHash: store.ContentHash(content), CreatedAt: time.Now(), LineStart: line,
+			LineEnd: line + strings.Count(content, "\n"), Metadata: meta}
+		d.ID = store.DrawerID(d.Wing, source, line, d.ContentHash)
+		ds = append(ds, d)
+	}
+	for i := range maxDefiningRows + 10 {
+		mk(fmt.Sprintf("/app/pages/p%d.go", i), 1, fmt.Sprintf("func page%d() { w.Render(%d) }", i, i), `{"lang":"go"}`)
+	}
+	def := `{"lang":"go","defines":[{"name":"Render","kind":"func"}]}`
+	mk("/app/view/render.go", 1, "// Render draws a view.\nfunc Render(v int) {}", def)
+	mk("/app/lib/render.go", 1, "// Render draws anything.\nfunc Render(v int) {}", def)
+	mk("/app/admin/render.go", 1, "// Render draws the admin page.\nfunc (a *Admin) Render(v int) {}",
+		`{"lang":"go","defines":[{"name":"Render","kind":"method"}]}`)
+	mk("/app/cmd/tool/render.go", 1, "// Render draws in a terminal.\nfunc Render(v int) {}", def)
+	if _, err := p.Store.InsertDrawers(ctx, ds); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path, text, marker, want, why string
+	}{
+		{"the import the qualifier names", "/app/cmd/serve/main.go",
+			"package main\n\nimport \"example.com/app/view\"\n\nfunc main() {\n\tview.Render(1)\n}\n", "Render(1)",
+			"/app/view/render.go", "definition of Render (1 of 3: the one in view, as view.Render says)"},
+		{"the document's folder", "/app/cmd/tool/main.go", "package main\n\nfunc main() {\n\tRender(2)\n}\n", "Render(2)",
+			"/app/cmd/tool/render.go", "definition of Render (1 of 3: the nearest by path)"},
+	} {
+		pos := at(t, c.text, c.marker)
+		res, err := Find(ctx, p, Request{Path: c.path, Root: "/app", Text: c.text, Start: pos, End: pos, Wing: "app"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || res.Hits[0].Source != c.want || res.Hits[0].Why != c.why {
+			t.Errorf("%s: first hit %v, want %s (%q)", c.name, res.Hits[:min(1, len(res.Hits))], c.want, c.why)
+		}
+		for _, h := range res.Hits {
+			if h.Source == "/app/admin/render.go" && h.Why != "also defines Render" {
+				t.Errorf("%s: the method in a folder not read: %q", c.name, h.Why)
+			}
+		}
 	}
 }

@@ -37,7 +37,12 @@ func wordSet(s string) map[string]bool {
 	return m
 }
 
-func isKeyword(w string) bool { return keywords[strings.ToLower(w)] }
+// isKeyword reports whether w is a reserved word as written: New, Done and
+// Del are names (Go's constructors, a context's method), not new, done and
+// del; of capitalised words only Python's constants are reserved.
+func isKeyword(w string) bool { return keywords[w] || titleKeywords[w] }
+
+var titleKeywords = wordSet("None True False")
 
 // tokens splits text the way the full-text index does (unicode61: runs of
 // letters and digits, case folded; '_' separates) and stems each token

@@ -230,7 +230,9 @@ func waitFor(t *testing.T, ok func() bool) {
 	}
 }
 
-func TestRelevantPutsTheDesignNoteFirst(t *testing.T) {
+// The definition of the name under the cursor comes first, from another
+// file; then the design note that names it and the enclosing function.
+func TestRelevantPutsTheDefinitionThenTheDesignNoteFirst(t *testing.T) {
 	c, root := started(t, nil)
 	chat := addConversation(t, c.home, "user: why is computeChecksum not SHA-256?\nassistant: speed; see the decisions doc.")
 	path := filepath.Join(root, "src", "upload.go")
@@ -251,11 +253,14 @@ func TestRelevantPutsTheDesignNoteFirst(t *testing.T) {
 	if len(hits) < 3 {
 		t.Fatalf("relevant hits = %v", hits)
 	}
-	if !strings.HasSuffix(hits[0]["source"].(string), filepath.Join("docs", "decisions.md")) {
-		t.Errorf("first hit = %v (%v), want docs/decisions.md", hits[0]["citation"], hits[0]["why"])
+	if !strings.HasSuffix(hits[0]["source"].(string), filepath.Join("src", "checksum.go")) || hits[0]["why"] != "definition of computeChecksum" {
+		t.Errorf("first hit = %v (%v), want the definition in src/checksum.go", hits[0]["citation"], hits[0]["why"])
 	}
-	if !strings.Contains(hits[0]["why"].(string), "computeChecksum") {
-		t.Errorf("why = %q", hits[0]["why"])
+	if !strings.HasSuffix(hits[1]["source"].(string), filepath.Join("docs", "decisions.md")) {
+		t.Errorf("second hit = %v (%v), want docs/decisions.md", hits[1]["citation"], hits[1]["why"])
+	}
+	if why := hits[1]["why"].(string); !strings.HasPrefix(why, "mentions computeChecksum, verifyUpload (enclosing)") {
+		t.Errorf("why = %q", why)
 	}
 	foundChat := false
 	for _, h := range hits {

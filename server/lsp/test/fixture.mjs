@@ -1,7 +1,8 @@
 // The fixture workspace, written to a temporary folder by each test (it is
 // kept here rather than as files so its .gitignore does not apply to this
 // repository). The cursor on computeChecksum inside verifyUpload should
-// bring docs/decisions.md, the design note naming both, first.
+// bring its definition in src/checksum.go first, then docs/decisions.md,
+// the design note naming both.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

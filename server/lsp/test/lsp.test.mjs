@@ -100,8 +100,10 @@ test('palace/relevant puts the expected drawer first, without the lines on scree
   assert.equal(res.clues.enclosing[0], 'verifyUpload');
   assert.match(res.query, /computeChecksum/);
   assert.ok(res.hits.length >= 2);
-  assert.equal(res.hits[0].source, join(root, 'docs/decisions.md'), `first: ${res.hits[0].citation} (${res.hits[0].why})`);
-  assert.match(res.hits[0].why, /computeChecksum \(at cursor\)/);
+  assert.equal(res.hits[0].source, join(root, 'src/checksum.go'), `first: ${res.hits[0].citation} (${res.hits[0].why})`);
+  assert.equal(res.hits[0].why, 'definition of computeChecksum');
+  assert.equal(res.hits[1].source, join(root, 'docs/decisions.md'), `second: ${res.hits[1].citation} (${res.hits[1].why})`);
+  assert.match(res.hits[1].why, /^mentions computeChecksum, verifyUpload \(enclosing\)/);
   for (const h of res.hits) {
     assert.notEqual(h.source, path, 'the drawer on screen is left out');
     for (const k of ['id', 'wing', 'room', 'kind', 'content', 'citation', 'why', 'score']) assert.ok(k in h, k);

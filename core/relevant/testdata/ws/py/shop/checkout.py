@@ -1,0 +1,8 @@
+"""The payment page's prices."""
+
+from .pricing import apply_discount
+
+
+def checkout_price(price, rate):
+    """Price of one item on the payment page."""
+    return apply_discount(price, rate)

@@ -1,0 +1,5 @@
+// Flat-rate pricing kept for archived orders.
+
+export function applyDiscount(price: number, flat: number): number {
+  return Math.max(price - flat, 0);
+}
