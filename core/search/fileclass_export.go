@@ -7,7 +7,11 @@ import "github.com/palace-dev/palace/core/store"
 // other than that of the file at path, so core/relevant orders a place's
 // hits by the same file rules as search: from a source file, tests come
 // below source; from a test, other tests do not. path may be empty.
+// Prose documents are not secondary here: search ranks them below source
+// because a typed question shares more words with prose than with the
+// code that answers it, but at a place in the code a design note naming
+// what is there is as much to the point as the code that calls it.
 func Secondary(d store.Drawer, path string) bool {
 	c := classOf(store.Hit{Drawer: d})
-	return c != classSource && (path == "" || c != classOfPath(path))
+	return c != classSource && c != classDocs && (path == "" || c != classOfPath(path))
 }

@@ -116,7 +116,13 @@ func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 // token the v4 migration indexes: 'w' || hex(wing) || 'k' || kind. filterSQL
 // still checks wing and kind on the drawers row, so scope only narrows.
 func ftsMatch(match string, f Filter) string {
-	m := "{body symbols path parts} : (" + match + ")"
+	return ftsMatchIn("body symbols path parts", match, f)
+}
+
+// ftsMatchIn is ftsMatch confined to cols, FTS5 column names separated by
+// spaces.
+func ftsMatchIn(cols, match string, f Filter) string {
+	m := "{" + cols + "} : (" + match + ")"
 	if f.Wing == "" {
 		return m
 	}

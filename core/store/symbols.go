@@ -14,7 +14,8 @@ import (
 // Close is not close.
 //
 // The full-text index narrows the drawers first: a drawer defining name
-// holds its words, so only drawers matching the name as a phrase are read.
+// holds it in its symbols column, so only drawers matching the name as a
+// phrase there are read.
 // Of those, a substring test on the metadata text skips most before the
 // JSON is parsed and its defines compared exactly. A name with no letter or
 // digit ("_", "$") has no words to look up, and is checked on every file
@@ -72,9 +73,12 @@ func (s *Store) defining(ctx context.Context, name string, after []string, f Fil
 		where = append(where, `d.source >= ? AND d.source < ?`)
 		args = append(args, f.SourcePrefix, f.SourcePrefix+"\xff")
 	} else if hasWord(name) {
+		// The symbols column (v9) holds the names a drawer defines, so
+		// only drawers defining name or a name with it among its parts
+		// (ToString for String) are read, however many mention it.
 		from = `drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid`
 		where = append([]string{`drawers_fts MATCH ?`}, where...)
-		args = append([]any{ftsMatch(quoted(name), f)}, args...)
+		args = append([]any{ftsMatchIn("symbols", quoted(name), f)}, args...)
 	}
 	if plainInJSON(name) {
 		// JSON writes such a name as it is, so a drawer whose metadata text

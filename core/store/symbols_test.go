@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"testing"
 )
@@ -9,9 +10,19 @@ import (
 func TestDefining(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
+	// As mining and import do (palace.CodeIndex), a file drawer's symbols
+	// column holds the names its metadata defines.
 	mk := func(wing, kind, source string, pos int, content, meta string) Drawer {
 		d := drawer(wing, source, pos, content)
 		d.Kind, d.Metadata = kind, meta
+		var m struct {
+			Defines []struct{ Name string } `json:"defines"`
+		}
+		if kind == KindFile && json.Unmarshal([]byte(meta), &m) == nil {
+			for _, def := range m.Defines {
+				d.Code.Symbols += def.Name + "\n"
+			}
+		}
 		return d
 	}
 	ds := []Drawer{
