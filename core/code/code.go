@@ -74,10 +74,17 @@ func Language(path string) string {
 // the drawer before them. A file that is too large, too slow or broken at
 // its top level gives an error wrapping ErrFallback.
 func Split(text, lang string, o chunk.Options) ([]Chunk, error) {
+	ps := NewParser()
+	defer ps.Close()
+	return ps.Split(text, lang, o)
+}
+
+// Split is the package's Split with this parser.
+func (ps *Parser) Split(text, lang string, o chunk.Options) ([]Chunk, error) {
 	if len(text) > MaxBytes {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d byte parse limit", ErrFallback, len(text), MaxBytes)
 	}
-	t, err := parse(text, lang, MaxParse)
+	t, err := ps.parse(text, lang, MaxParse)
 	if err != nil {
 		return nil, err
 	}

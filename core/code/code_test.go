@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -181,5 +182,25 @@ func checkExact(t *testing.T, text string, cs []Chunk, size int) {
 func TestNodeLayout(t *testing.T) {
 	if got := unsafe.Sizeof(sitter.Node{}); got != nodeSize {
 		t.Fatalf("go-tree-sitter Node is %d bytes, TSNode as declared %d", got, nodeSize)
+	}
+}
+
+// TestParserTimeout: a parse over its time limit falls back, and the same
+// Parser then cuts the next file from its own start, not by resuming the
+// parse that timed out.
+func TestParserTimeout(t *testing.T) {
+	ps := NewParser()
+	defer ps.Close()
+	slow := "package x\n\n" + strings.Repeat("func f() { a(b(c(1, 2), 3)) }\n", 20000)
+	if _, err := ps.parse(slow, "go", time.Microsecond); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "took over") {
+		t.Fatalf("err %v, want ErrFallback for the time limit", err)
+	}
+	src := "package x\n\n// Twice doubles n.\nfunc Twice(n int) int {\n\treturn add(n, n)\n}\n"
+	cs, err := ps.Split(src, "go", chunk.Default)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("after a timeout: %v %v", cs, err)
+	}
+	if got := fmt.Sprint(cs[0].Defines, cs[0].Refs); got != "[{Twice func}] [int add]" {
+		t.Errorf("after a timeout, defines and refs: %s", got)
 	}
 }

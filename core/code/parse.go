@@ -78,17 +78,52 @@ func family(lang string) string {
 	return lang
 }
 
-// parse parses text as lang within limit.
-func parse(text, lang string, limit time.Duration) (*tree, error) {
-	ptr, ok := grammar(lang)
+// Parser cuts source files. It keeps one tree-sitter parser, whose
+// buffers are reused from file to file: a new parser per file cost its
+// setup and fresh allocations each time. A Parser is for one goroutine at
+// a time; Close frees it.
+type Parser struct {
+	p     *sitter.Parser
+	langs map[string]*sitter.Language  // grammars loaded, by language
+	names map[string]map[uint16]string // node kind names by language and id
+	cur   string                       // the language p is set to
+}
+
+// NewParser returns a Parser for every language Language names.
+func NewParser() *Parser {
+	return &Parser{p: sitter.NewParser(), langs: map[string]*sitter.Language{}, names: map[string]map[uint16]string{}}
+}
+
+// Close frees the parser's memory.
+func (ps *Parser) Close() { ps.p.Close() }
+
+// setLanguage makes the parser read lang.
+func (ps *Parser) setLanguage(lang string) error {
+	if ps.cur == lang {
+		return nil
+	}
+	l, ok := ps.langs[lang]
 	if !ok {
-		return nil, fmt.Errorf("%w: no grammar for %q", ErrFallback, lang)
+		ptr, ok := grammar(lang)
+		if !ok {
+			return fmt.Errorf("%w: no grammar for %q", ErrFallback, lang)
+		}
+		l = sitter.NewLanguage(ptr)
+		ps.langs[lang], ps.names[lang] = l, map[uint16]string{}
 	}
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(sitter.NewLanguage(ptr)); err != nil {
-		return nil, fmt.Errorf("%w: %s grammar: %v", ErrFallback, lang, err)
+	if err := ps.p.SetLanguage(l); err != nil {
+		return fmt.Errorf("%w: %s grammar: %v", ErrFallback, lang, err)
 	}
+	ps.cur = lang
+	return nil
+}
+
+// parse parses text as lang within limit.
+func (ps *Parser) parse(text, lang string, limit time.Duration) (*tree, error) {
+	if err := ps.setLanguage(lang); err != nil {
+		return nil, err
+	}
+	p := ps.p
 	src := []byte(text)
 	// The deprecated timeout, not a progress callback: tree-sitter calls
 	// that back into Go every hundred steps, which cost a fifth of the
@@ -96,11 +131,14 @@ func parse(text, lang string, limit time.Duration) (*tree, error) {
 	p.SetTimeoutMicros(uint64(limit.Microseconds()))
 	st := p.Parse(src, nil)
 	if st == nil {
+		// A parser that timed out would resume that parse on the next
+		// call, whatever text it is given.
+		p.Reset()
 		return nil, fmt.Errorf("%w: parsing took over %v", ErrFallback, limit)
 	}
 	defer st.Close()
 	t := newTree(text)
-	w := walker{t: t, src: src, lang: st.Language(), names: map[uint16]string{},
+	w := walker{t: t, src: src, lang: ps.langs[lang], names: ps.names[lang],
 		defs: defKinds[family(lang)], fam: family(lang)}
 	root := st.RootNode()
 	t.top = w.build(flatNodes(root))
