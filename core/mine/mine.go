@@ -410,6 +410,12 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Parsing mallocs in C, and glibc gives each thread that
+			// mallocs an arena of its own that keeps what is freed: a
+			// worker moving over the runtime's threads left a parse's
+			// worth of memory in each. On its own thread it reuses one.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			// One parser per worker, reused for every file it cuts.
 			ps := code.NewParser()
 			defer ps.Close()
