@@ -92,7 +92,8 @@ func TestBrokenFallsBack(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrFallback", lang, err)
 		}
 	}
-	big := "package x\n" + strings.Repeat("var a = 1\n", MaxBytes/10+1)
+	// A generated table of 300 KB: over the limit.
+	big := "package x\n" + strings.Repeat("var a = 1\n", 30000)
 	if _, err := Split(big, "go", chunk.Default); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "parse limit") {
 		t.Errorf("large file: err %v, want ErrFallback over the parse limit", err)
 	}
