@@ -178,11 +178,72 @@ func checkExact(t *testing.T, text string, cs []Chunk, size int) {
 }
 
 // TestNodeLayout: flatNodes reads go-tree-sitter's Node as tree-sitter's
-// TSNode; a version that changed either must fail here, not corrupt a
-// walk.
+// TSNode and walks with tree-sitter's cursor in C; a version that changed
+// either must fail here, not corrupt a walk. Each fixture's named nodes
+// must come out as go-tree-sitter's own cursor reports them.
 func TestNodeLayout(t *testing.T) {
 	if got := unsafe.Sizeof(sitter.Node{}); got != nodeSize {
 		t.Fatalf("go-tree-sitter Node is %d bytes, TSNode as declared %d", got, nodeSize)
+	}
+	files, err := filepath.Glob("testdata/*.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := NewParser()
+	defer ps.Close()
+	n := 0
+	for _, f := range files {
+		lang := Language(f)
+		if lang == "" {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ps.setLanguage(lang); err != nil {
+			t.Fatal(err)
+		}
+		st := ps.p.Parse(src, nil)
+		got, want := flatNodes(st.RootNode()), cursorNodes(st.RootNode())
+		st.Close()
+		if len(want) < 4*50 {
+			t.Fatalf("%s: %d named nodes, want a fixture of some size", f, len(want)/4)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: flatNodes differs from go-tree-sitter's cursor:\n%v\nwant\n%v", f, got, want)
+		}
+		n++
+	}
+	if n < 5 {
+		t.Fatalf("%d fixtures, want one per language", n)
+	}
+}
+
+// cursorNodes is flatNodes through go-tree-sitter's cursor, a cgo call
+// per step.
+func cursorNodes(root *sitter.Node) []uint32 {
+	var out []uint32
+	c := root.Walk()
+	defer c.Close()
+	depth := uint32(0)
+	for {
+		if c.GotoFirstChild() {
+			depth++
+		} else {
+			for !c.GotoNextSibling() {
+				if depth == 0 || !c.GotoParent() {
+					return out
+				}
+				depth--
+				if depth == 0 {
+					return out
+				}
+			}
+		}
+		if n := c.Node(); n.IsNamed() {
+			out = append(out, uint32(n.KindId()), depth, uint32(n.StartByte()), uint32(n.EndByte()))
+		}
 	}
 }
 
