@@ -142,3 +142,33 @@ func TestSplitFolder(t *testing.T) {
 		t.Errorf("split into a new folder: exit %d:\n%s", code, out)
 	}
 }
+
+// Source files the parser leaves to the line chunker (broken at the top
+// level, over the parse size limit) are counted in the mine's summary, in
+// words and in --json; the files are still mined.
+func TestMineCountsParseFallbacks(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"good.go":   "package x\n\n// Alpha is the first.\nfunc Alpha() {}\n",
+		"broken.go": "package x\n\nfunc f() {\n}\n}}} ))) func {{\n",
+		"table.go":  "package x\n\n" + strings.Repeat("var a = 1\n", 30000), // 300 KB
+		"notes.md":  "func Gamma() {}\n",
+	})
+	out, errOut, code := runPalace(t, home, "mine", dir, "--json")
+	if code != 0 {
+		t.Fatalf("mine: exit %d, %q", code, errOut)
+	}
+	var s struct {
+		FilesMined     int `json:"files_mined"`
+		ParseFallbacks int `json:"parse_fallbacks"`
+	}
+	decode(t, "mine", out, &s)
+	if s.FilesMined != 4 || s.ParseFallbacks != 2 {
+		t.Errorf("mine --json: %d files mined, %d parse fallbacks; want 4 and 2 (broken.go, table.go)", s.FilesMined, s.ParseFallbacks)
+	}
+	writeTree(t, dir, map[string]string{"broken.go": "package x\n\nfunc g() {\n}\n}}} ))) func {{\n"})
+	out, errOut, code = runPalace(t, home, "mine", dir)
+	if code != 0 || !strings.Contains(out, "parse fallbacks: 1 source files did not parse") {
+		t.Errorf("mine after changing broken.go: exit %d, %q\n%s\nwant one parse fallback", code, errOut, out)
+	}
+}

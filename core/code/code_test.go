@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
@@ -91,7 +92,8 @@ func TestBrokenFallsBack(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrFallback", lang, err)
 		}
 	}
-	big := "package x\n" + strings.Repeat("var a = 1\n", MaxBytes/10+1)
+	// A generated table of 300 KB: over the limit.
+	big := "package x\n" + strings.Repeat("var a = 1\n", 30000)
 	if _, err := Split(big, "go", chunk.Default); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "parse limit") {
 		t.Errorf("large file: err %v, want ErrFallback over the parse limit", err)
 	}
@@ -176,10 +178,91 @@ func checkExact(t *testing.T, text string, cs []Chunk, size int) {
 }
 
 // TestNodeLayout: flatNodes reads go-tree-sitter's Node as tree-sitter's
-// TSNode; a version that changed either must fail here, not corrupt a
-// walk.
+// TSNode and walks with tree-sitter's cursor in C; a version that changed
+// either must fail here, not corrupt a walk. Each fixture's named nodes
+// must come out as go-tree-sitter's own cursor reports them.
 func TestNodeLayout(t *testing.T) {
 	if got := unsafe.Sizeof(sitter.Node{}); got != nodeSize {
 		t.Fatalf("go-tree-sitter Node is %d bytes, TSNode as declared %d", got, nodeSize)
+	}
+	files, err := filepath.Glob("testdata/*.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := NewParser()
+	defer ps.Close()
+	n := 0
+	for _, f := range files {
+		lang := Language(f)
+		if lang == "" {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ps.setLanguage(lang); err != nil {
+			t.Fatal(err)
+		}
+		st := ps.p.Parse(src, nil)
+		got, want := flatNodes(st.RootNode()), cursorNodes(st.RootNode())
+		st.Close()
+		if len(want) < 4*50 {
+			t.Fatalf("%s: %d named nodes, want a fixture of some size", f, len(want)/4)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: flatNodes differs from go-tree-sitter's cursor:\n%v\nwant\n%v", f, got, want)
+		}
+		n++
+	}
+	if n < 5 {
+		t.Fatalf("%d fixtures, want one per language", n)
+	}
+}
+
+// cursorNodes is flatNodes through go-tree-sitter's cursor, a cgo call
+// per step.
+func cursorNodes(root *sitter.Node) []uint32 {
+	var out []uint32
+	c := root.Walk()
+	defer c.Close()
+	depth := uint32(0)
+	for {
+		if c.GotoFirstChild() {
+			depth++
+		} else {
+			for !c.GotoNextSibling() {
+				if depth == 0 || !c.GotoParent() {
+					return out
+				}
+				depth--
+				if depth == 0 {
+					return out
+				}
+			}
+		}
+		if n := c.Node(); n.IsNamed() {
+			out = append(out, uint32(n.KindId()), depth, uint32(n.StartByte()), uint32(n.EndByte()))
+		}
+	}
+}
+
+// TestParserTimeout: a parse over its time limit falls back, and the same
+// Parser then cuts the next file from its own start, not by resuming the
+// parse that timed out.
+func TestParserTimeout(t *testing.T) {
+	ps := NewParser()
+	defer ps.Close()
+	slow := "package x\n\n" + strings.Repeat("func f() { a(b(c(1, 2), 3)) }\n", 20000)
+	if _, err := ps.parse(slow, "go", time.Microsecond); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "took over") {
+		t.Fatalf("err %v, want ErrFallback for the time limit", err)
+	}
+	src := "package x\n\n// Twice doubles n.\nfunc Twice(n int) int {\n\treturn add(n, n)\n}\n"
+	cs, err := ps.Split(src, "go", chunk.Default)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("after a timeout: %v %v", cs, err)
+	}
+	if got := fmt.Sprint(cs[0].Defines, cs[0].Refs); got != "[{Twice func}] [int add]" {
+		t.Errorf("after a timeout, defines and refs: %s", got)
 	}
 }

@@ -25,6 +25,8 @@ func FuzzSplitExact(f *testing.F) {
 	f.Add("\r\n\r\nx = '"+string(make([]byte, 300))+"'\r\n", 50, uint8(1))
 	f.Add("\xff\xfe\n\xc3\nconst a = 1; // é\n", 7, uint8(2))
 	langs := []string{"go", "python", "typescript", "javascript", "rust", "tsx"}
+	ps := NewParser()
+	defer ps.Close()
 	f.Fuzz(func(t *testing.T, text string, size int, lang uint8) {
 		size %= 2000
 		o := chunk.Options{Size: size}
@@ -32,7 +34,7 @@ func FuzzSplitExact(f *testing.F) {
 		if eff <= 0 {
 			eff = chunk.Default.Size
 		}
-		tr, err := parse(text, langs[int(lang)%len(langs)], time.Second)
+		tr, err := ps.parse(text, langs[int(lang)%len(langs)], time.Second)
 		if errors.Is(err, ErrFallback) {
 			t.Skip(err) // too slow to parse: the line chunker's
 		}

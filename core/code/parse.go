@@ -78,17 +78,52 @@ func family(lang string) string {
 	return lang
 }
 
-// parse parses text as lang within limit.
-func parse(text, lang string, limit time.Duration) (*tree, error) {
-	ptr, ok := grammar(lang)
+// Parser cuts source files. It keeps one tree-sitter parser, whose
+// buffers are reused from file to file: a new parser per file cost its
+// setup and fresh allocations each time. A Parser is for one goroutine at
+// a time; Close frees it.
+type Parser struct {
+	p     *sitter.Parser
+	langs map[string]*sitter.Language  // grammars loaded, by language
+	names map[string]map[uint16]string // node kind names by language and id
+	cur   string                       // the language p is set to
+}
+
+// NewParser returns a Parser for every language Language names.
+func NewParser() *Parser {
+	return &Parser{p: sitter.NewParser(), langs: map[string]*sitter.Language{}, names: map[string]map[uint16]string{}}
+}
+
+// Close frees the parser's memory.
+func (ps *Parser) Close() { ps.p.Close() }
+
+// setLanguage makes the parser read lang.
+func (ps *Parser) setLanguage(lang string) error {
+	if ps.cur == lang {
+		return nil
+	}
+	l, ok := ps.langs[lang]
 	if !ok {
-		return nil, fmt.Errorf("%w: no grammar for %q", ErrFallback, lang)
+		ptr, ok := grammar(lang)
+		if !ok {
+			return fmt.Errorf("%w: no grammar for %q", ErrFallback, lang)
+		}
+		l = sitter.NewLanguage(ptr)
+		ps.langs[lang], ps.names[lang] = l, map[uint16]string{}
 	}
-	p := sitter.NewParser()
-	defer p.Close()
-	if err := p.SetLanguage(sitter.NewLanguage(ptr)); err != nil {
-		return nil, fmt.Errorf("%w: %s grammar: %v", ErrFallback, lang, err)
+	if err := ps.p.SetLanguage(l); err != nil {
+		return fmt.Errorf("%w: %s grammar: %v", ErrFallback, lang, err)
 	}
+	ps.cur = lang
+	return nil
+}
+
+// parse parses text as lang within limit.
+func (ps *Parser) parse(text, lang string, limit time.Duration) (*tree, error) {
+	if err := ps.setLanguage(lang); err != nil {
+		return nil, err
+	}
+	p := ps.p
 	src := []byte(text)
 	// The deprecated timeout, not a progress callback: tree-sitter calls
 	// that back into Go every hundred steps, which cost a fifth of the
@@ -96,11 +131,14 @@ func parse(text, lang string, limit time.Duration) (*tree, error) {
 	p.SetTimeoutMicros(uint64(limit.Microseconds()))
 	st := p.Parse(src, nil)
 	if st == nil {
+		// A parser that timed out would resume that parse on the next
+		// call, whatever text it is given.
+		p.Reset()
 		return nil, fmt.Errorf("%w: parsing took over %v", ErrFallback, limit)
 	}
 	defer st.Close()
 	t := newTree(text)
-	w := walker{t: t, src: src, lang: st.Language(), names: map[uint16]string{},
+	w := walker{t: t, lang: ps.langs[lang], names: ps.names[lang],
 		defs: defKinds[family(lang)], fam: family(lang)}
 	root := st.RootNode()
 	t.top = w.build(flatNodes(root))
@@ -122,7 +160,6 @@ func parse(text, lang string, limit time.Duration) (*tree, error) {
 // definitions and identifiers.
 type walker struct {
 	t     *tree
-	src   []byte
 	lang  *sitter.Language
 	names map[uint16]string // kind names by id, looked up once each
 	defs  map[string]string
@@ -141,35 +178,54 @@ func (w *walker) kindOf(id uint16) string {
 func (w *walker) kind(n *sitter.Node) string { return w.kindOf(n.KindId()) }
 
 // build makes the node tree from flatNodes' preorder list, recording the
-// identifiers on the way, and returns the top-level nodes.
+// identifiers on the way, and returns the top-level nodes. The nodes and
+// all child lists live in two slices: a node allocated on its own, and a
+// child list grown by appends, made this walk cost as much as the
+// cutting and the refs together.
 func (w *walker) build(flat []uint32) []*node {
-	var top []*node
-	var stack []*node // stack[d-1] is the open node at depth d
-	for i := 0; i+3 < len(flat); i += 4 {
-		k := w.kindOf(uint16(flat[i]))
-		depth, start, end := int(flat[i+1]), int(flat[i+2]), int(flat[i+3])
-		n := &node{kind: k, start: start, end: end}
+	nodes := make([]node, len(flat)/4)
+	parent := make([]int32, len(nodes)) // index of each node's parent, -1 at the top
+	kids := make([]int32, len(nodes))   // how many children each node has
+	tops := 0
+	var stack []int32 // stack[d-1] is the open node at depth d, -1 for an anonymous one
+	for i := range nodes {
+		k := w.kindOf(uint16(flat[4*i]))
+		depth, start, end := int(flat[4*i+1]), int(flat[4*i+2]), int(flat[4*i+3])
+		nodes[i] = node{kind: k, start: start, end: end}
 		if identKinds[k] && end-start >= 2 && end-start <= 100 {
-			w.t.refs = append(w.t.refs, ref{name: string(w.src[start:end]), at: start})
+			w.t.refs = append(w.t.refs, ref{name: w.t.text[start:end], at: start})
 		}
 		// Anonymous nodes are skipped, so a named node's parent is the
 		// nearest open node above its depth.
 		for len(stack) > 0 && len(stack) >= depth {
 			stack = stack[:len(stack)-1]
 		}
-		for len(stack) > 0 && stack[len(stack)-1] == nil {
+		for len(stack) > 0 && stack[len(stack)-1] < 0 {
 			stack = stack[:len(stack)-1]
 		}
+		parent[i] = -1
 		if len(stack) == 0 {
-			top = append(top, n)
+			tops++
 		} else {
-			p := stack[len(stack)-1]
-			p.children = append(p.children, n)
+			parent[i] = stack[len(stack)-1]
+			kids[parent[i]]++
 		}
 		for len(stack) < depth-1 {
-			stack = append(stack, nil)
+			stack = append(stack, -1)
 		}
-		stack = append(stack, n)
+		stack = append(stack, int32(i))
+	}
+	top := make([]*node, 0, tops)
+	lists := make([]*node, len(nodes)-tops)
+	for i := range nodes {
+		if c := int(kids[i]); c > 0 {
+			nodes[i].children, lists = lists[:0:c], lists[c:]
+		}
+		if p := parent[i]; p < 0 {
+			top = append(top, &nodes[i])
+		} else {
+			nodes[p].children = append(nodes[p].children, &nodes[i])
+		}
 	}
 	return top
 }
@@ -217,7 +273,7 @@ func (w *walker) defOf(n *sitter.Node, k, owner string) string {
 	name := func(field string) string {
 		if f := n.ChildByFieldName(field); f != nil {
 			s, e := f.ByteRange()
-			return string(w.src[s:e])
+			return w.t.text[s:e]
 		}
 		return ""
 	}
@@ -231,7 +287,7 @@ func (w *walker) defOf(n *sitter.Node, k, owner string) string {
 		cur := n.Walk()
 		for _, f := range n.ChildrenByFieldName("name", cur) {
 			s, e := f.ByteRange()
-			add(string(w.src[s:e]), sk)
+			add(w.t.text[s:e], sk)
 		}
 		cur.Close()
 		return sk

@@ -410,9 +410,18 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Parsing mallocs in C, and glibc gives each thread that
+			// mallocs an arena of its own that keeps what is freed: a
+			// worker moving over the runtime's threads left a parse's
+			// worth of memory in each. On its own thread it reuses one.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			// One parser per worker, reused for every file it cuts.
+			ps := code.NewParser()
+			defer ps.Close()
 			send := func(r result) { out <- r }
 			for c := range in {
-				if r := m.file(ctx, c, send); !r.sent {
+				if r := m.file(ctx, c, ps, send); !r.sent {
 					send(r)
 				}
 			}
@@ -442,7 +451,7 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 // An append-only session log mined before goes on from where that mine
 // stopped, and a new one is mined piece by piece: those results are sent
 // as they are ready and the result returned says so.
-func (m *miner) file(ctx context.Context, c candidate, send func(result)) result {
+func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send func(result)) result {
 	size, mtime := c.info.Size(), c.info.ModTime().UnixNano()
 	prev, known := m.known[c.path]
 	redact := !m.opts.KeepSecrets
@@ -501,7 +510,7 @@ func (m *miner) file(ctx context.Context, c candidate, send func(result)) result
 	if redact {
 		text, found = redactText(text, c.path, func(line int) int { return line })
 	}
-	chunks, metas, defines, fellBack, err := m.chunkFile(c.path, text)
+	chunks, metas, defines, fellBack, err := m.chunkFile(ps, c.path, text)
 	if err != nil {
 		return result{c: c, err: fmt.Errorf("%s: %w", c.path, err)}
 	}
@@ -544,10 +553,10 @@ type fileMeta struct {
 // source file that does not parse (fellBack), by lines. metas[i] is ""
 // where a drawer has no metadata; defines[i] are the names drawer i
 // defines.
-func (m *miner) chunkFile(path, text string) (chunks []chunk.Chunk, metas []string, defines [][]string, fellBack bool, err error) {
+func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Chunk, metas []string, defines [][]string, fellBack bool, err error) {
 	generated := isGenerated(text)
 	if lang := code.Language(path); lang != "" {
-		cs, err := code.Split(text, lang, m.opts.Chunk)
+		cs, err := ps.Split(text, lang, m.opts.Chunk)
 		if err == nil {
 			chunks, metas, defines = make([]chunk.Chunk, len(cs)), make([]string, len(cs)), make([][]string, len(cs))
 			for i, c := range cs {
