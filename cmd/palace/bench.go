@@ -18,15 +18,27 @@ import (
 func newBenchCmd(g *globals) *cobra.Command {
 	c := newBenchSuiteCmd(g)
 	var asJSON bool
+	var against string
+	var rounds int
 	m := &cobra.Command{
 		Use:   "mine DIR",
 		Short: "Cold mine, no-op re-mine and search latency (100 mixed queries) on DIR",
 		Long: `Bench mine mines DIR into a fresh palace (a new temporary directory unless
 --home names an empty one), mines it again with nothing changed, then times 100
-mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
-		Example: `  palace bench mine "$(go env GOROOT)/src"`,
-		Args:    args(cobra.ExactArgs(1)),
+mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.
+
+With --against BIN (an earlier palace build) it instead compares cold mines:
+BIN and this binary each mine DIR into a fresh temporary palace, alternately,
+--rounds times, as child processes without an embedding model, and it prints
+each run's wall time, CPU time and peak memory, both medians, and their ratios.`,
+		Example: `  palace bench mine "$(go env GOROOT)/src"
+  palace bench mine "$(go env GOROOT)/src" --against /tmp/palace-before --rounds 3`,
+		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
+			out := c.OutOrStdout()
+			if c.Flags().Changed("against") || c.Flags().Changed("rounds") {
+				return benchMineAgainst(c, out, a[0], against, rounds, asJSON)
+			}
 			home := g.home
 			if home == "" {
 				tmp, err := os.MkdirTemp("", "palace-bench-")
@@ -40,7 +52,6 @@ mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
 			if err != nil {
 				return err
 			}
-			out := c.OutOrStdout()
 			if asJSON {
 				return printJSON(out, r)
 			}
@@ -59,8 +70,52 @@ mixed queries. It prints files/s, MB/s, drawers/s and query p50/p95.`,
 		},
 	}
 	m.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	m.Flags().StringVar(&against, "against", "", "another palace binary to compare cold mines with (an earlier build)")
+	m.Flags().IntVar(&rounds, "rounds", 2, "with --against: how many cold mines each binary runs, alternately")
 	c.AddCommand(m, newBenchLocomoCmd(), newBenchCodeCmd(), newBenchRelevantCmd(), newBenchEmbedCmd(g), newBenchVectorsCmd())
 	return c
+}
+
+// benchMineAgainst is `bench mine DIR --against BIN`: cold mines of DIR by
+// BIN and by this binary, alternately.
+func benchMineAgainst(c *cobra.Command, out io.Writer, dir, against string, rounds int, asJSON bool) error {
+	if against == "" {
+		return usageError{errors.New("--against: give the palace binary to compare with")}
+	}
+	if rounds < 1 {
+		return usageError{fmt.Errorf("--rounds %d: want at least 1", rounds)}
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usageError{fmt.Errorf("%s: not a folder", dir)}
+	}
+	if fi, err := os.Stat(against); err != nil || fi.IsDir() {
+		return usageError{fmt.Errorf("--against %s: not a palace binary", against)}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("bench mine: this binary: %w", err)
+	}
+	r, err := bench.MineAgainst(c.Context(), dir, self, against, rounds)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return printJSON(out, r)
+	}
+	fmt.Fprintf(out, "bench mine %s: cold mines, %d rounds, alternating\n", r.Dir, rounds)
+	for _, run := range r.Runs {
+		fmt.Fprintf(out, "  round %d %-5s %7.2fs wall %7.2fs cpu %7.1f MB peak %7.1f MB palace\n",
+			run.Round, run.Binary, run.WallS, run.CPUS, run.PeakMB, run.DBMB)
+	}
+	for _, s := range []struct {
+		name string
+		s    bench.MineSide
+	}{{"other", r.Other}, {"this", r.This}} {
+		fmt.Fprintf(out, "%-5s median %7.2fs wall %7.2fs cpu %7.1f MB peak %7.1f MB palace  (%s)\n",
+			s.name, s.s.WallS, s.s.CPUS, s.s.PeakMB, s.s.DBMB, s.s.Exe)
+	}
+	fmt.Fprintf(out, "this / other: wall %.2fx, peak memory %.2fx\n", r.WallRatio, r.PeakRatio)
+	return nil
 }
 
 func newBenchLocomoCmd() *cobra.Command {
