@@ -549,13 +549,18 @@ type fileMeta struct {
 }
 
 // chunkFile cuts a file into drawers with their metadata: a source file in
-// a language core/code parses at its definitions; any other file, or a
-// source file that does not parse (fellBack), by lines. metas[i] is ""
-// where a drawer has no metadata; defines[i] are the names drawer i
-// defines.
+// a language core/code parses at its definitions; any other file, a
+// generated one, or a source file that does not parse (fellBack), by
+// lines. metas[i] is "" where a drawer has no metadata; defines[i] are the
+// names drawer i defines.
+//
+// Generated code is not parsed: it is machine output (tables, stubs,
+// bindings) that search ranks below source anyway, and in Go's own tree it
+// is a sixth of the Go a mine would parse, parsing being most of what
+// cutting at definitions costs.
 func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Chunk, metas []string, defines [][]string, fellBack bool, err error) {
 	generated := isGenerated(text)
-	if lang := code.Language(path); lang != "" {
+	if lang := code.Language(path); lang != "" && !generated {
 		cs, err := ps.Split(text, lang, m.opts.Chunk)
 		if err == nil {
 			chunks, metas, defines = make([]chunk.Chunk, len(cs)), make([]string, len(cs)), make([][]string, len(cs))
