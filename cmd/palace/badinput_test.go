@@ -528,6 +528,7 @@ func badCases() []badCase {
 	cases = append(cases, badbenchcodeCases()...)
 	cases = append(cases, badbyfileCases()...)
 	cases = append(cases, badbenchrelevantCases()...)
+	cases = append(cases, badbenchlocomoCases()...)
 	return cases
 }
 
