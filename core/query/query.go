@@ -8,6 +8,7 @@
 package query
 
 import (
+	"cmp"
 	_ "embed"
 	"strings"
 	"unicode"
@@ -39,6 +40,12 @@ type Term struct {
 	// SearchFTS; see qualifiedParts): the term then matches the word as
 	// typed or all its pieces anywhere in a drawer.
 	Pieces []string
+	// Of is the word a possessive is of (Caroline for "Caroline's"): the
+	// term then matches that word, the possessive as typed scoring above
+	// it. The index reads "Caroline's" as the phrase "caroline s", which a
+	// drawer naming Caroline without the possessive never holds, while the
+	// question is about her.
+	Of string
 }
 
 // Query is a parsed user query.
@@ -88,7 +95,7 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	q.Not, kept = distinct(q.Not), distinct(kept)
 	// Drop stop words unless nothing would be left ("the who" still searches).
 	for _, t := range kept {
-		if !t.Phrase && !t.Prefix && stop[strings.ToLower(t.Text)] {
+		if !t.Phrase && !t.Prefix && stop[strings.ToLower(cmp.Or(t.Of, t.Text))] {
 			continue
 		}
 		q.Terms = append(q.Terms, t)
@@ -189,6 +196,11 @@ func quote(t Term) string {
 	s := `"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"`
 	if t.Prefix {
 		s += "*"
+	}
+	if t.Of != "" {
+		// As with parts, a drawer holding the possessive matches both
+		// alternatives and scores above one holding only the word.
+		s = "(" + s + ` OR "` + strings.ReplaceAll(t.Of, `"`, `""`) + `")`
 	}
 	if len(t.Parts) > 0 {
 		// Both alternatives match a drawer that holds the identifier (its
@@ -297,6 +309,7 @@ func lex(s string) []Term {
 			out = append(out, t)
 			continue
 		}
+		word, t.Of = possessive(word)
 		t.Text = word
 		if trimmed, pieces := qualifiedParts(word); len(pieces) > 1 && !not {
 			// An exclusion stays as typed: its pieces apart would
@@ -306,6 +319,27 @@ func lex(s string) []Term {
 		out = append(out, t)
 	}
 	return out
+}
+
+// possessive returns word, a typographic apostrophe read as a plain one,
+// and the word a possessive is of ("Caroline's", "Melanie’s?", "parents'"
+// → Caroline, Melanie, parents), "" when word is none. FTS5 splits words
+// at both apostrophes, and qualifiedParts would otherwise cut "don’t" into
+// the pieces don and t.
+func possessive(word string) (string, string) {
+	word = strings.NewReplacer("\u2019", "'", "\u2018", "'").Replace(word)
+	core := strings.TrimRightFunc(word, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	base, ok := strings.CutSuffix(core, "'s")
+	if !ok {
+		base, ok = strings.CutSuffix(core, "'S")
+	}
+	if !ok && strings.HasSuffix(core, "s") && strings.HasPrefix(word[len(core):], "'") {
+		base, ok = core, true // plural possessive: parents'
+	}
+	if !ok || !strings.ContainsFunc(base, unicode.IsLetter) {
+		return word, ""
+	}
+	return word, base
 }
 
 // qualifiedParts cuts a typed word at the punctuation that joins names in
