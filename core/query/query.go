@@ -46,6 +46,8 @@ type Term struct {
 	// drawer naming Caroline without the possessive never holds, while the
 	// question is about her.
 	Of string
+
+	framing bool // only frames a question (see framing)
 }
 
 // Query is a parsed user query.
@@ -82,10 +84,11 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	raw := lex(sanitize(text))
 	var q Query
 	var kept []Term
-	for _, t := range raw {
+	for i, t := range raw {
 		if !searchable(t.Text) {
 			continue
 		}
+		t.framing = framing(raw, i)
 		if t.Not {
 			q.Not = append(q.Not, t)
 			continue
@@ -93,9 +96,10 @@ func Parse(text string, seg Segmenter) (Query, error) {
 		kept = append(kept, t)
 	}
 	q.Not, kept = distinct(q.Not), distinct(kept)
-	// Drop stop words unless nothing would be left ("the who" still searches).
+	// Drop stop words and framing words unless nothing would be left ("the
+	// who" still searches).
 	for _, t := range kept {
-		if !t.Phrase && !t.Prefix && stop[strings.ToLower(cmp.Or(t.Of, t.Text))] {
+		if t.framing || !t.Phrase && !t.Prefix && stop[strings.ToLower(cmp.Or(t.Of, t.Text))] {
 			continue
 		}
 		q.Terms = append(q.Terms, t)
@@ -127,6 +131,35 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	q.All = combine(parts, " AND ", nots)
 	q.Any = combine(parts, " OR ", nots)
 	return q, nil
+}
+
+// framing reports whether raw[i] only frames a question ("what kind of
+// art", "how many times", "what things has she made"): such a word names
+// no topic, yet every drawer that happens to say "kind" or "times" would
+// match it. A framing word that is not framing here ("sort the list") is
+// kept.
+func framing(raw []Term, i int) bool {
+	t := raw[i]
+	if t.Phrase || t.Prefix || t.Not {
+		return false
+	}
+	word := func(j int) string {
+		if j < 0 || j >= len(raw) || raw[j].Phrase || raw[j].Prefix || raw[j].Not {
+			return ""
+		}
+		return strings.ToLower(raw[j].Text)
+	}
+	switch w := word(i); w {
+	case "kind", "kinds", "type", "types", "sort", "sorts":
+		return word(i+1) == "of"
+	case "many", "much":
+		return word(i-1) == "how"
+	case "times":
+		return word(i-1) == "many" && word(i-2) == "how"
+	case "things", "something", "anything", "ever", "ways":
+		return true
+	}
+	return false
 }
 
 // distinct keeps the first of terms that FTS5 reads alike: the same

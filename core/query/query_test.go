@@ -38,6 +38,15 @@ func TestParse(t *testing.T) {
 		{"what's new", `("new")`, `("new")`},
 		{"don\u2019t panic", `("don't" AND "panic")`, `("don't" OR "panic")`},
 		{`"Caroline's pottery"`, `("Caroline's pottery")`, `("Caroline's pottery")`},
+		// Words that only frame a question go; the same words naming
+		// something stay.
+		{"What kind of art does Caroline make?", `("art" AND "Caroline" AND "make?")`, `("art" OR "Caroline" OR "make?")`},
+		{"How many times has Nate won tournaments", `("Nate" AND "won" AND "tournaments")`, `("Nate" OR "won" OR "tournaments")`},
+		{"what things has she made", `("made")`, `("made")`},
+		{"sort the types", `("sort" AND "types")`, `("sort" OR "types")`},
+		{"many times", `("many" AND "times")`, `("many" OR "times")`},
+		{"things", `("things")`, `("things")`},
+		{`"kind of" blue`, `("kind of" AND "blue")`, `("kind of" OR "blue")`},
 		{"(((", ``, ``},
 		{"-", ``, ``},
 		{"-only", ``, ``},
