@@ -529,6 +529,7 @@ func badCases() []badCase {
 	cases = append(cases, badbyfileCases()...)
 	cases = append(cases, badbenchrelevantCases()...)
 	cases = append(cases, badbenchmineCases()...)
+	cases = append(cases, badbenchlocomoCases()...)
 	return cases
 }
 

@@ -120,6 +120,7 @@ func benchMineAgainst(c *cobra.Command, out io.Writer, dir, against string, roun
 
 func newBenchLocomoCmd() *cobra.Command {
 	var data string
+	var pick []string
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "locomo --data FILE",
@@ -128,16 +129,21 @@ func newBenchLocomoCmd() *cobra.Command {
 conversation-mining path, asks every question that is not adversarial
 (category 5) as a plain query, and reports turn-level R_all@k, R_any@k,
 R_frac@k and MRR and session-level R_any@k and R_all@k for k = 5 and 10,
-overall and per category. Only the conversations are indexed.`,
-		Example: `  palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json`,
-		Args:    args(cobra.NoArgs),
+overall and per category. Only the conversations are indexed.
+
+--conversations scores only the conversations it names, by position in the
+file (1-based) or by sample_id, so part of a split can be held back from
+tuning and reported on its own.`,
+		Example: `  palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json
+  palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json --conversations 2,4`,
+		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			if data == "" {
 				return usageError{fmt.Errorf("--data FILE is required")}
 			}
-			r, err := bench.Locomo(c.Context(), data, "")
+			r, err := bench.Locomo(c.Context(), data, "", pick)
 			if err != nil {
-				return err
+				return inputErr(err)
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -160,6 +166,7 @@ overall and per category. Only the conversations are indexed.`,
 				}
 				fmt.Fprintln(out)
 			}
+			fmt.Fprintf(out, "conversations %s\n", strings.Join(r.Conversations, ", "))
 			fmt.Fprintf(out, "questions %d, adversarial excluded %d, no valid evidence %d, scored %d (%.1fs)\n",
 				r.Counts["questions_total"], r.Counts["excluded_adversarial"], r.Counts["excluded_no_evidence"],
 				r.Counts["questions_scored"], r.Seconds)
@@ -167,6 +174,7 @@ overall and per category. Only the conversations are indexed.`,
 		},
 	}
 	c.Flags().StringVar(&data, "data", "", "LoCoMo JSON file (a list of conversations with qa)")
+	c.Flags().StringSliceVar(&pick, "conversations", nil, "score only these conversations: positions in the file (1-based) or sample_ids, comma-separated")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
 }

@@ -8,6 +8,7 @@
 package query
 
 import (
+	"cmp"
 	_ "embed"
 	"strings"
 	"unicode"
@@ -39,6 +40,14 @@ type Term struct {
 	// SearchFTS; see qualifiedParts): the term then matches the word as
 	// typed or all its pieces anywhere in a drawer.
 	Pieces []string
+	// Of is the word a possessive is of (Caroline for "Caroline's"): the
+	// term then matches that word, the possessive as typed scoring above
+	// it. The index reads "Caroline's" as the phrase "caroline s", which a
+	// drawer naming Caroline without the possessive never holds, while the
+	// question is about her.
+	Of string
+
+	framing bool // only frames a question (see framing)
 }
 
 // Query is a parsed user query.
@@ -75,10 +84,11 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	raw := lex(sanitize(text))
 	var q Query
 	var kept []Term
-	for _, t := range raw {
+	for i, t := range raw {
 		if !searchable(t.Text) {
 			continue
 		}
+		t.framing = framing(raw, i)
 		if t.Not {
 			q.Not = append(q.Not, t)
 			continue
@@ -86,9 +96,10 @@ func Parse(text string, seg Segmenter) (Query, error) {
 		kept = append(kept, t)
 	}
 	q.Not, kept = distinct(q.Not), distinct(kept)
-	// Drop stop words unless nothing would be left ("the who" still searches).
+	// Drop stop words and framing words unless nothing would be left ("the
+	// who" still searches).
 	for _, t := range kept {
-		if !t.Phrase && !t.Prefix && stop[strings.ToLower(t.Text)] {
+		if t.framing || !t.Phrase && !t.Prefix && stop[strings.ToLower(cmp.Or(t.Of, t.Text))] {
 			continue
 		}
 		q.Terms = append(q.Terms, t)
@@ -120,6 +131,35 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	q.All = combine(parts, " AND ", nots)
 	q.Any = combine(parts, " OR ", nots)
 	return q, nil
+}
+
+// framing reports whether raw[i] only frames a question ("what kind of
+// art", "how many times", "what things has she made"): such a word names
+// no topic, yet every drawer that happens to say "kind" or "times" would
+// match it. A framing word that is not framing here ("sort the list") is
+// kept.
+func framing(raw []Term, i int) bool {
+	t := raw[i]
+	if t.Phrase || t.Prefix || t.Not {
+		return false
+	}
+	word := func(j int) string {
+		if j < 0 || j >= len(raw) || raw[j].Phrase || raw[j].Prefix || raw[j].Not {
+			return ""
+		}
+		return strings.ToLower(raw[j].Text)
+	}
+	switch w := word(i); w {
+	case "kind", "kinds", "type", "types", "sort", "sorts":
+		return word(i+1) == "of"
+	case "many", "much":
+		return word(i-1) == "how"
+	case "times":
+		return word(i-1) == "many" && word(i-2) == "how"
+	case "things", "something", "anything", "ever", "ways":
+		return true
+	}
+	return false
 }
 
 // distinct keeps the first of terms that FTS5 reads alike: the same
@@ -189,6 +229,11 @@ func quote(t Term) string {
 	s := `"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"`
 	if t.Prefix {
 		s += "*"
+	}
+	if t.Of != "" {
+		// As with parts, a drawer holding the possessive matches both
+		// alternatives and scores above one holding only the word.
+		s = "(" + s + ` OR "` + strings.ReplaceAll(t.Of, `"`, `""`) + `")`
 	}
 	if len(t.Parts) > 0 {
 		// Both alternatives match a drawer that holds the identifier (its
@@ -297,6 +342,7 @@ func lex(s string) []Term {
 			out = append(out, t)
 			continue
 		}
+		word, t.Of = possessive(word)
 		t.Text = word
 		if trimmed, pieces := qualifiedParts(word); len(pieces) > 1 && !not {
 			// An exclusion stays as typed: its pieces apart would
@@ -306,6 +352,27 @@ func lex(s string) []Term {
 		out = append(out, t)
 	}
 	return out
+}
+
+// possessive returns word, a typographic apostrophe read as a plain one,
+// and the word a possessive is of ("Caroline's", "Melanie’s?", "parents'"
+// → Caroline, Melanie, parents), "" when word is none. FTS5 splits words
+// at both apostrophes, and qualifiedParts would otherwise cut "don’t" into
+// the pieces don and t.
+func possessive(word string) (string, string) {
+	word = strings.NewReplacer("\u2019", "'", "\u2018", "'").Replace(word)
+	core := strings.TrimRightFunc(word, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	base, ok := strings.CutSuffix(core, "'s")
+	if !ok {
+		base, ok = strings.CutSuffix(core, "'S")
+	}
+	if !ok && strings.HasSuffix(core, "s") && strings.HasPrefix(word[len(core):], "'") {
+		base, ok = core, true // plural possessive: parents'
+	}
+	if !ok || !strings.ContainsFunc(base, unicode.IsLetter) {
+		return word, ""
+	}
+	return word, base
 }
 
 // qualifiedParts cuts a typed word at the punctuation that joins names in

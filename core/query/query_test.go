@@ -28,6 +28,25 @@ func TestParse(t *testing.T) {
 		{"v1.2.0 end-to-end (SearchFTS),", `("v1.2.0" AND "end-to-end" AND ("(SearchFTS)," OR "search fts"))`,
 			`("v1.2.0" OR "end-to-end" OR ("(SearchFTS)," OR "search fts"))`},
 		{"deadlock -store.Open", `("deadlock") NOT ("store.Open")`, `("deadlock") NOT ("store.Open")`},
+		// A possessive matches its word, the possessive as typed scoring
+		// above it, with either apostrophe and any punctuation after it; a
+		// contraction is then a stop word.
+		{"Caroline's hobbies", `(("Caroline's" OR "Caroline") AND "hobbies")`, `(("Caroline's" OR "Caroline") OR "hobbies")`},
+		{"Melanie\u2019s kids' names?", `(("Melanie's" OR "Melanie") AND ("kids'" OR "kids") AND "names?")`,
+			`(("Melanie's" OR "Melanie") OR ("kids'" OR "kids") OR "names?")`},
+		{"JOHN'S Max's?", `(("JOHN'S" OR "JOHN") AND ("Max's?" OR "Max"))`, `(("JOHN'S" OR "JOHN") OR ("Max's?" OR "Max"))`},
+		{"what's new", `("new")`, `("new")`},
+		{"don\u2019t panic", `("don't" AND "panic")`, `("don't" OR "panic")`},
+		{`"Caroline's pottery"`, `("Caroline's pottery")`, `("Caroline's pottery")`},
+		// Words that only frame a question go; the same words naming
+		// something stay.
+		{"What kind of art does Caroline make?", `("art" AND "Caroline" AND "make?")`, `("art" OR "Caroline" OR "make?")`},
+		{"How many times has Nate won tournaments", `("Nate" AND "won" AND "tournaments")`, `("Nate" OR "won" OR "tournaments")`},
+		{"what things has she made", `("made")`, `("made")`},
+		{"sort the types", `("sort" AND "types")`, `("sort" OR "types")`},
+		{"many times", `("many" AND "times")`, `("many" OR "times")`},
+		{"things", `("things")`, `("things")`},
+		{`"kind of" blue`, `("kind of" AND "blue")`, `("kind of" OR "blue")`},
 		{"(((", ``, ``},
 		{"-", ``, ``},
 		{"-only", ``, ``},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/palace-dev/palace/core/chunk"
 	"github.com/palace-dev/palace/core/convo"
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
@@ -57,7 +58,9 @@ type LocomoReport struct {
 	Overall    map[string]float64            `json:"overall"`
 	ByCategory map[string]map[string]float64 `json:"by_category"`
 	Counts     map[string]int                `json:"counts"`
-	Seconds    float64                       `json:"seconds"`
+	// Conversations are the sample ids scored, in file order.
+	Conversations []string `json:"conversations"`
+	Seconds       float64  `json:"seconds"`
 }
 
 // Locomo indexes each conversation of the data file into a fresh palace
@@ -67,7 +70,11 @@ type LocomoReport struct {
 // Turns from drawers: hits are unrolled in rank order; a drawer holding
 // several turns contributes them in their conversation order, skipping turns
 // already listed. A session is ranked by its best drawer.
-func Locomo(ctx context.Context, dataPath, tmpDir string) (*LocomoReport, error) {
+//
+// pick selects conversations by 1-based position in the file or by
+// sample_id ("1,3" or "conv-26"), so part of a split can be held back from
+// tuning and scored on its own; empty means all of them.
+func Locomo(ctx context.Context, dataPath, tmpDir string, pick []string) (*LocomoReport, error) {
 	start := time.Now()
 	b, err := os.ReadFile(dataPath)
 	if err != nil {
@@ -77,8 +84,17 @@ func Locomo(ctx context.Context, dataPath, tmpDir string) (*LocomoReport, error)
 	if err := json.Unmarshal(b, &samples); err != nil {
 		return nil, fmt.Errorf("locomo %s: not LoCoMo JSON: %w", dataPath, err)
 	}
+	chosen, err := pickSamples(samples, pick)
+	if err != nil {
+		return nil, err
+	}
 	acc := newScorer()
+	var ids []string
 	for i, s := range samples {
+		if !chosen[i] {
+			continue
+		}
+		ids = append(ids, s.SampleID)
 		home, err := os.MkdirTemp(tmpDir, "locomo-")
 		if err != nil {
 			return nil, err
@@ -90,8 +106,41 @@ func Locomo(ctx context.Context, dataPath, tmpDir string) (*LocomoReport, error)
 		}
 	}
 	r := acc.report()
+	r.Conversations = ids
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// pickSamples marks the samples pick names (all when pick is empty). A
+// name that is neither a position in the file nor a sample_id is an input
+// error naming the flag.
+func pickSamples(samples []locomoSample, pick []string) (map[int]bool, error) {
+	chosen := map[int]bool{}
+	if len(pick) == 0 {
+		for i := range samples {
+			chosen[i] = true
+		}
+		return chosen, nil
+	}
+	for _, p := range pick {
+		p = strings.TrimSpace(p)
+		found := false
+		if n, err := strconv.Atoi(p); err == nil {
+			if n < 1 || n > len(samples) {
+				return nil, input.Invalid("--conversations", "%d: the file has conversations 1 to %d", n, len(samples))
+			}
+			chosen[n-1], found = true, true
+		}
+		for i, s := range samples {
+			if !found && s.SampleID == p {
+				chosen[i], found = true, true
+			}
+		}
+		if !found {
+			return nil, input.Invalid("--conversations", "%q is neither a position (1 to %d) nor a sample_id of the file", p, len(samples))
+		}
+	}
+	return chosen, nil
 }
 
 func locomoSampleRun(ctx context.Context, home string, s locomoSample, acc *scorer) error {

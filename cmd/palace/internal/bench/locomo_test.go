@@ -10,7 +10,7 @@ import (
 // testdata/locomo_tiny.json is a hand-written conversation in LoCoMo's
 // shape (not LoCoMo data), with every evidence-id defect the real file has.
 func TestLocomoTiny(t *testing.T) {
-	r, err := Locomo(context.Background(), "testdata/locomo_tiny.json", t.TempDir())
+	r, err := Locomo(context.Background(), "testdata/locomo_tiny.json", t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestLocomoDev(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("LoCoMo dev split not found at %s", path)
 	}
-	r, err := Locomo(context.Background(), path, t.TempDir())
+	r, err := Locomo(context.Background(), path, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,5 +78,27 @@ func TestLocomoDev(t *testing.T) {
 	}
 	if v := r.Overall["sess_R_any@5"]; v < 0.93 {
 		t.Errorf("sess_R_any@5 = %.3f, below 0.93", v)
+	}
+}
+
+func TestPickSamples(t *testing.T) {
+	samples := []locomoSample{{SampleID: "conv-a"}, {SampleID: "conv-b"}, {SampleID: "conv-c"}}
+	for _, c := range []struct {
+		pick []string
+		want map[int]bool
+	}{
+		{nil, map[int]bool{0: true, 1: true, 2: true}},
+		{[]string{"1", "3"}, map[int]bool{0: true, 2: true}},
+		{[]string{"conv-b", " 1"}, map[int]bool{0: true, 1: true}},
+	} {
+		got, err := pickSamples(samples, c.pick)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("pickSamples(%q) = %v, %v; want %v", c.pick, got, err, c.want)
+		}
+	}
+	for _, bad := range [][]string{{"0"}, {"4"}, {"conv-z"}} {
+		if _, err := pickSamples(samples, bad); err == nil {
+			t.Errorf("pickSamples(%q) accepted", bad)
+		}
 	}
 }
