@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,25 +9,9 @@ import (
 // again and fills their code index; conversations are left alone.
 func TestMigrationRemarksMinedFiles(t *testing.T) {
 	ctx := context.Background()
-	home := t.TempDir()
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(home, DBName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := migrateTo(ctx, db, 8); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at) VALUES
+	s := openFrom(t, 8, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at) VALUES
 		('w', '/p/a.go', 'file', 'h', 1, 2, 1, '2026-01-01T00:00:00Z'),
-		('w', '/p/chat.jsonl', 'conversation', 'h', 1, 2, 1, '2026-01-01T00:00:00Z')`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	s, err := Open(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+		('w', '/p/chat.jsonl', 'conversation', 'h', 1, 2, 1, '2026-01-01T00:00:00Z')`)
 	srcs, err := s.Sources(ctx, "w", "")
 	if err != nil {
 		t.Fatal(err)

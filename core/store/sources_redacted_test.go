@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,24 +9,8 @@ import (
 // they read as not redacted, and the next default mine redoes them.
 func TestMigrationMarksOldSourcesNotRedacted(t *testing.T) {
 	ctx := context.Background()
-	home := t.TempDir()
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(home, DBName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := migrateTo(ctx, db, 4); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at)
-		VALUES ('w', '/p/.env', 'file', 'h', 1, 2, 1, '2026-01-01T00:00:00Z')`); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	s, err := Open(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openFrom(t, 4, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at)
+		VALUES ('w', '/p/.env', 'file', 'h', 1, 2, 1, '2026-01-01T00:00:00Z')`)
 	srcs, err := s.Sources(ctx, "w", "")
 	if err != nil {
 		t.Fatal(err)

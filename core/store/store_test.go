@@ -20,6 +20,32 @@ func openTemp(t *testing.T) *Store {
 	return s
 }
 
+// openFrom writes a palace at schema version, runs stmts on it, and opens
+// it as Open does, migrating it to the current version.
+func openFrom(t *testing.T, version int, stmts ...string) *Store {
+	t.Helper()
+	home := t.TempDir()
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(home, DBName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrateTo(context.Background(), db, version); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	s, err := Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 // schema lists the database's objects, for comparing migration paths.
 func schema(t *testing.T, db *sql.DB) string {
 	t.Helper()
