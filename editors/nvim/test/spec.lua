@@ -39,7 +39,8 @@ local function write(rel, text)
 end
 
 -- The fixture of server/lsp/test/fixture.mjs: the cursor on computeChecksum
--- inside verifyUpload should bring docs/decisions.md first.
+-- inside verifyUpload should bring its definition in src/checksum.go first,
+-- then docs/decisions.md, which names it and the enclosing function.
 local function fixture()
   vim.fn.mkdir(ws .. '/.git', 'p') -- the root marker
   write('src/upload.go', [[
@@ -205,10 +206,12 @@ local function main()
   local rel = palace.last_relevant
   local hit = rel and rel.hits[1]
   check(':PalaceRelevant answers for the cursor', rel and rel.clues.identifier == 'computeChecksum', rel and vim.inspect(rel.clues))
-  check(':PalaceRelevant puts docs/decisions.md first', hit and hit.source == ws .. '/docs/decisions.md', hit and hit.citation)
+  check(':PalaceRelevant puts the definition first', hit and hit.source == ws .. '/src/checksum.go', hit and hit.citation)
+  local second = rel and rel.hits[2]
+  check(':PalaceRelevant puts docs/decisions.md second', second and second.source == ws .. '/docs/decisions.md', second and second.citation)
   local lines, l = vim.api.nvim_buf_get_lines(panel.buf, 0, -1, false), hit_line(1) or 1
-  check('the panel shows the drawer and why', lines[1]:find('Relevant: computeChecksum', 1, true) and (lines[l] or ''):find('docs/decisions.md:', 1, true)
-    and (lines[l + 1] or ''):find('computeChecksum (at cursor)', 1, true), table.concat(lines, '\n'))
+  check('the panel shows the drawer and why', lines[1]:find('Relevant: computeChecksum', 1, true) and (lines[l] or ''):find('src/checksum.go:', 1, true)
+    and (lines[l + 1] or ''):find('definition of computeChecksum', 1, true), table.concat(lines, '\n'))
   check('the cursor stays in the code window', vim.api.nvim_get_current_win() == code_win)
   if os.getenv('PALACE_TEST_VERBOSE') then
     out(table.concat(lines, '\n'))
@@ -237,7 +240,7 @@ local function main()
   vim.api.nvim_set_current_win(panel.win)
   vim.api.nvim_win_set_cursor(panel.win, { hit_line(1) or 1, 0 })
   vim.cmd('execute "normal \\<CR>"')
-  check('<CR> opens the source', vim.api.nvim_buf_get_name(0) == ws .. '/docs/decisions.md', vim.api.nvim_buf_get_name(0))
+  check('<CR> opens the source', vim.api.nvim_buf_get_name(0) == ws .. '/src/checksum.go', vim.api.nvim_buf_get_name(0))
   check('<CR> opens it at its lines', vim.api.nvim_win_get_cursor(0)[1] == palace.last_relevant.hits[1].line_start)
   check('<CR> opens it in the code window', vim.api.nvim_get_current_win() == code_win)
   vim.api.nvim_set_current_win(panel.win)
