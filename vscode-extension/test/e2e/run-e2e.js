@@ -70,7 +70,7 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 10000 });
     };
 
-    await step('Relevant panel lists checksum.go for the cursor on computeChecksum in upload.go', async () => {
+    await step('Relevant panel lists checksum.go, the definition of computeChecksum at the cursor in upload.go', async () => {
       await page.locator('.activitybar [aria-label^="Palace"]').first().click();
       await openFile('upload.go', 9, 8);
       await page.locator('.monaco-editor textarea').first().focus().catch(() => {});
@@ -78,15 +78,15 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       await row.waitFor({ timeout: 20000 });
       // checksum.go shares words with upload.go, so the row alone proves
       // nothing about the cursor. The row's aria-label is the item's
-      // tooltip, whose why must name the identifier at the cursor (as the
-      // unit test checks: "computeChecksum (at cursor)"); the list may still
-      // be an earlier update's.
+      // tooltip, whose why must say it defines the identifier at the cursor
+      // (as the unit test checks: "definition of computeChecksum"); the list
+      // may still be an earlier update's.
       let label = '';
-      for (let i = 0; i < 20 && !/why: .*computeChecksum \(at cursor\)/.test(label); i++) {
+      for (let i = 0; i < 20 && !/why: definition of computeChecksum/.test(label); i++) {
         if (i) await new Promise((r) => setTimeout(r, 500));
         label = (await row.getAttribute('aria-label')) || '';
       }
-      if (!/why: .*computeChecksum \(at cursor\)/.test(label)) throw new Error(`the checksum.go row does not name computeChecksum at the cursor: ${JSON.stringify(label)}`);
+      if (!/why: definition of computeChecksum/.test(label)) throw new Error(`the checksum.go row is not the definition of computeChecksum at the cursor: ${JSON.stringify(label)}`);
       await page.mouse.move(700, 500);
       await page.locator('#workbench\\.parts\\.sidebar').screenshot({ path: path.join(ART, 'panel.png') });
       await page.screenshot({ path: path.join(ART, 'workbench.png') });
