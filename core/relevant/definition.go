@@ -126,30 +126,23 @@ func definitionOf(ctx context.Context, p *palace.Palace, r Request, c Clues, ter
 	return &def, nil
 }
 
-// definitionWords are, by the document's extension, the words that come
-// right before a name where its language defines it: func panic, def
-// load, class Cart, fn main. A Go method or a JavaScript class method has
-// none. Each word is one more phrase for the index to match, so only the
-// document's language's are asked for; a document in another language
-// asks for all of them.
+// definitionWords are, by the document's language (search.Lang), the
+// words that come right before a name where the language defines it: func
+// panic, def load, class Cart, fn main. A Go method or a JavaScript class
+// method has none. Each word is one more phrase for the index to match, so
+// only the document's language's are asked for; a document in another
+// language asks for all of them.
 var definitionWords = map[string][]string{
-	".go":  {"func", "type", "var", "const"},
-	".py":  {"def", "class"},
-	".pyi": {"def", "class"},
-	".js":  {"function", "class", "const", "let", "var"},
-	".mjs": {"function", "class", "const", "let", "var"},
-	".cjs": {"function", "class", "const", "let", "var"},
-	".jsx": {"function", "class", "const", "let", "var"},
-	".ts":  {"function", "class", "const", "let", "var", "interface", "type", "enum"},
-	".mts": {"function", "class", "const", "let", "var", "interface", "type", "enum"},
-	".cts": {"function", "class", "const", "let", "var", "interface", "type", "enum"},
-	".tsx": {"function", "class", "const", "let", "var", "interface", "type", "enum"},
-	".rs":  {"fn", "struct", "enum", "trait", "type", "const", "static", "mod"},
+	"go":         {"func", "type", "var", "const"},
+	"python":     {"def", "class"},
+	"javascript": {"function", "class", "const", "let", "var"},
+	"typescript": {"function", "class", "const", "let", "var", "interface", "type", "enum"},
+	"rust":       {"fn", "struct", "enum", "trait", "type", "const", "static", "mod"},
 }
 
 // definitionWordsOf are the definition words for the document at path.
 func definitionWordsOf(path string) []string {
-	if ws, ok := definitionWords[strings.ToLower(filepath.Ext(path))]; ok {
+	if ws, ok := definitionWords[search.Lang(store.KindFile, path)]; ok {
 		return ws
 	}
 	var all []string
@@ -393,8 +386,8 @@ func importsOf(text, docPath string) []imported {
 			add(name, m[2])
 		}
 	}
-	lang := strings.ToLower(path.Ext(docPath))
-	isGo, isPython, isRust := lang == ".go", lang == ".py" || lang == ".pyi", lang == ".rs"
+	lang := search.Lang(store.KindFile, docPath)
+	isGo, isPython, isRust := lang == "go", lang == "python", lang == "rust"
 	isJS := !isGo && !isPython && !isRust
 	inGoBlock := false
 	for i, line := range strings.SplitN(text, "\n", maxImportsAt+1) {
@@ -495,24 +488,11 @@ func pyModule(m, dir string) string {
 	return path.Join(dir, rest)
 }
 
-// defines reports whether a drawer's metadata (core/mine's
-// {"defines":[{"name":..}]}) lists name among what it defines.
+// defines reports whether a drawer's metadata lists name among what it
+// defines (palace.DefinedNames); the byte test skips most drawers before
+// their JSON is parsed.
 func defines(metadata json.RawMessage, name string) bool {
-	if !bytes.Contains(metadata, []byte(name)) {
-		return false
-	}
-	var m struct {
-		Defines []symbolName `json:"defines"`
-	}
-	if json.Unmarshal(metadata, &m) != nil {
-		return false
-	}
-	return slices.Contains(m.Defines, symbolName{name})
-}
-
-// symbolName is the part of a defined symbol defines reads.
-type symbolName struct {
-	Name string `json:"name"`
+	return bytes.Contains(metadata, []byte(name)) && slices.Contains(palace.DefinedNames(string(metadata)), name)
 }
 
 // useOf says how content uses name: "calls" when name is followed by an
