@@ -537,16 +537,19 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found, fallback: fellBack}
 }
 
-// fileMeta is a file drawer's metadata: whether the file is generated
-// code (search ranks it below source, see core/search's metaGenerated)
-// and, for a source file cut at its definitions, its language, the
-// symbols the drawer defines and the identifiers it references.
+// fileMeta is the metadata of a drawer of a source file cut at its
+// definitions: its language, the symbols the drawer defines and the
+// identifiers it references. A generated file is never parsed; its
+// drawers' metadata is generatedMeta.
 type fileMeta struct {
-	Generated bool          `json:"generated,omitempty"`
-	Lang      string        `json:"lang,omitempty"`
-	Defines   []code.Symbol `json:"defines,omitempty"`
-	Refs      []string      `json:"refs,omitempty"`
+	Lang    string        `json:"lang"`
+	Defines []code.Symbol `json:"defines,omitempty"`
+	Refs    []string      `json:"refs,omitempty"`
 }
+
+// generatedMeta marks the drawers of generated code (search ranks them
+// below source, see core/search's metaGenerated).
+const generatedMeta = `{"generated":true}`
 
 // chunkFile cuts a file into drawers with their metadata: a source file in
 // a language core/code parses at its definitions; any other file, a
@@ -565,9 +568,11 @@ func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Ch
 		if err == nil {
 			chunks, metas, defines = make([]chunk.Chunk, len(cs)), make([]string, len(cs)), make([][]string, len(cs))
 			for i, c := range cs {
-				if metas[i], err = encodeMeta(fileMeta{Generated: generated, Lang: lang, Defines: c.Defines, Refs: c.Refs}); err != nil {
+				b, err := json.Marshal(fileMeta{Lang: lang, Defines: c.Defines, Refs: c.Refs})
+				if err != nil {
 					return nil, nil, nil, false, fmt.Errorf("metadata of lines %d-%d: %w", c.LineStart, c.LineEnd, err)
 				}
+				metas[i] = string(b)
 				chunks[i] = c.Chunk
 				for _, d := range c.Defines {
 					defines[i] = append(defines[i], d.Name)
@@ -581,15 +586,10 @@ func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Ch
 	metas = make([]string, len(chunks))
 	if generated {
 		for i := range metas {
-			metas[i] = `{"generated":true}`
+			metas[i] = generatedMeta
 		}
 	}
 	return chunks, metas, make([][]string, len(chunks)), fellBack, nil
-}
-
-func encodeMeta(m fileMeta) (string, error) {
-	b, err := json.Marshal(m)
-	return string(b), err
 }
 
 // IsInterrupted reports whether err came from a cancelled mine.

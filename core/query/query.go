@@ -380,10 +380,9 @@ func possessive(word string) (string, string) {
 // term can also match its names apart: FTS5 reads the word as a phrase,
 // which a drawer defining SearchFTS without its package never holds.
 // Punctuation around a word goes ("(search.DrawerOf),"). Hyphens,
-// apostrophes and underscores
-// stay (end-to-end, palace's, palace_search: phrases the text holds as
-// written), and a word with a piece that has no letter (1.2.0, v1.2,
-// 10:30) stays whole. It returns the word without the punctuation around
+// apostrophes and underscores stay (end-to-end, palace's, palace_search:
+// phrases the text holds as written), and a word with a piece that has no
+// letter (1.2.0, v1.2, 10:30) stays whole. It returns the word without the punctuation around
 // it, and its pieces.
 func qualifiedParts(word string) (string, []string) {
 	joins := func(r rune) bool {
