@@ -254,39 +254,46 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	results := m.process(ctx, w.files)
 	keep := map[string]bool{}
 	cut := map[string]bool{} // logs whose remaining pieces are dropped
-	var batch []store.SourceUpdate
-	var batchRedacted []Redaction
-	var batchMined, batchTouched, batchFallbacks int
-	var batchBytes, batchParsed int64
-	pending, done := 0, 0
-	// flush commits the batch; only then does the summary count its files.
-	// Files already read are kept rather than redone after an interrupt.
-	flush := func() error {
-		if len(batch) == 0 {
+	// A batch is written on its own goroutine while the next one fills, so
+	// the workers are not held up for the length of a transaction: when
+	// they were, a cold mine of Go's src kept two cores a third idle. At
+	// most one batch is in flight, and the summary counts a batch's files
+	// only once it has committed.
+	var next pending
+	var inflight chan written
+	wait := func() error {
+		if inflight == nil {
 			return nil
 		}
-		r, err := st.ApplySources(wctx, batch)
-		if err != nil {
+		w := <-inflight
+		inflight = nil
+		if w.err != nil {
+			return w.err
+		}
+		w.batch.count(sum, w.result)
+		return nil
+	}
+	flush := func() error {
+		if len(next.updates) == 0 {
+			return nil
+		}
+		if err := wait(); err != nil {
 			return err
 		}
-		// The next batch may be ready at once; let waiting writers in first.
-		st.Yield(wctx)
-		sum.DrawersAdded += r.Added
-		sum.DrawersRemoved += r.Removed
-		sum.FilesMined += batchMined
-		sum.FilesUnchanged += batchTouched
-		sum.Bytes += batchBytes
-		sum.BytesParsed += batchParsed
-		sum.ParseFallbacks += batchFallbacks
-		for _, r := range batchRedacted {
-			sum.Redactions = append(sum.Redactions, r)
-			sum.RedactedByKind[r.Kind]++
-		}
-		batch, pending, batchMined, batchTouched, batchBytes, batchParsed, batchFallbacks = batch[:0], 0, 0, 0, 0, 0, 0
-		batchRedacted = batchRedacted[:0]
+		b, ch := next, make(chan written, 1)
+		next, inflight = pending{}, ch
+		go func() {
+			r, err := st.ApplySources(wctx, b.updates)
+			if err == nil {
+				// The next batch may be ready at once; let waiting writers in first.
+				st.Yield(wctx)
+			}
+			ch <- written{batch: b, result: r, err: err}
+		}()
 		return nil
 	}
 	var writeErr error
+	done := 0 // files read, for progress
 	for r := range results {
 		if !r.more { // a log's pieces are one file
 			done++
@@ -322,28 +329,18 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 			sum.FilesUnchanged++
 			continue
 		}
-		switch {
-		case r.update.Touch:
-			batchTouched++
-		case !r.more:
-			batchMined++
-			batchBytes += r.c.info.Size()
-		}
-		batchParsed += r.parsed
-		if r.fallback {
-			batchFallbacks++
-		}
-		batch = append(batch, *r.update)
-		batchRedacted = append(batchRedacted, r.redacted...)
-		pending += len(r.update.Drawers) + 1
+		next.add(r)
 		// A log's pieces are written one at a time, so what a cut-short
 		// mine keeps is all it read but the piece it was reading.
-		if pending >= batchDrawers || r.more {
+		if next.drawers >= batchDrawers || r.more {
 			writeErr = flush()
 		}
 	}
 	if writeErr == nil {
 		writeErr = flush()
+	}
+	if err := wait(); writeErr == nil {
+		writeErr = err
 	}
 	// Workers finish in any order; list redactions as a reader would.
 	sort.Slice(sum.Redactions, func(i, j int) bool {
@@ -381,6 +378,55 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	sum.SourcesPruned = len(gone)
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
+}
+
+// pending is the batch of updates the next transaction writes, with what
+// the summary counts once it commits.
+type pending struct {
+	updates                  []store.SourceUpdate
+	redacted                 []Redaction
+	mined, touched, fellBack int
+	bytes, parsed            int64
+	drawers                  int // drawers and source rows in updates
+}
+
+func (b *pending) add(r result) {
+	switch {
+	case r.update.Touch:
+		b.touched++
+	case !r.more:
+		b.mined++
+		b.bytes += r.c.info.Size()
+	}
+	b.parsed += r.parsed
+	if r.fallback {
+		b.fellBack++
+	}
+	b.updates = append(b.updates, *r.update)
+	b.redacted = append(b.redacted, r.redacted...)
+	b.drawers += len(r.update.Drawers) + 1
+}
+
+// count adds a committed batch to the summary.
+func (b *pending) count(sum *Summary, r store.BatchResult) {
+	sum.DrawersAdded += r.Added
+	sum.DrawersRemoved += r.Removed
+	sum.FilesMined += b.mined
+	sum.FilesUnchanged += b.touched
+	sum.Bytes += b.bytes
+	sum.BytesParsed += b.parsed
+	sum.ParseFallbacks += b.fellBack
+	for _, r := range b.redacted {
+		sum.Redactions = append(sum.Redactions, r)
+		sum.RedactedByKind[r.Kind]++
+	}
+}
+
+// written is how the transaction of a batch ended.
+type written struct {
+	batch  pending
+	result store.BatchResult
+	err    error
 }
 
 func (s *Summary) addSkip(k Skip) {
