@@ -79,11 +79,30 @@ func isIdentRune(r rune) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
+// identAt reports whether the character at text[i] belongs in an
+// identifier, and its length. ASCII, nearly all of source code, is decided
+// without decoding a rune or consulting Unicode tables: every drawer of
+// source is scanned at mining, and that cost a mine of Go's src a second.
+func identAt(text string, i int) (ident bool, size int) {
+	if c := text[i]; c < utf8.RuneSelf {
+		return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9', 1
+	}
+	r, n := utf8.DecodeRuneInString(text[i:])
+	return isIdentRune(r), n
+}
+
 // hasCaseBoundary is a cheap first cut: an identifier can only split if it
 // holds a capital after its first rune.
 func hasCaseBoundary(id string) bool {
-	for i, r := range id {
-		if i > 0 && unicode.IsUpper(r) {
+	for i := 1; i < len(id); i++ {
+		if c := id[i]; c >= utf8.RuneSelf {
+			for _, r := range id[i:] {
+				if unicode.IsUpper(r) {
+					return true
+				}
+			}
+			return false
+		} else if 'A' <= c && c <= 'Z' {
 			return true
 		}
 	}
@@ -95,22 +114,22 @@ func hasCaseBoundary(id string) bool {
 func identifiers(text string, f func(id string, parts []string)) {
 	seen := map[string]bool{}
 	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isIdentRune(r) {
+		ident, size := identAt(text, i)
+		if !ident {
 			i += size
 			continue
 		}
 		end := i + size
 		for end < len(text) {
-			r, n := utf8.DecodeRuneInString(text[end:])
-			if !isIdentRune(r) {
+			ident, n := identAt(text, end)
+			if !ident {
 				break
 			}
 			end += n
 		}
 		id := text[i:end]
 		i = end
-		if seen[id] || !hasCaseBoundary(id) {
+		if !hasCaseBoundary(id) || seen[id] {
 			continue
 		}
 		seen[id] = true

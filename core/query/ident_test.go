@@ -43,6 +43,11 @@ func TestIndexColumns(t *testing.T) {
 	if got := IdentParts("nothing to split here_either"); got != "" {
 		t.Errorf("IdentParts of plain text = %q, want empty", got)
 	}
+	// Letters beyond ASCII are identifier letters too, and a capital after
+	// a multi-byte first letter is a boundary; a lone capital first is not.
+	if got, want := IdentParts("ÉcoleNormale(x); Ärger; naïveSet→straßeÖffnen"), "école normale\nnaïve set\nstraße öffnen"; got != want {
+		t.Errorf("IdentParts beyond ASCII = %q, want %q", got, want)
+	}
 	paths := []struct{ in, want string }{
 		{"/home/me/src/palace/core/store/search.go", "store search"},
 		{`C:\work\myProject\indexText.go`, "myProject indexText\nmy project\nindex text"},
