@@ -121,6 +121,9 @@ func Open(home string) (*Store, error) {
 	// 16 MiB of page cache for the writer: a cold mine of Go's src is as
 	// fast as with 64 MiB (9.5 s) and peaks 50 MB lower.
 	q.Set("_cache_size", "-16384")
+	// database/sql hands a connection to one goroutine at a time, so
+	// SQLite's own per-connection mutexes only cost (2 % of a mine).
+	q.Set("_mutex", "no")
 	log, err := audit.Open(abs)
 	if err != nil {
 		return nil, err
