@@ -63,6 +63,8 @@ func TestQueryAsksForAClass(t *testing.T) {
 		{Request{Query: "which generated code"}, classGenerated},
 		{Request{Query: "acme dependency"}, classLockfile},
 		{Request{Query: "where are the install docs"}, classDocs},
+		// In a longer query a class word is one topic of several.
+		{Request{Query: "search ranks drawers from a date the query names first, targets checked in tests"}, classSource},
 		{Request{Query: "widgets", Filter: store.Filter{SourcePrefix: "/r/tests"}}, classTest},
 		{Request{Query: "widgets", Filter: store.Filter{SourcePrefix: "/r/CHANGELOG.md"}}, classChangelog},
 	} {
