@@ -37,6 +37,12 @@ and target and ok where there is a target, or unavailable with the reason):
   mine.cold_s, mine.noop_s     'palace mine' of --src into a fresh home, then
                                again with nothing changed: wall time of the
                                child process (targets 20 s and 2 s)
+  mine.floor_s                 the floor: the files the cold mine recorded,
+                               read, cut into 800-character chunks and
+                               inserted into one FTS5 table in one
+                               transaction by the bench process itself
+  mine.cold_ratio, mine.noop_ratio    mine.cold_s and mine.noop_s over
+                               mine.floor_s (targets 2.0 and 0.1)
   mine.peak_rss_mb             the cold mine's own peak resident set: its
                                rusage maxrss, or on Linux, when that may be
                                the bench process's peak (a vforked child's

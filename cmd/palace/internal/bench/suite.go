@@ -59,6 +59,10 @@ const (
 	TargetRelevantP95Ms   = 30
 	TargetStartMs         = 150
 	TargetIdleRSSMB       = 80
+	// The mine against its floor (see mineFloor), from the mining-speed
+	// issue: a cold mine at most twice the floor, a no-op one a tenth.
+	TargetColdRatio = 2.0
+	TargetNoopRatio = 0.1
 )
 
 // SuiteOptions configure Suite.
@@ -155,7 +159,7 @@ func FigureKeys(groups []string, sizes []int) []string {
 	for _, g := range groups {
 		switch g {
 		case GroupMine:
-			keys = append(keys, "mine.cold_s", "mine.noop_s", "mine.peak_rss_mb")
+			keys = append(keys, "mine.cold_s", "mine.noop_s", "mine.floor_s", "mine.cold_ratio", "mine.noop_ratio", "mine.peak_rss_mb")
 		case GroupSearch:
 			for _, n := range sizes {
 				for _, mode := range []string{"lexical", "hybrid", "hybrid_wing"} {
