@@ -84,10 +84,17 @@ func Split(text, lang string, o chunk.Options) ([]Chunk, error) {
 
 // Split is the package's Split with this parser.
 func (ps *Parser) Split(text, lang string, o chunk.Options) ([]Chunk, error) {
+	return ps.SplitFile("", text, lang, o)
+}
+
+// SplitFile is Split of the file at path: with ps.Trees set, the file's
+// previous tree, if kept, makes the parse incremental, and its new tree is
+// kept.
+func (ps *Parser) SplitFile(path, text, lang string, o chunk.Options) ([]Chunk, error) {
 	if len(text) > MaxBytes {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d byte parse limit", ErrFallback, len(text), MaxBytes)
 	}
-	t, err := ps.parse(text, lang, MaxParse)
+	t, err := ps.parse(path, text, lang, MaxParse)
 	if err != nil {
 		return nil, err
 	}

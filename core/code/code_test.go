@@ -254,7 +254,7 @@ func TestParserTimeout(t *testing.T) {
 	ps := NewParser()
 	defer ps.Close()
 	slow := "package x\n\n" + strings.Repeat("func f() { a(b(c(1, 2), 3)) }\n", 20000)
-	if _, err := ps.parse(slow, "go", time.Microsecond); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "took over") {
+	if _, err := ps.parse("", slow, "go", time.Microsecond); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "took over") {
 		t.Fatalf("err %v, want ErrFallback for the time limit", err)
 	}
 	src := "package x\n\n// Twice doubles n.\nfunc Twice(n int) int {\n\treturn add(n, n)\n}\n"
@@ -264,5 +264,59 @@ func TestParserTimeout(t *testing.T) {
 	}
 	if got := fmt.Sprint(cs[0].Defines, cs[0].Refs); got != "[{Twice func}] [int add]" {
 		t.Errorf("after a timeout, defines and refs: %s", got)
+	}
+}
+
+// TestTreesIncremental: a file cut again with its previous tree kept (an
+// editor's saves: lines changed, added and removed, anywhere, and a
+// different language under the same path) is cut exactly as a fresh parse
+// cuts it.
+func TestTreesIncremental(t *testing.T) {
+	src, err := os.ReadFile("testdata/sample.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.Split(string(src), "\n")
+	edits := []func([]string) []string{
+		func(l []string) []string { return l },
+		func(l []string) []string { l[len(l)/2] = "\t// a comment edited here"; return l },
+		func(l []string) []string { return append([]string{"// Package doc.", ""}, l...) },
+		func(l []string) []string { return append(l, "func Added(x int) int { return x * 2 }") },
+		func(l []string) []string { return append(l[:len(l)/3], l[len(l)/3+4:]...) },
+		func(l []string) []string { return append(l, "func broken( {") },
+		func(l []string) []string { l[0] = strings.ToUpper(l[0]); return l },
+	}
+	trees := NewTrees(2)
+	defer trees.Close()
+	ps := NewParser()
+	defer ps.Close()
+	ps.Trees = trees
+	const path = "/w/sample.go"
+	for i, e := range edits {
+		text := strings.Join(e(append([]string(nil), base...)), "\n")
+		got, gerr := ps.SplitFile(path, text, "go", fixtureSize)
+		want, werr := Split(text, "go", fixtureSize)
+		if (gerr == nil) != (werr == nil) || describe(got) != describe(want) {
+			t.Errorf("edit %d: incremental %v\n%s\nfresh %v\n%s", i, gerr, describe(got), werr, describe(want))
+		}
+	}
+	// Another language under the same path is parsed afresh.
+	py, err := os.ReadFile("testdata/sample.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := ps.SplitFile(path, string(py), "python", fixtureSize)
+	want, _ := Split(string(py), "python", fixtureSize)
+	if describe(got) != describe(want) {
+		t.Errorf("python under a Go file's path:\n%s\nwant\n%s", describe(got), describe(want))
+	}
+	// At most two trees are kept.
+	for _, p := range []string{"/w/a.go", "/w/b.go", "/w/c.go"} {
+		if _, err := ps.SplitFile(p, string(src), "go", fixtureSize); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(trees.kept); n != 2 || len(trees.order) != 2 {
+		t.Errorf("%d trees kept (%d in order), want 2", n, len(trees.order))
 	}
 }

@@ -34,7 +34,7 @@ func FuzzSplitExact(f *testing.F) {
 		if eff <= 0 {
 			eff = chunk.Default.Size
 		}
-		tr, err := ps.parse(text, langs[int(lang)%len(langs)], time.Second)
+		tr, err := ps.parse("", text, langs[int(lang)%len(langs)], time.Second)
 		if errors.Is(err, ErrFallback) {
 			t.Skip(err) // too slow to parse: the line chunker's
 		}

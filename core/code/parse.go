@@ -87,6 +87,9 @@ type Parser struct {
 	langs map[string]*sitter.Language  // grammars loaded, by language
 	names map[string]map[uint16]string // node kind names by language and id
 	cur   string                       // the language p is set to
+	// Trees, when set, keeps each file's tree for the next parse of the
+	// same path (see Trees); shared by a mine's parsers.
+	Trees *Trees
 }
 
 // NewParser returns a Parser for every language Language names.
@@ -118,8 +121,9 @@ func (ps *Parser) setLanguage(lang string) error {
 	return nil
 }
 
-// parse parses text as lang within limit.
-func (ps *Parser) parse(text, lang string, limit time.Duration) (*tree, error) {
+// parse parses text, the content of path ("" for none), as lang within
+// limit.
+func (ps *Parser) parse(path, text, lang string, limit time.Duration) (*tree, error) {
 	if err := ps.setLanguage(lang); err != nil {
 		return nil, err
 	}
@@ -129,14 +133,26 @@ func (ps *Parser) parse(text, lang string, limit time.Duration) (*tree, error) {
 	// that back into Go every hundred steps, which cost a fifth of the
 	// parse; v0.25 still honours the timeout.
 	p.SetTimeoutMicros(uint64(limit.Microseconds()))
-	st := p.Parse(src, nil)
+	var old *sitter.Tree
+	if k, ok := ps.Trees.take(path); ok {
+		if k.lang == lang {
+			edit(k.tree, k.text, text)
+			old = k.tree
+		}
+		defer k.tree.Close()
+	}
+	st := p.Parse(src, old)
 	if st == nil {
 		// A parser that timed out would resume that parse on the next
 		// call, whatever text it is given.
 		p.Reset()
 		return nil, fmt.Errorf("%w: parsing took over %v", ErrFallback, limit)
 	}
-	defer st.Close()
+	if ps.Trees != nil && path != "" {
+		defer ps.Trees.put(path, kept{text: text, lang: lang, tree: st})
+	} else {
+		defer st.Close()
+	}
 	t := newTree(text)
 	w := walker{t: t, lang: ps.langs[lang], names: ps.names[lang],
 		defs: defKinds[family(lang)], fam: family(lang)}

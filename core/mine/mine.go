@@ -59,8 +59,12 @@ type Options struct {
 	MaxSize      int64  // bytes, for project files; 0 means DefaultMaxSize
 	MaxConvoSize int64  // bytes, for conversation exports; 0 means DefaultMaxConvoSize
 	Chunk        chunk.Options
-	Workers      int                   // 0 means one per core
-	Progress     func(done, total int) // called from one goroutine; may be nil
+	Workers      int // 0 means one per core
+	// Trees, when set, keeps the syntax trees of the source files cut, so
+	// that the next mine re-parses a changed file incrementally (the LSP
+	// server keeps one across saves).
+	Trees    *code.Trees
+	Progress func(done, total int) // called from one goroutine; may be nil
 	// KeepSecrets stores files as they are. By default secrets (private
 	// keys, provider tokens, passwords in URLs, values of secret-named
 	// keys, random-looking values) are replaced by a marker such as
@@ -465,6 +469,7 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 			// One parser per worker, reused for every file it cuts.
 			ps := code.NewParser()
 			defer ps.Close()
+			ps.Trees = m.opts.Trees
 			send := func(r result) { out <- r }
 			for c := range in {
 				if r := m.file(ctx, c, ps, send); !r.sent {
@@ -610,7 +615,7 @@ const generatedMeta = `{"generated":true}`
 func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Chunk, metas []string, defines [][]string, fellBack bool, err error) {
 	generated := isGenerated(text)
 	if lang := code.Language(path); lang != "" && !generated {
-		cs, err := ps.Split(text, lang, m.opts.Chunk)
+		cs, err := ps.SplitFile(path, text, lang, m.opts.Chunk)
 		if err == nil {
 			chunks, metas, defines = make([]chunk.Chunk, len(cs)), make([]string, len(cs)), make([][]string, len(cs))
 			for i, c := range cs {

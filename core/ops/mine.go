@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palace-dev/palace/core/code"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
@@ -57,6 +58,10 @@ type MineRequest struct {
 	// Progress and EmbedProgress report each phase's work, from one
 	// goroutine at a time; either may be nil.
 	Progress, EmbedProgress func(done, total int)
+	// Trees keeps source files' syntax trees from one mine to the next (an
+	// editor's saves), so a changed file is re-parsed incrementally; nil
+	// for none.
+	Trees *code.Trees
 }
 
 // Validate names the first bad field.
@@ -125,7 +130,7 @@ func Mine(ctx context.Context, p *palace.Palace, r MineRequest) (MineResult, err
 		return MineResult{}, err
 	}
 	o := mine.Options{Wing: r.Wing, DefaultWing: r.DefaultWing, Mode: r.Mode, MaxSize: r.MaxSize,
-		MaxConvoSize: r.MaxConvoSize, KeepSecrets: r.KeepSecrets, Progress: r.Progress}
+		MaxConvoSize: r.MaxConvoSize, KeepSecrets: r.KeepSecrets, Progress: r.Progress, Trees: r.Trees}
 	// A mine is many transactions; one refused as busy leaves the others
 	// committed, and the next run skips what they wrote.
 	sum, err := retryBusy(ctx, "mine "+r.Path, func() (*mine.Summary, error) {

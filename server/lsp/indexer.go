@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/palace-dev/palace/core/code"
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/ops"
 )
@@ -33,7 +34,14 @@ type indexer struct {
 	mines   int                           // mines run, for palace/status and tests
 
 	vec *vectorFiller
+	// trees keeps the syntax trees of recently mined source files, so a
+	// save re-parses its file incrementally. Only run's goroutine mines.
+	trees *code.Trees
 }
+
+// keptTrees is how many files' trees the indexer keeps: the files being
+// edited, not the workspace.
+const keptTrees = 64
 
 // job is the pending work for one folder.
 type job struct {
@@ -84,7 +92,7 @@ func newIndexer(s *server) *indexer {
 	ix := &indexer{
 		s: s, wake: make(chan struct{}, 1), done: make(chan struct{}),
 		pending: map[string]*job{}, state: map[string]*folderState{}, tokens: map[string]context.CancelFunc{},
-		started: map[string]time.Time{},
+		started: map[string]time.Time{}, trees: code.NewTrees(keptTrees),
 	}
 	ix.vec = newVectorFiller(s)
 	go ix.run()
@@ -154,6 +162,7 @@ func (ix *indexer) next() (*job, time.Duration) {
 
 func (ix *indexer) run() {
 	defer close(ix.done)
+	defer ix.trees.Close()
 	ctx := ix.s.bg
 	var timer <-chan time.Time // set while a held-back job waits
 	for {
@@ -214,7 +223,7 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 		})
 	}
 	start := time.Now()
-	req := ops.MineRequest{Path: f.path, Wing: wing, NoVectors: true}
+	req := ops.MineRequest{Path: f.path, Wing: wing, NoVectors: true, Trees: ix.trees}
 	if prog != nil {
 		req.Progress = func(done, total int) { prog.report(done, total) }
 	}
