@@ -39,9 +39,10 @@ type indexer struct {
 	trees *code.Trees
 }
 
-// keptTrees is how many files' trees the indexer keeps: the files being
-// edited, not the workspace.
-const keptTrees = 64
+// keptTrees is how many files' trees the indexer keeps: the few files
+// being edited, not the workspace. A tree holds a node for every token,
+// many times its file's size, and the server's idle memory has a budget.
+const keptTrees = 8
 
 // job is the pending work for one folder.
 type job struct {
