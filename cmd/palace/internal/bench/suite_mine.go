@@ -74,11 +74,19 @@ func (s *suiteRun) mine(ctx context.Context) error {
 		runs[i] = run
 		s.logf("   %s: %.2fs wall (%.2fs CPU), %d files seen, %d mined", []string{"cold", "no-op"}[i], run.wall.Seconds(), run.cpu.Seconds(), sums[i].FilesSeen, sums[i].FilesMined)
 	}
+	src, err := filepath.Abs(s.o.Src)
+	if err != nil {
+		return err
+	}
 	st, err := store.Open(home)
 	if err != nil {
 		return err
 	}
 	status, err := st.Status(ctx)
+	var sources map[string]store.Source // what the floor reads
+	if err == nil {
+		sources, err = st.Sources(ctx, sums[0].Wing, src+string(filepath.Separator))
+	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
@@ -97,7 +105,7 @@ func (s *suiteRun) mine(ctx context.Context) error {
 	}
 	s.r.add("mine.cold_s", "s", "cold `palace mine` of the source tree, process start to exit", runs[0].wall.Seconds(), TargetColdMineS)
 	s.r.add("mine.noop_s", "s", "no-op re-mine (nothing changed), process start to exit", runs[1].wall.Seconds(), TargetNoopMineS)
-	if err := s.floor(ctx, runs[0].wall, runs[1].wall); err != nil {
+	if err := s.floor(ctx, sources, runs[0].wall, runs[1].wall); err != nil {
 		return err
 	}
 	const peakWhat = "peak resident set of the cold mine's process (rusage maxrss, or VmHWM while it ran: see mine.peak_rss_from)"
@@ -110,23 +118,9 @@ func (s *suiteRun) mine(ctx context.Context) error {
 }
 
 // floor measures the mine's floor (mineFloor) on the files the cold mine
-// recorded, right after the two mines, and reports both mines against it.
-func (s *suiteRun) floor(ctx context.Context, cold, noop time.Duration) error {
-	src, err := filepath.Abs(s.o.Src)
-	if err != nil {
-		return err
-	}
-	st, err := store.Open(s.mined.home)
-	if err != nil {
-		return err
-	}
-	sources, err := st.Sources(ctx, s.mined.wing, src+string(filepath.Separator))
-	if cerr := st.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
+// recorded (sources), right after the two mines, and reports both mines
+// against it.
+func (s *suiteRun) floor(ctx context.Context, sources map[string]store.Source, cold, noop time.Duration) error {
 	files := make([]string, 0, len(sources))
 	for p := range sources {
 		files = append(files, p)
