@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/palace-dev/palace/core/chunk"
@@ -47,4 +48,38 @@ func BenchmarkSplitNet(b *testing.B) {
 	}
 	b.ReportMetric(float64(drawers), "drawers")
 	b.ReportMetric(float64(len(texts)), "files")
+}
+
+// BenchmarkSplitSave cuts net/http's server.go again after one line in its
+// middle changed, as an editor's save does: afresh, and with the file's
+// previous tree kept (Trees), which makes the parse incremental.
+func BenchmarkSplitSave(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join(build.Default.GOROOT, "src", "net", "http", "server.go"))
+	if err != nil {
+		b.Skipf("no net/http/server.go: %v", err)
+	}
+	lines := strings.Split(string(src), "\n")
+	// Two versions that differ in one line, cut alternately.
+	versions := [2]string{string(src)}
+	lines[len(lines)/2] = "\t// edited here"
+	versions[1] = strings.Join(lines, "\n")
+	for _, c := range []struct {
+		name  string
+		trees *Trees
+	}{{"fresh", nil}, {"kept", NewTrees(1)}} {
+		b.Run(c.name, func(b *testing.B) {
+			ps := NewParser()
+			defer ps.Close()
+			ps.Trees = c.trees
+			if c.trees != nil {
+				defer c.trees.Close()
+			}
+			b.SetBytes(int64(len(src)))
+			for i := 0; i < b.N; i++ {
+				if _, err := ps.SplitFile("/w/server.go", versions[i%2], "go", chunk.Default); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

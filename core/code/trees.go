@@ -10,9 +10,11 @@ import (
 
 // Trees keeps the syntax tree of each file last cut, so that a file cut
 // again (an editor's save) is parsed incrementally: tree-sitter reuses the
-// old tree around the edit. A save that changes one line of a 2,000-line
-// Go file re-parses in about 1 ms instead of 6. It is safe for concurrent
-// use; Close frees the trees.
+// old tree around the edit. Cutting net/http's server.go again after a
+// one-line change takes about half as long with its tree kept (go test
+// -bench SplitSave ./core/code): the parse shrinks, reading the tree out
+// and cutting it do not. It is safe for concurrent use; Close frees the
+// trees.
 type Trees struct {
 	mu    sync.Mutex
 	max   int
