@@ -356,3 +356,23 @@ func TestCheckExists(t *testing.T) {
 		t.Errorf("CheckExists created %s", home)
 	}
 }
+
+// TestWriterKeepsTemporaryFilesInMemory: the writer's statement journals
+// (one per drawer insert, for the FTS5 triggers) must not go to files, a
+// reopened connection included.
+func TestWriterKeepsTemporaryFilesInMemory(t *testing.T) {
+	s, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i := 0; i < 2; i++ {
+		var mode int
+		if err := s.w.QueryRow(`PRAGMA temp_store`).Scan(&mode); err != nil || mode != 2 {
+			t.Fatalf("writer temp_store = %d (%v), want 2 (MEMORY)", mode, err)
+		}
+		// A connection database/sql opens again gets the same setting.
+		s.w.SetMaxIdleConns(0)
+		s.w.SetMaxIdleConns(1)
+	}
+}
