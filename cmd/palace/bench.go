@@ -133,7 +133,9 @@ overall and per category. Only the conversations are indexed.
 
 --conversations scores only the conversations it names, by position in the
 file (1-based) or by sample_id, so part of a split can be held back from
-tuning and reported on its own.`,
+tuning and reported on its own. --json also lists every scored question
+(by_question) with its first 10 turns and the rank of each evidence turn,
+so a miss can be read.`,
 		Example: `  palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json
   palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json --conversations 2,4`,
 		Args: args(cobra.NoArgs),

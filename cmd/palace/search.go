@@ -48,7 +48,15 @@ searches exactly the filters given.
 its best drawer, with that drawer's citation, score and snippet and the
 line ranges of every matched drawer of the file (in line order); --limit
 then counts files. Notes, diaries and conversation drawers stay one row
-each. Every hit names its kind and, for a file, its language (lang).`,
+each. Every hit names its kind and, for a file, its language (lang).
+
+A question about a person in a conversation ("what has Melanie painted?")
+ranks the exchanges where that person says the words it matched above
+those where only the other speaker does; the hit's why says which. A
+question naming two speakers of one conversation ("what have Caroline and
+Melanie both painted?") is asked once per person, the other left out, and
+the answers alternate: the result's facets list the sub-queries, and each
+hit's why starts with the person its sub-query is about.`,
 		Example: `  palace search "goroutine leak"
   palace search 'context cancel -test' --wing go --limit 5 --json
   palace search 'http: server gave HTTP response to HTTPS client' --route off
@@ -102,6 +110,9 @@ each. Every hit names its kind and, for a file, its language (lang).`,
 			if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 				open, close = "\x1b[1m", "\x1b[0m"
 			}
+			for _, f := range res.Facets {
+				fmt.Fprintf(out, "asked about %s: %s\n", termLine(f.About), termLine(f.Query))
+			}
 			if len(res.Hits) == 0 {
 				fmt.Fprintf(out, "no drawers match %q\n", req.Query)
 			}
@@ -126,6 +137,9 @@ each. Every hit names its kind and, for a file, its language (lang).`,
 				// escapes written.
 				snippet := termLine(strings.Join(strings.Fields(h.Snippet), " "))
 				fmt.Fprintf(out, "   %s\n", remark(snippet, open, close))
+				if h.Why != "" {
+					fmt.Fprintf(out, "   why: %s\n", termLine(h.Why))
+				}
 			}
 			return nil
 		},

@@ -29,7 +29,7 @@ const (
 	classCount
 )
 
-// demoteFactor is the one ranking rule: in each ranked list (BM25 or
+// demoteFactor is the file-class rule: in each ranked list (BM25 or
 // vector) a drawer of a test, generated file, lock file, changelog or
 // prose document keeps this share of its score, unless the query asks for
 // its class. A third
@@ -132,6 +132,8 @@ func classOf(h store.Hit) fileClass {
 // classes the request asks for, which are not demoted.
 type demoter struct {
 	asked [classCount]bool
+	// words are the query's words, for the speakers it names (unsaid).
+	words map[string]bool
 }
 
 // askMaxWords is the longest query whose words can ask for a class. In a
@@ -146,7 +148,7 @@ const askMaxWords = 6
 // newDemoter reads what req asks for: a query word naming a class, or a
 // source filter pointing into one (a test file, a tests/ folder).
 func newDemoter(req Request) demoter {
-	var d demoter
+	d := demoter{words: queryWords(req.Query)}
 	words := strings.FieldsFunc(strings.ToLower(req.Query), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
@@ -162,13 +164,23 @@ func newDemoter(req Request) demoter {
 	return d
 }
 
-func (d demoter) demoted(h store.Hit) bool {
-	c := classOf(h)
-	return c != classSource && !d.asked[c]
+func (d demoter) demoted(h store.Hit) bool { return d.factor(h) < 1 }
+
+// factor is the share of its score h keeps: demoteFactor for a class the
+// query does not ask for, speakerFactor for a conversation drawer where
+// the person the query names does not say what it matched, else all.
+func (d demoter) factor(h store.Hit) float64 {
+	if c := classOf(h); c != classSource && !d.asked[c] {
+		return demoteFactor
+	}
+	if unsaid(h, d.words) {
+		return speakerFactor
+	}
+	return 1
 }
 
 // ranked returns fetch's list of at most limit hits, re-ranked: a demoted
-// hit's score keeps demoteFactor of its size (a negative score, possible
+// hit's score keeps its factor of its size (a negative score, possible
 // for a vector, drops by as much). When the first limit hits hold a demoted
 // one, the list is read demotePool times deeper first.
 func (d demoter) ranked(limit int, fetch func(n int) ([]store.Hit, error)) ([]store.Hit, error) {
@@ -182,9 +194,7 @@ func (d demoter) ranked(limit int, fetch func(n int) ([]store.Hit, error)) ([]st
 		}
 	}
 	for i := range hs {
-		if d.demoted(hs[i]) {
-			hs[i].Score -= math.Abs(hs[i].Score) * (1 - demoteFactor)
-		}
+		hs[i].Score -= math.Abs(hs[i].Score) * (1 - d.factor(hs[i]))
 	}
 	slices.SortStableFunc(hs, func(a, b store.Hit) int {
 		switch {

@@ -71,8 +71,15 @@ type Hit struct {
 	// Ranges are, in a search by file, the file's matched drawers (this
 	// hit's among them) in line order; see CollapseFiles.
 	Ranges []Range `json:"ranges,omitempty"`
+	// Why says what ranked a conversation drawer where it is: whether the
+	// person the query asks about says its matched words ("Melanie says
+	// painting"), and which of the query's sub-queries found it ("about
+	// Jon: ..."; see Result.Facets). Empty when plain BM25 or vector
+	// order placed it.
+	Why string `json:"why,omitempty"`
 
-	hash string // content hash, to show each content once
+	hash    string   // content hash, to show each content once
+	matched []string // the index text's words FTS5 matched (store.Hit.Matched)
 }
 
 // Scores are a hit's scores: BM25 (negated, higher is better), cosine
@@ -106,6 +113,10 @@ type Result struct {
 	// TimeHint is the period the query named, whose drawers were ranked
 	// first.
 	TimeHint *TimeHint `json:"time_hint,omitempty"`
+	// Facets are the sub-queries a comparing query was answered by, one
+	// per person or thing it names (see compare); each hit's Why says
+	// which found it.
+	Facets []Facet `json:"facets,omitempty"`
 	// Route is how the taxonomy routed the query (see core/route).
 	Route route.Route `json:"route"`
 }
@@ -175,11 +186,21 @@ func complete(hs []Hit) bool {
 // when a content is held by up to this many wings.
 const dedupeFetch = 10
 
-// run answers a request in its mode (see the Mode constants), each content
-// once: when hits repeating an earlier hit's content leave the answer
-// short of the limit, it reads deeper, so the limit counts distinct
-// contents.
+// run answers a request: each content once (distinct), and a query that
+// compares people or things by one sub-query per entity (compare).
 func run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
+	res, err := distinct(ctx, p, req)
+	if err != nil {
+		return res, err
+	}
+	return compare(ctx, p, req, res)
+}
+
+// distinct answers a request in its mode (see the Mode constants), each
+// content once: when hits repeating an earlier hit's content leave the
+// answer short of the limit, it reads deeper, so the limit counts
+// distinct contents.
+func distinct(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	limit := req.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
@@ -326,6 +347,7 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 	if err := preferNamedTime(ctx, st, req, q, limit, res); err != nil {
 		return fmt.Errorf("search %q: %w", req.Query, err)
 	}
+	explainSpeakers(res.Hits, d.words)
 	return nil
 }
 
@@ -378,7 +400,7 @@ func appendHits(out []Hit, hs []store.Hit, match string) []Hit {
 			LineStart: h.LineStart, LineEnd: h.LineEnd, Content: h.Content,
 			Score: h.Score, Snippet: h.Snippet, Citation: Citation(h.Drawer), Match: match,
 			Time: optTime(h.OccurredAt), TimeEnd: optTime(h.OccurredEnd), Metadata: Metadata(h.Metadata),
-			hash: h.ContentHash,
+			hash: h.ContentHash, matched: h.Matched,
 		})
 	}
 	return out

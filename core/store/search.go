@@ -26,6 +26,12 @@ type Hit struct {
 	Drawer
 	Score   float64 // higher is better (negated bm25)
 	Snippet string
+	// Matched are the words of the drawer's index text that FTS5 matched,
+	// as written there (painting, painted for a query saying paint), for a
+	// drawer with an index text and for every conversation drawer; nil for
+	// the others, whose snippet FTS5 cuts itself. The index stems and folds
+	// case, so these are what to look for in the content.
+	Matched []string
 }
 
 // Snippet markers around matched terms; fronts turn them into bold or
@@ -50,8 +56,9 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 	args := append([]any{ftsMatch(match, f)}, fargs...)
 	q := `SELECT ` + drawerColumns("d.") + `, -` + bm25 + ` AS score,
 		CASE WHEN d.index_text IS NULL
-			THEN snippet(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `', '…', ` + strconv.Itoa(snippetWords) + `)
-			ELSE highlight(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `') END
+			THEN snippet(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `', '…', ` + strconv.Itoa(snippetWords) + `) END,
+		CASE WHEN d.index_text IS NOT NULL OR d.kind = '` + KindConversation + `'
+			THEN highlight(drawers_fts, 0, '` + MarkStart + `', '` + MarkEnd + `') END
 		FROM drawers_fts JOIN drawers d ON d.seq = drawers_fts.rowid
 		WHERE drawers_fts MATCH ? AND ` + strings.Join(where, " AND ") + `
 		ORDER BY ` + bm25 + ` LIMIT ?`
@@ -64,9 +71,9 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 	var hits []Hit
 	for rows.Next() {
 		var h Hit
-		var extra [2]any
+		var extra [3]any
 		d, err := scanDrawer(scanFunc(func(dest ...any) error {
-			return rows.Scan(append(dest, &extra[0], &extra[1])...)
+			return rows.Scan(append(dest, &extra[0], &extra[1], &extra[2])...)
 		}))
 		if err != nil {
 			return nil, fmt.Errorf("search %q: %w", match, err)
@@ -77,9 +84,12 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 		h.Drawer = d
 		h.Score, _ = extra[0].(float64)
 		h.Snippet, _ = extra[1].(string)
+		if marked, _ := extra[2].(string); marked != "" {
+			h.Matched = markedTerms(marked)
+		}
 		if d.IndexText != "" {
 			// FTS5 marked the index text; the snippet shows the content.
-			h.Snippet = sourceSnippet(d.Content, h.Snippet)
+			h.Snippet = sourceSnippet(d.Content, h.Matched)
 		}
 		hits = append(hits, h)
 		if len(hits) == limit {

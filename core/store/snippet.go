@@ -15,19 +15,19 @@ const snippetWords = 24
 // drawer whose index text differs from it (segmented Chinese, a
 // conversation without noise, with the previous exchange): FTS5 can only
 // cut its snippets from the text it indexed, which would show 知识 图谱
-// 知识图谱 for 知识图谱. highlighted is the index text as FTS5's
-// highlight() marks it; the marked words are found again in content (Han
+// 知识图谱 for 知识图谱. marked are the words FTS5's highlight() marked
+// in the index text (markedTerms); they are found again in content (Han
 // words wherever they occur, other words as whole words, case ignored),
 // and the snippetWords-word window holding the most distinct of them, then
 // the most matches, is cut with the same markers and ellipses as FTS5's.
 // Words only the index text holds (the previous exchange of a
 // conversation) mark nothing, and the snippet then opens the content.
-func sourceSnippet(content, highlighted string) string {
+func sourceSnippet(content string, marked []string) string {
 	units := snippetUnits(content)
 	if len(units) == 0 {
 		return ""
 	}
-	marks := findTerms(content, markedTerms(highlighted))
+	marks := findTerms(content, marked)
 	// Map each mark to the units it covers.
 	type hit struct{ first, last, term int }
 	var hits []hit

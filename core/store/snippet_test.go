@@ -39,24 +39,24 @@ func TestSnippetFromContentNotIndexText(t *testing.T) {
 
 func TestSourceSnippetWindow(t *testing.T) {
 	long := strings.Repeat("甲", 40) + "知识图谱" + strings.Repeat("乙", 40)
-	got := sourceSnippet(long, "x "+MarkStart+"知识图谱"+MarkEnd+" y")
+	got := sourceSnippet(long, markedTerms("x "+MarkStart+"知识图谱"+MarkEnd+" y"))
 	want := "…" + strings.Repeat("甲", 10) + MarkStart + "知识图谱" + MarkEnd + strings.Repeat("乙", 10) + "…"
 	if got != want {
 		t.Errorf("long Chinese: %q\nwant %q", got, want)
 	}
 	words := strings.Repeat("alpha ", 30) + "Target beta " + strings.Repeat("gamma ", 30)
-	got = sourceSnippet(words, MarkStart+"target"+MarkEnd)
+	got = sourceSnippet(words, markedTerms(MarkStart+"target"+MarkEnd))
 	if !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "…") || !strings.Contains(got, MarkStart+"Target"+MarkEnd) ||
 		strings.Count(got, " ")+1 != snippetWords {
 		t.Errorf("long English: %q", got)
 	}
 	// The window holding both terms beats the first occurrence of one.
 	both := "知识 " + strings.Repeat("丙", 50) + " 知识 and 图谱 " + strings.Repeat("丁", 50)
-	got = sourceSnippet(both, MarkStart+"知识"+MarkEnd+" "+MarkStart+"图谱"+MarkEnd)
+	got = sourceSnippet(both, markedTerms(MarkStart+"知识"+MarkEnd+" "+MarkStart+"图谱"+MarkEnd))
 	if !strings.Contains(got, MarkStart+"知识"+MarkEnd+" and "+MarkStart+"图谱"+MarkEnd) {
 		t.Errorf("densest window: %q", got)
 	}
-	if got := sourceSnippet("", MarkStart+"x"+MarkEnd); got != "" {
+	if got := sourceSnippet("", markedTerms(MarkStart+"x"+MarkEnd)); got != "" {
 		t.Errorf("empty content: %q", got)
 	}
 }

@@ -16,7 +16,10 @@ func toolSearch() *tool {
 			"Call it before answering anything about this project's past (decisions and their reasons, earlier sessions, what was tried). " +
 			"Each hit has the drawer's verbatim content, a citation (source file with line range, or the conversation and its lines), " +
 			"its kind (file, conversation, note, diary) and, for a file, its language (lang), the time it happened, its score (BM25, vector and fused scores in hybrid mode), how it matched, and also_in: the other wings holding the same content, shown once. " +
-			"The result's route says whether the query was narrowed to a room by taxonomy keywords, and why. The same query gives the same hits as `palace search` on the command line.",
+			"The result's route says whether the query was narrowed to a room by taxonomy keywords, and why. " +
+			"A question about a person in a conversation ranks what that person said first; a conversation hit's why says whether they say what it matched. " +
+			"A question naming two speakers of one conversation (\"what do Jon and Gina both like?\") is asked once per person: facets lists those sub-queries and each hit's why starts with the person its sub-query is about. " +
+			"The same query gives the same hits as `palace search` on the command line.",
 		readOnly: true, idempotent: true,
 		params: []param{
 			{name: "query", kind: kString, required: true, maxLen: ops.MaxQueryRunes * utf8.UTFMax,

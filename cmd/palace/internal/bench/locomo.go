@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,6 +62,22 @@ type LocomoReport struct {
 	// Conversations are the sample ids scored, in file order.
 	Conversations []string `json:"conversations"`
 	Seconds       float64  `json:"seconds"`
+	// ByQuestion says, for each scored question, what was found, so a
+	// miss can be read rather than guessed.
+	ByQuestion []LocomoQuestion `json:"by_question"`
+}
+
+// LocomoQuestion is one scored question's outcome.
+type LocomoQuestion struct {
+	Conversation string   `json:"conversation"`
+	Question     string   `json:"question"`
+	Category     int      `json:"category"`
+	Evidence     []string `json:"evidence"`
+	// Turns are the first 10 turns ranked.
+	Turns []string `json:"turns"`
+	// EvidenceRanks are each evidence turn's 1-based rank among all the
+	// turns retrieved (LocomoDepth drawers), 0 when not retrieved.
+	EvidenceRanks []int `json:"evidence_ranks"`
 }
 
 // Locomo indexes each conversation of the data file into a fresh palace
@@ -174,6 +191,8 @@ func locomoSampleRun(ctx context.Context, home string, s locomoSample, acc *scor
 		}
 		turns, sessions := unroll(res.Hits, turnOf)
 		acc.add(q.Category, evidence, turns, sessions)
+		acc.questions = append(acc.questions, LocomoQuestion{Conversation: s.SampleID, Question: q.Question,
+			Category: q.Category, Evidence: evidence, Turns: top(turns, 10), EvidenceRanks: ranks(evidence, turns)})
 	}
 	return nil
 }
@@ -290,9 +309,10 @@ func unroll(hits []search.Hit, turnOf map[string]string) (turns, sessions []stri
 
 // scorer accumulates metrics overall and per category.
 type scorer struct {
-	sums   map[string]map[string]float64 // "all" or category -> metric -> sum
-	n      map[string]int
-	counts map[string]int
+	sums      map[string]map[string]float64 // "all" or category -> metric -> sum
+	n         map[string]int
+	counts    map[string]int
+	questions []LocomoQuestion
 }
 
 func newScorer() *scorer {
@@ -337,6 +357,15 @@ func (s *scorer) add(category int, evidence, turns, sessions []string) {
 	}
 }
 
+// ranks gives each of want's 1-based position in got, 0 when absent.
+func ranks(want, got []string) []int {
+	out := make([]int, len(want))
+	for i, w := range want {
+		out[i] = slices.Index(got, w) + 1
+	}
+	return out
+}
+
 func top(xs []string, k int) []string {
 	if len(xs) > k {
 		return xs[:k]
@@ -370,7 +399,7 @@ func recall(want, got []string) (all, any, frac float64) {
 }
 
 func (s *scorer) report() *LocomoReport {
-	r := &LocomoReport{ByCategory: map[string]map[string]float64{}, Counts: s.counts}
+	r := &LocomoReport{ByCategory: map[string]map[string]float64{}, Counts: s.counts, ByQuestion: s.questions}
 	mean := func(g string) map[string]float64 {
 		out := map[string]float64{}
 		for _, k := range locomoKeys {

@@ -56,8 +56,10 @@ func TestRecall(t *testing.T) {
 }
 
 // TestLocomoDev runs the real benchmark when the dev split sits where CI
-// and the README put it (../shared beside the repository) and holds the
-// issue's targets: turn R_all@10 >= 0.60 and session R_any@5 >= 0.93.
+// and the README put it (../shared beside the repository) and holds what
+// was reached: turn R_all@10 >= 0.68 (0.663 before the speaker rule) and
+// session R_any@5 >= 0.93; every scored question is listed with the ranks
+// of its evidence.
 func TestLocomoDev(t *testing.T) {
 	path := "../../../../../shared/datasets/locomo/locomo_dev.json"
 	if _, err := os.Stat(path); err != nil {
@@ -73,8 +75,16 @@ func TestLocomoDev(t *testing.T) {
 	if r.Counts["questions_scored"] != 608 || r.Counts["excluded_adversarial"] != 196 {
 		t.Errorf("counts %v", r.Counts)
 	}
-	if v := r.Overall["turn_R_all@10"]; v < 0.60 {
-		t.Errorf("turn_R_all@10 = %.3f, below 0.60", v)
+	if v := r.Overall["turn_R_all@10"]; v < 0.68 {
+		t.Errorf("turn_R_all@10 = %.3f, below 0.68", v)
+	}
+	if len(r.ByQuestion) != 608 {
+		t.Errorf("%d questions listed, want 608", len(r.ByQuestion))
+	}
+	for _, q := range r.ByQuestion {
+		if len(q.EvidenceRanks) != len(q.Evidence) || len(q.Turns) > 10 {
+			t.Fatalf("question %+v", q)
+		}
 	}
 	if v := r.Overall["sess_R_any@5"]; v < 0.93 {
 		t.Errorf("sess_R_any@5 = %.3f, below 0.93", v)

@@ -1,0 +1,153 @@
+package search
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/palace-dev/palace/core/store"
+)
+
+// A question about a person ("what has Melanie painted?") is answered by
+// what that person said, not by what was said to them: in a conversation
+// between Melanie and Caroline, an exchange where only Caroline talks about
+// painting is about Caroline's painting. On the LoCoMo dev split, 729 of
+// the 761 evidence turns of questions naming one of the two speakers were
+// spoken by that speaker. So a conversation drawer whose named speakers
+// say none of the words it matched keeps speakerFactor of its score: still
+// found, ranked below the exchanges where the person asked about says them.
+
+// speakerFactor is the share of its score a drawer keeps when the person
+// the query names does not say what it matched. Milder than demoteFactor:
+// the words may be the question that person answers. Chosen on LoCoMo dev
+// conversations 1-2 (turn R_all@10: 1/3 0.697, 1/2 0.706, 0.7 0.706 with
+// the higher MRR); conversations 3-4, held back, gave 0.674, 0.674, 0.679.
+const speakerFactor = 0.7
+
+// queryWords are the lower-cased words of a query, to tell which speakers
+// it names.
+func queryWords(q string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(q), notWordRune) {
+		out[w] = true
+	}
+	return out
+}
+
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// nameWords are the words of a speaker's name ("Jon Smith": jon, smith);
+// a query naming any of them names the speaker.
+func nameWords(speaker string) []string {
+	return strings.FieldsFunc(strings.ToLower(speaker), notWordRune)
+}
+
+// focus is how a conversation drawer's speakers stand to a query naming
+// some of them.
+type focus struct {
+	named []string // the drawer's speakers the query names, in its order
+	said  []string // the words it matched that they say, lower-cased
+	asked []string // the words it matched besides speakers' names
+}
+
+// speakerFocus returns the focus of a drawer of kind with metadata and
+// content, which FTS5 matched on the words matched, for a query of words.
+// ok is false where the rule has nothing to say: not a conversation
+// drawer, fewer than two speakers, none or all of them named, or nothing
+// matched but names.
+func speakerFocus(kind, metadata, content string, matched []string, words map[string]bool) (f focus, ok bool) {
+	if kind != store.KindConversation || len(matched) == 0 || len(words) == 0 {
+		return f, false
+	}
+	var m struct {
+		Speakers []string `json:"speakers"`
+	}
+	if json.Unmarshal([]byte(metadata), &m) != nil || len(m.Speakers) < 2 {
+		return f, false
+	}
+	names := map[string]bool{}
+	for _, s := range m.Speakers {
+		ws := nameWords(s)
+		if slices.ContainsFunc(ws, func(w string) bool { return words[w] }) {
+			f.named = append(f.named, s)
+		}
+		for _, w := range ws {
+			names[w] = true
+		}
+	}
+	if len(f.named) == 0 || len(f.named) == len(m.Speakers) {
+		return f, false
+	}
+	for _, w := range matched {
+		if w = strings.ToLower(w); !names[w] && !slices.Contains(f.asked, w) {
+			f.asked = append(f.asked, w)
+		}
+	}
+	if len(f.asked) == 0 {
+		return f, false
+	}
+	said, attributed := saidBy(content, m.Speakers, f.named)
+	if !attributed {
+		return f, false
+	}
+	for _, w := range f.asked {
+		if said[w] {
+			f.said = append(f.said, w)
+		}
+	}
+	return f, true
+}
+
+// unsaid reports whether h is a conversation drawer whose speakers named
+// by the query say none of the words it matched (see speakerFocus).
+func unsaid(h store.Hit, words map[string]bool) bool {
+	f, ok := speakerFocus(h.Kind, h.Metadata, h.Content, h.Matched, words)
+	return ok && len(f.said) == 0
+}
+
+// why says how the rule ranked the drawer, "" when it did not apply.
+func (f focus) why() string {
+	who := strings.Join(f.named, " and ")
+	if len(f.said) == 0 {
+		return who + " says none of its matched words (" + strings.Join(f.asked, ", ") + "): ranked lower"
+	}
+	return who + " says " + strings.Join(f.said, ", ")
+}
+
+// saidBy returns the lower-cased words of content's messages spoken by the
+// speakers named. A message starts at a line "Speaker: ..." for one of
+// speakers (how conversation drawers of JSON exports render messages) and
+// runs to the next such line; lines before the first belong to nobody.
+// attributed is false when no line starts a message: a drawer quoting a
+// transcript verbatim (a Claude Code JSONL line) cannot be read by
+// speaker, and the rule leaves it alone.
+func saidBy(content string, speakers, named []string) (said map[string]bool, attributed bool) {
+	out := map[string]bool{}
+	by := ""
+	for _, line := range strings.Split(content, "\n") {
+		for _, s := range speakers {
+			if rest, ok := strings.CutPrefix(line, s); ok && strings.HasPrefix(rest, ":") {
+				by, attributed = s, true
+				break
+			}
+		}
+		if !slices.Contains(named, by) {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(strings.ToLower(line), notWordRune) {
+			out[w] = true
+		}
+	}
+	return out, attributed
+}
+
+// explainSpeakers sets the why of each hit the speaker rule applies to.
+func explainSpeakers(hs []Hit, words map[string]bool) {
+	for i := range hs {
+		h := &hs[i]
+		if f, ok := speakerFocus(h.Kind, string(h.Metadata), h.Content, h.matched, words); ok {
+			h.Why = f.why()
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package search
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/convo"
+	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/palace"
+)
+
+// speakersPalace mines testdata/speakers.txt through the path chat exports
+// take: one conversation per "## DATE" session, its first speaker in the
+// user role, so an exchange is a message and its reply.
+func speakersPalace(t *testing.T) *palace.Palace {
+	t.Helper()
+	b, err := os.ReadFile("testdata/speakers.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var convs []convo.Conversation
+	first := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		if d, ok := strings.CutPrefix(line, "## "); ok {
+			when, err := time.Parse("2006-01-02", d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			convs = append(convs, convo.Conversation{ID: d, Format: "test", Messages: nil})
+			convs[len(convs)-1].Meta = map[string]string{"date": d}
+			first = ""
+			_ = when
+			continue
+		}
+		name, text, ok := strings.Cut(line, ": ")
+		if !ok || strings.HasPrefix(line, "#") || len(convs) == 0 {
+			continue
+		}
+		c := &convs[len(convs)-1]
+		if first == "" {
+			first = name
+		}
+		role := convo.RoleAssistant
+		if name == first {
+			role = convo.RoleUser
+		}
+		when, _ := time.Parse("2006-01-02", c.ID)
+		c.Messages = append(c.Messages, convo.Message{Index: len(c.Messages), Speaker: name, Role: role, Time: when, Text: text})
+	}
+	p, err := palace.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	if _, err := mine.Conversations(context.Background(), p, "friends", "chat", convs, chunk.Default); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSpeakerFixture: a question about a person finds first what that
+// person said (testdata/speakers.want.tsv), with the why saying so.
+func TestSpeakerFixture(t *testing.T) {
+	p := speakersPalace(t)
+	f, err := os.Open("testdata/speakers.want.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows := 0
+	for sc := bufio.NewScanner(f); sc.Scan(); {
+		if strings.HasPrefix(sc.Text(), "#") || strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) != 3 {
+			t.Fatalf("want row %q: need query, text, why", sc.Text())
+		}
+		rows++
+		res, err := Run(context.Background(), p, Request{Query: cols[0]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Errorf("%q: no hits", cols[0])
+			continue
+		}
+		if h := res.Hits[0]; !strings.Contains(h.Content, cols[1]) || h.Why != cols[2] {
+			t.Errorf("%q: first hit %q (why %q), want one holding %q (why %q)", cols[0], h.Content, h.Why, cols[1], cols[2])
+		}
+	}
+	if rows == 0 {
+		t.Fatal("no want rows")
+	}
+}
+
+// TestCompareBySpeaker: a question naming both speakers is asked once per
+// speaker, and the two sub-queries' best hits open the answer.
+func TestCompareBySpeaker(t *testing.T) {
+	p := speakersPalace(t)
+	res, err := Run(context.Background(), p, Request{Query: "What have Caroline and Melanie both painted?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Facets) != 2 || res.Facets[0].About != "Caroline" || res.Facets[1].About != "Melanie" ||
+		res.Facets[0].Query != "What have Caroline and both painted?" || res.Facets[1].Query != "What have and Melanie both painted?" {
+		t.Fatalf("facets = %+v", res.Facets)
+	}
+	if len(res.Hits) < 2 {
+		t.Fatalf("hits = %+v", res.Hits)
+	}
+	want := []struct{ text, why string }{
+		{"I painted a sunset", "about Caroline: Caroline says painted, painting"},
+		{"I finally painted a horse", "about Melanie: Melanie says painted"},
+	}
+	for i, w := range want {
+		if h := res.Hits[i]; !strings.Contains(h.Content, w.text) || h.Why != w.why {
+			t.Errorf("hit %d = %q (why %q), want one holding %q (why %q)", i+1, h.Content, h.Why, w.text, w.why)
+		}
+	}
+}
+
+func TestSpeakerFocusRules(t *testing.T) {
+	meta := `{"speakers":["Caroline","Melanie Smith"]}`
+	content := "Caroline: I painted a lake.\n\nMelanie Smith: Lovely!\nAnd I painted too."
+	cases := []struct {
+		name    string
+		kind    string
+		query   string
+		matched []string
+		ok      bool
+		why     string
+	}{
+		{"a surname names the speaker; her second line is hers", "conversation", "what has smith painted", []string{"painted"}, true, "Melanie Smith says painted"},
+		{"the other speaker alone says it", "conversation", "what has Melanie painted", []string{"lake"}, true, "Melanie Smith says none of its matched words (lake): ranked lower"},
+		{"both named: no focus", "conversation", "Caroline and Melanie", []string{"painted"}, false, ""},
+		{"none named", "conversation", "who painted", []string{"painted"}, false, ""},
+		{"only names matched", "conversation", "Melanie", []string{"Melanie"}, false, ""},
+		{"not a conversation", "file", "what has Melanie painted", []string{"painted"}, false, ""},
+		{"a verbatim transcript line is not read by speaker", "conversation", "what has Melanie painted", []string{"painted"}, false, ""},
+	}
+	for _, c := range cases {
+		text := content
+		if strings.HasPrefix(c.name, "a verbatim") {
+			text = `{"type":"user","message":"Caroline painted"}` + "\n" + `{"type":"assistant","message":"Melanie painted"}`
+		}
+		f, ok := speakerFocus(c.kind, meta, text, c.matched, queryWords(c.query))
+		if ok != c.ok || ok && f.why() != c.why {
+			t.Errorf("%s: ok %v why %q, want %v %q", c.name, ok, f.why(), c.ok, c.why)
+		}
+	}
+}
