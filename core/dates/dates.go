@@ -66,23 +66,119 @@ var months = map[string]time.Month{
 	"oct": 10, "nov": 11, "dec": 12,
 }
 
+var weekdays = map[string]time.Weekday{
+	"sunday": time.Sunday, "monday": time.Monday, "tuesday": time.Tuesday, "wednesday": time.Wednesday,
+	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday,
+}
+
 var (
 	isoDay   = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
-	dayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?,?\s+(\d{4})\b`)
-	monthDay = regexp.MustCompile(`(?i)\b([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	dayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?(?:,\s*|\s+)(\d{4})\b`)
+	monthDay = regexp.MustCompile(`(?i)\b([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,\s*|\s+)(\d{4})\b`)
 	monthYr  = regexp.MustCompile(`(?i)\b([a-z]+)\.?,?\s+(\d{4})\b`)
+	// A day without its year, completed from the date after it in a range.
+	dayNoYear = regexp.MustCompile(`(?i)^(?:\d{1,2}(?:st|nd|rd|th)?\s+[a-z]+|[a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?)$`)
+	between   = regexp.MustCompile(`(?i)\b(?:between|from)\s+(.+?)\s+(?:and|to|until|till)\s+(.+)`)
+	around    = regexp.MustCompile(`(?i)\b(day|week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(before|after)\s+(.+)`)
+	partOf    = regexp.MustCompile(`(?i)\b(beginning|start|early|first half|middle|mid|second half|end|late)(?:\s+of\s+|-|\s+)([a-z]+\.?,?\s+\d{4})\b`)
+	season    = regexp.MustCompile(`(?i)\b(spring|summer|autumn|fall|winter)\s+(?:of\s+)?(\d{4})\b`)
+	year      = regexp.MustCompile(`(?i)\b(?:in|during|throughout|since|of|year)\s+((?:19|20)\d{2})\b`)
 )
 
-// Mentioned finds the first date a sentence names ("on 1 February, 2023",
-// "March 3rd 2024", "in July 2022", "2026-05-01") and returns the period it
-// covers: that day, or that month. ok is false when there is none.
+// Mentioned finds the first period a sentence names and returns it:
+//   - a day ("on 1 February, 2023", "March 3rd 2024", "December 1,2023",
+//     "2026-05-01"), or a month ("in July 2022");
+//   - a range ("between August 11 and August 15 2023", "from 3 May to
+//     9 May 2024": the first date takes the second's year when it has
+//     none);
+//   - a span beside a date ("the week before 16 November 2023", "the day
+//     after 2 May 2024", "the Sunday before October 25, 2022");
+//   - part of a month ("the beginning of November 2022": days 1-10;
+//     middle: 11-20; end, late: 21 on; first and second half);
+//   - a season of the northern hemisphere ("summer 2021": June to
+//     August) or a year ("in 2023").
+//
+// until is exclusive. ok is false when there is none.
 func Mentioned(text string) (from, until time.Time, ok bool) {
+	if m := between.FindStringSubmatch(text); m != nil {
+		if from2, until2, ok2 := day(m[2]); ok2 {
+			if from1, _, ok1 := day(m[1]); ok1 && from1.Before(until2) {
+				return from1, until2, true
+			}
+			if dayNoYear.MatchString(strings.TrimSpace(m[1])) {
+				if from1, _, ok1 := day(m[1] + " " + strconv.Itoa(from2.Year())); ok1 && from1.Before(until2) {
+					return from1, until2, true
+				}
+			}
+		}
+	}
+	if m := around.FindStringSubmatch(text); m != nil {
+		if f, u, ok := day(m[3]); ok {
+			before := strings.EqualFold(m[2], "before")
+			unit := strings.ToLower(m[1])
+			if wd, ok := weekdays[unit]; ok {
+				// The nearest such weekday on that side of the date.
+				d := f.AddDate(0, 0, -1)
+				step := -1
+				if !before {
+					d, step = u, 1
+				}
+				for d.Weekday() != wd {
+					d = d.AddDate(0, 0, step)
+				}
+				return d, d.AddDate(0, 0, 1), true
+			}
+			step := map[string][2]int{"day": {0, 1}, "week": {0, 7}, "month": {1, 0}}[unit]
+			if before {
+				return f.AddDate(0, -step[0], -step[1]), f, true
+			}
+			return u, u.AddDate(0, step[0], step[1]), true
+		}
+	}
+	if m := partOf.FindStringSubmatch(text); m != nil {
+		if f, u, ok := month(m[2]); ok {
+			switch strings.ToLower(m[1]) {
+			case "beginning", "start", "early":
+				return f, f.AddDate(0, 0, 10), true
+			case "first half":
+				return f, f.AddDate(0, 0, 15), true
+			case "middle", "mid":
+				return f.AddDate(0, 0, 10), f.AddDate(0, 0, 20), true
+			case "second half":
+				return f.AddDate(0, 0, 15), u, true
+			default: // end, late
+				return f.AddDate(0, 0, 20), u, true
+			}
+		}
+	}
+	if m := season.FindStringSubmatch(text); m != nil {
+		y, _ := strconv.Atoi(m[2])
+		first := map[string]time.Month{"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}[strings.ToLower(m[1])]
+		f := time.Date(y, first, 1, 0, 0, 0, 0, time.UTC)
+		return f, f.AddDate(0, 3, 0), true
+	}
+	if f, u, ok := day(text); ok {
+		return f, u, true
+	}
+	if f, u, ok := month(text); ok {
+		return f, u, true
+	}
+	if m := year.FindStringSubmatch(text); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		f := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
+		return f, f.AddDate(1, 0, 0), true
+	}
+	return time.Time{}, time.Time{}, false
+}
+
+// day finds the first day text names, as the period of that day.
+func day(text string) (from, until time.Time, ok bool) {
 	if m := isoDay.FindStringSubmatch(text); m != nil {
 		if t, err := time.Parse(DateLayout, m[0]); err == nil {
 			return t, t.AddDate(0, 0, 1), true
 		}
 	}
-	day := func(d, mon, y string) (time.Time, bool) {
+	at := func(d, mon, y string) (time.Time, bool) {
 		month, ok := months[strings.ToLower(mon)]
 		if !ok {
 			return time.Time{}, false
@@ -96,15 +192,21 @@ func Mentioned(text string) (from, until time.Time, ok bool) {
 		return t, t.Day() == dn
 	}
 	if m := dayMonth.FindStringSubmatch(text); m != nil {
-		if t, ok := day(m[1], m[2], m[3]); ok {
+		if t, ok := at(m[1], m[2], m[3]); ok {
 			return t, t.AddDate(0, 0, 1), true
 		}
 	}
 	if m := monthDay.FindStringSubmatch(text); m != nil {
-		if t, ok := day(m[2], m[1], m[3]); ok {
+		if t, ok := at(m[2], m[1], m[3]); ok {
 			return t, t.AddDate(0, 0, 1), true
 		}
 	}
+	return time.Time{}, time.Time{}, false
+}
+
+// month finds the first month text names with its year ("July 2022"), as
+// the period of that month.
+func month(text string) (from, until time.Time, ok bool) {
 	for _, m := range monthYr.FindAllStringSubmatch(text, -1) {
 		if month, ok := months[strings.ToLower(m[1])]; ok {
 			y, _ := strconv.Atoi(m[2])

@@ -41,6 +41,25 @@ func TestMentioned(t *testing.T) {
 		{"no date here, may 5 people come", "", ""},
 		{"on 31 February, 2023", "2023-02-01", "2023-03-01"}, // no such day: the month
 		{"Go 1.26 release", "", ""},
+		{"Where was John between August 11 and August 15 2023?", "2023-08-11", "2023-08-16"},
+		{"from 3 May 2024 to 9 May 2024", "2024-05-03", "2024-05-10"},
+		{"between Jon and Gina in July 2022", "2022-07-01", "2022-08-01"},
+		{"between 9 May 2024 and 3 May 2024", "2024-05-09", "2024-05-10"}, // backwards: the first day named
+		{"Where was Tim in the week before 16 November 2023?", "2023-11-09", "2023-11-16"},
+		{"the day after 2 May 2024", "2024-05-03", "2024-05-04"},
+		{"the month before 15 March 2024", "2024-02-15", "2024-03-15"},
+		{"shown on the Sunday before October 25, 2022?", "2022-10-23", "2022-10-24"},
+		{"the Friday after 2024-05-03", "2024-05-10", "2024-05-11"},
+		{"which tournament in the beginning of November 2022?", "2022-11-01", "2022-11-11"},
+		{"the first half of September 2022", "2022-09-01", "2022-09-16"},
+		{"late July 2022", "2022-07-21", "2022-08-01"},
+		{"mid-March 2021", "2021-03-11", "2021-03-21"},
+		{"What state did Joanna visit in summer 2021?", "2021-06-01", "2021-09-01"},
+		{"winter 2023", "2023-12-01", "2024-03-01"},
+		{"How many times has Melanie gone to the beach in 2023?", "2023-01-01", "2024-01-01"},
+		{"the forest picture shared on December 1,2023", "2023-12-01", "2023-12-02"},
+		{"book finished on 8th December, 2023", "2023-12-08", "2023-12-09"},
+		{"port 2023 is open", "", ""},
 	}
 	for _, c := range cases {
 		from, until, ok := Mentioned(c.in)

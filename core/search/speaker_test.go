@@ -27,14 +27,11 @@ func speakersPalace(t *testing.T) *palace.Palace {
 	first := ""
 	for _, line := range strings.Split(string(b), "\n") {
 		if d, ok := strings.CutPrefix(line, "## "); ok {
-			when, err := time.Parse("2006-01-02", d)
-			if err != nil {
-				t.Fatal(err)
+			if _, err := time.Parse("2006-01-02", d); err != nil {
+				t.Fatalf("session %q: %v", d, err)
 			}
-			convs = append(convs, convo.Conversation{ID: d, Format: "test", Messages: nil})
-			convs[len(convs)-1].Meta = map[string]string{"date": d}
+			convs = append(convs, convo.Conversation{ID: d, Format: "test", Meta: map[string]string{"date": d}})
 			first = ""
-			_ = when
 			continue
 		}
 		name, text, ok := strings.Cut(line, ": ")
