@@ -66,7 +66,7 @@ const layers = `
 	core/input, core/query, core/store < core/route;
 	core/dates, core/input, core/store, EXT < core/kg;
 	core/dates, core/input, core/palace, core/query, core/route < core/search;
-	core/code, core/convo, core/palace, core/route, core/secrets, EXT < core/mine;
+	core/code, core/convo, core/dates, core/palace, core/route, core/secrets, EXT < core/mine;
 	core/search < core/vectors;
 	aaak, core/search < core/compress;
 	core/search < core/relevant;

@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/palace-dev/palace/core/chunk"
 	"github.com/palace-dev/palace/core/convo"
+	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/secrets"
 	"github.com/palace-dev/palace/core/store"
@@ -206,6 +208,9 @@ func exchangeDrawers(p *palace.Palace, wing, source, key, room string, conv conv
 			"format": conv.Format, "conversation": key, "title": conv.Title,
 			"speakers": ex.Speakers, "first_msg": ex.FirstMsg, "last_msg": ex.LastMsg,
 		}
+		if rs := referred(conv, ex, started); len(rs) > 0 {
+			meta["refers"] = rs
+		}
 		for k, v := range conv.Meta {
 			if _, taken := meta[k]; !taken {
 				meta[k] = v
@@ -326,4 +331,30 @@ func (m *miner) slackUsers(exportDir string) (map[string]string, error) {
 	}
 	m.slack[exportDir] = users
 	return users, nil
+}
+
+// referred lists the days the messages of ex point to with relative
+// expressions ("yesterday", "last Saturday", "two weeks ago"), resolved
+// against each message's time (else the session's start), as [from,
+// until) date pairs, at most dates.MaxReferred. Search finds a drawer by
+// them when a query names a period (store.Filter.Refers): "last
+// Saturday", said on 7 November 2022, is 5 November.
+func referred(conv convo.Conversation, ex convo.Exchange, started time.Time) [][2]string {
+	var out [][2]string
+	for _, m := range conv.Messages {
+		if m.Index < ex.FirstMsg || m.Index > ex.LastMsg {
+			continue
+		}
+		at := m.Time
+		if at.IsZero() {
+			at = started
+		}
+		for _, p := range dates.Referred(m.Text, at) {
+			r := [2]string{p.From.Format(dates.DateLayout), p.Until.Format(dates.DateLayout)}
+			if !slices.Contains(out, r) && len(out) < dates.MaxReferred {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }

@@ -369,6 +369,7 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 	}
 	f := req.Filter
 	f.Since, f.Until = from.Add(-timeSlack), until.Add(timeSlack)
+	f.Refers = true
 	in, err := newDemoter(req).ranked(limit, func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.Any, f, n, nil) })
 	if err != nil || len(in) == 0 {
 		return err

@@ -3,6 +3,7 @@ package search
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -150,5 +151,25 @@ func TestSpeakerFocusRules(t *testing.T) {
 		if ok != c.ok || ok && f.why() != c.why {
 			t.Errorf("%s: ok %v why %q, want %v %q", c.name, ok, f.why(), c.ok, c.why)
 		}
+	}
+}
+
+// TestNamedTimeRefers: "last month", said on 20 July 2023, is June 2023, so
+// a question naming June finds that exchange first, though it was said in
+// July and other exchanges happened in June.
+func TestNamedTimeRefers(t *testing.T) {
+	p := speakersPalace(t)
+	res, err := Run(context.Background(), p, Request{Query: "Which race did Melanie's brother finish in June 2023?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Content, "charity marathon") || res.TimeHint == nil {
+		t.Fatalf("hits = %+v, time hint %v", res.Hits, res.TimeHint)
+	}
+	var m struct {
+		Refers [][2]string `json:"refers"`
+	}
+	if err := json.Unmarshal(res.Hits[0].Metadata, &m); err != nil || len(m.Refers) != 1 || m.Refers[0] != [2]string{"2023-06-01", "2023-07-01"} {
+		t.Errorf("refers = %v (%v), want June 2023", m.Refers, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ListDrawers returns live drawers matching f, newest content first (by when
@@ -52,13 +53,37 @@ func filterSQL(f Filter) ([]string, []any) {
 		where = append(where, "substr(CAST(d.source AS BLOB), 1, ?) = CAST(? AS BLOB)")
 		args = append(args, len(f.SourcePrefix), f.SourcePrefix)
 	}
+	var when []string
 	if !f.Since.IsZero() {
-		where = append(where, "coalesce(d.occurred_end, d.occurred_at, d.created_at) >= ?")
+		when = append(when, "coalesce(d.occurred_end, d.occurred_at, d.created_at) >= ?")
 		args = append(args, formatTime(f.Since))
 	}
 	if !f.Until.IsZero() {
-		where = append(where, "coalesce(d.occurred_at, d.created_at) < ?")
+		when = append(when, "coalesce(d.occurred_at, d.created_at) < ?")
 		args = append(args, formatTime(f.Until))
+	}
+	switch {
+	case len(when) > 0 && f.Refers:
+		// A refers pair [from, until) of days overlaps [Since, Until):
+		// days compare as text against the days the bounds fall on.
+		until, since := "9999-12-31", ""
+		if !f.Until.IsZero() {
+			u := f.Until.UTC()
+			day := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)
+			if day.Before(u) {
+				day = day.AddDate(0, 0, 1)
+			}
+			until = day.Format("2006-01-02")
+		}
+		if !f.Since.IsZero() {
+			since = f.Since.UTC().Format("2006-01-02")
+		}
+		where = append(where, "(("+strings.Join(when, " AND ")+`) OR EXISTS (SELECT 1 FROM
+			json_each(CASE WHEN json_valid(d.metadata) THEN d.metadata ELSE '{}' END, '$.refers') r
+			WHERE json_extract(r.value, '$[0]') < ? AND json_extract(r.value, '$[1]') > ?))`)
+		args = append(args, until, since)
+	case len(when) > 0:
+		where = append(where, when...)
 	}
 	where = append(where, "d.deleted_at IS NULL")
 	return where, args

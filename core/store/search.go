@@ -19,6 +19,10 @@ type Filter struct {
 	// else when they were mined) overlaps [Since, Until). Zero is unbounded.
 	Since time.Time
 	Until time.Time
+	// Refers widens Since and Until to the drawers that also refer to a
+	// day in the period: a conversation saying "last Saturday" (its
+	// metadata's refers, [from, until) date pairs set by mining).
+	Refers bool
 }
 
 // Hit is one FTS match.
