@@ -9,8 +9,9 @@ import (
 )
 
 // Explain gives each hit of a search the same matched and why fields as
-// Find's hits, so a front can show both alike: the query's terms the drawer
-// holds, how the index matched it, and the route when one filtered it.
+// Find's hits, so a front can show both alike: search's own why (see
+// search.Hit.Why), the query's terms the drawer holds, how the index
+// matched it, and the route when one filtered it.
 func Explain(res search.Result) []Hit {
 	q, _ := query.Parse(res.Query, nil) // without a segmenter Parse cannot fail
 	var terms []weighted
@@ -27,6 +28,11 @@ func Explain(res search.Result) []Hit {
 			}
 		}
 		var why []string
+		if h.Why != "" {
+			// What search itself said about the hit (the speaker it asked
+			// about, the sub-query that found it) comes first.
+			why = append(why, h.Why)
+		}
 		switch {
 		case len(x.Matched) > 0:
 			why = append(why, "mentions "+strings.Join(x.Matched[:min(len(x.Matched), 4)], ", "))
