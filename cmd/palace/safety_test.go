@@ -40,7 +40,8 @@ func newPalace(t *testing.T) string {
 
 // damagePalace overwrites three pages in the middle of home's palace.db,
 // trying page-aligned offsets from the middle on until PRAGMA
-// integrity_check fails, and returns the pages written.
+// integrity_check reports damage in the drawers table (integrityReports),
+// and returns the pages written.
 func damagePalace(t *testing.T, home string) []int64 {
 	t.Helper()
 	path := filepath.Join(home, "palace.db")
@@ -50,6 +51,7 @@ func damagePalace(t *testing.T, home string) []int64 {
 	}
 	const page = 4096
 	pages := int64(len(orig)) / page
+	root := drawersRoot(t, path)
 	garbage := make([]byte, page-8)
 	if _, err := rand.Read(garbage); err != nil {
 		t.Fatal(err)
@@ -67,7 +69,7 @@ func damagePalace(t *testing.T, home string) []int64 {
 			}
 		}
 		f.Close()
-		if !integrityOK(t, path) {
+		if integrityReports(t, path, root) {
 			return []int64{p + 1, p + 3, p + 5} // SQLite numbers pages from 1
 		}
 		if err := os.WriteFile(path, orig, 0o600); err != nil {
@@ -78,18 +80,62 @@ func damagePalace(t *testing.T, home string) []int64 {
 	return nil
 }
 
-func integrityOK(t *testing.T, path string) bool {
+// drawersRoot is the root page of the drawers table's b-tree, which
+// integrity_check names ("Tree N page M ...") in what it finds there.
+func drawersRoot(t *testing.T, path string) int {
 	t.Helper()
 	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var res string
-	if err := db.QueryRow(`PRAGMA integrity_check(1)`).Scan(&res); err != nil {
+	var root int
+	if err := db.QueryRow(`SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'drawers'`).Scan(&root); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// integrityReports says whether PRAGMA integrity_check runs to its end on
+// path, as doctor runs it, and reports damage in the drawers table (whose
+// b-tree's root page is root) that makes some of its rows unreadable. Garbage elsewhere is not the damage this
+// test is about: in a root page it makes the check itself fail ("database
+// disk image is malformed"), which doctor can only relay, and in the FTS
+// index's pages it leaves every drawer readable, so export skips nothing.
+// Before the search went on past such pages, about one run in ten met one.
+func integrityReports(t *testing.T, path string, root int) bool {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`PRAGMA integrity_check(10)`)
+	if err != nil {
 		return false
 	}
-	return res == "ok"
+	defer rows.Close()
+	drawers := false
+	for rows.Next() {
+		var m string
+		if rows.Scan(&m) != nil {
+			return false
+		}
+		drawers = drawers || strings.Contains(m, fmt.Sprintf("Tree %d ", root))
+	}
+	if rows.Err() != nil || !drawers {
+		return false
+	}
+	// And some drawer rows cannot be read: a damaged cell the table scan
+	// still parses leaves export nothing to skip.
+	scan, err := db.Query(`SELECT * FROM drawers`)
+	if err != nil {
+		return true
+	}
+	defer scan.Close()
+	for scan.Next() {
+	}
+	return scan.Err() != nil
 }
 
 func TestDamagedPalaceDoctorAndExport(t *testing.T) {
