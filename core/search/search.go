@@ -71,11 +71,12 @@ type Hit struct {
 	// Ranges are, in a search by file, the file's matched drawers (this
 	// hit's among them) in line order; see CollapseFiles.
 	Ranges []Range `json:"ranges,omitempty"`
-	// Why says what ranked a conversation drawer where it is: whether the
-	// person the query asks about says its matched words ("Melanie says
-	// painting"), and which of the query's sub-queries found it ("about
-	// Jon: ..."; see Result.Facets). Empty when plain BM25 or vector
-	// order placed it.
+	// Why says what query analysis did for the hit: which of the query's
+	// sub-queries found it ("about Jon: ..."; see Result.Facets), whether
+	// the person the query asks about says its matched words ("Melanie
+	// says painting"), and whether it was put first for the period the
+	// query names ("refers to 2023-06-01, in the period the query
+	// names"). Empty when plain BM25 or vector order placed it.
 	Why string `json:"why,omitempty"`
 
 	hash    string   // content hash, to show each content once
@@ -377,6 +378,7 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 	first := appendHits(nil, in, "any")
 	seen := map[string]bool{}
 	for i := range first {
+		first[i].Why = inPeriod(first[i], f.Since, f.Until)
 		seen[first[i].ID] = true
 		for _, h := range res.Hits {
 			if h.ID == first[i].ID {
@@ -392,6 +394,31 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 	res.Hits = first
 	res.TimeHint = &TimeHint{From: f.Since, Until: f.Until}
 	return nil
+}
+
+// inPeriod says why a hit is in [since, until): it happened then, or it
+// refers to a day then (its metadata's refers, see store.Filter.Refers).
+func inPeriod(h Hit, since, until time.Time) string {
+	end := h.TimeEnd
+	if end == nil {
+		end = h.Time
+	}
+	if h.Time != nil && h.Time.Before(until) && !end.Before(since) {
+		return "happened in the period the query names"
+	}
+	var m struct {
+		Refers [][2]string `json:"refers"`
+	}
+	if json.Unmarshal(h.Metadata, &m) == nil {
+		for _, r := range m.Refers {
+			from, err1 := time.Parse(dates.DateLayout, r[0])
+			to, err2 := time.Parse(dates.DateLayout, r[1])
+			if err1 == nil && err2 == nil && from.Before(until) && to.After(since) {
+				return "refers to " + r[0] + ", in the period the query names"
+			}
+		}
+	}
+	return "in the period the query names"
 }
 
 func appendHits(out []Hit, hs []store.Hit, match string) []Hit {

@@ -142,12 +142,13 @@ func saidBy(content string, speakers, named []string) (said map[string]bool, att
 	return out, attributed
 }
 
-// explainSpeakers sets the why of each hit the speaker rule applies to.
+// explainSpeakers puts what the speaker rule did first in the why of each
+// hit it applies to.
 func explainSpeakers(hs []Hit, words map[string]bool) {
 	for i := range hs {
 		h := &hs[i]
 		if f, ok := speakerFocus(h.Kind, string(h.Metadata), h.Content, h.matched, words); ok {
-			h.Why = f.why()
+			h.Why = strings.TrimSuffix(f.why()+"; "+h.Why, "; ")
 		}
 	}
 }

@@ -166,6 +166,21 @@ func TestNamedTimeRefers(t *testing.T) {
 	if len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Content, "charity marathon") || res.TimeHint == nil {
 		t.Fatalf("hits = %+v, time hint %v", res.Hits, res.TimeHint)
 	}
+	if why := res.Hits[0].Why; why != "Melanie says finished, finish; refers to 2023-06-01, in the period the query names" {
+		t.Errorf("why = %q", why)
+	}
+	june := 0
+	for _, h := range res.Hits[1:] {
+		if h.Time != nil && h.Time.Month() == time.June {
+			june++
+			if !strings.HasSuffix(h.Why, "happened in the period the query names") {
+				t.Errorf("a hit of 12 June says %q", h.Why)
+			}
+		}
+	}
+	if june == 0 {
+		t.Error("no hit from June")
+	}
 	var m struct {
 		Refers [][2]string `json:"refers"`
 	}

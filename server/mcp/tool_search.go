@@ -18,6 +18,7 @@ func toolSearch() *tool {
 			"its kind (file, conversation, note, diary) and, for a file, its language (lang), the time it happened, its score (BM25, vector and fused scores in hybrid mode), how it matched, and also_in: the other wings holding the same content, shown once. " +
 			"The result's route says whether the query was narrowed to a room by taxonomy keywords, and why. " +
 			"A question about a person in a conversation ranks what that person said first; a conversation hit's why says whether they say what it matched. " +
+			"A period the query names (\"in June 2023\", \"the week before 16 November 2023\") puts the drawers from it, or referring to a day in it (\"last Saturday\"), first; time_hint gives the period and their why says which. " +
 			"A question naming two speakers of one conversation (\"what do Jon and Gina both like?\") is asked once per person: facets lists those sub-queries and each hit's why starts with the person its sub-query is about. " +
 			"The same query gives the same hits as `palace search` on the command line.",
 		readOnly: true, idempotent: true,
