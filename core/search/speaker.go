@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -26,11 +27,14 @@ import (
 const speakerFactor = 0.7
 
 // queryWords are the lower-cased words of a query, to tell which speakers
-// it names.
+// it names. Stop words name nobody: "what will we do" is not about a
+// speaker called Will.
 func queryWords(q string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(q), notWordRune) {
-		out[w] = true
+		if !query.IsStopWord(w) {
+			out[w] = true
+		}
 	}
 	return out
 }
@@ -108,11 +112,14 @@ func unsaid(h store.Hit, words map[string]bool) bool {
 
 // why says how the rule ranked the drawer, "" when it did not apply.
 func (f focus) why() string {
-	who := strings.Join(f.named, " and ")
-	if len(f.said) == 0 {
-		return who + " says none of its matched words (" + strings.Join(f.asked, ", ") + "): ranked lower"
+	who, says := strings.Join(f.named, " and "), " says "
+	if len(f.named) > 1 {
+		says = " say "
 	}
-	return who + " says " + strings.Join(f.said, ", ")
+	if len(f.said) == 0 {
+		return who + says + "none of its matched words (" + strings.Join(f.asked, ", ") + "): ranked lower"
+	}
+	return who + says + strings.Join(f.said, ", ")
 }
 
 // saidBy returns the lower-cased words of content's messages spoken by the

@@ -138,12 +138,18 @@ func TestSpeakerFocusRules(t *testing.T) {
 		{"the other speaker alone says it", "conversation", "what has Melanie painted", []string{"lake"}, true, "Melanie Smith says none of its matched words (lake): ranked lower"},
 		{"both named: no focus", "conversation", "Caroline and Melanie", []string{"painted"}, false, ""},
 		{"none named", "conversation", "who painted", []string{"painted"}, false, ""},
+		{"a stop word names nobody", "conversation", "what will she paint", []string{"painted"}, false, ""},
+		{"two of three named (Will is not, being a stop word)", "conversation", "what have Caroline, Melanie and Will painted", []string{"painted"}, true, "Caroline and Melanie Smith say painted"},
 		{"only names matched", "conversation", "Melanie", []string{"Melanie"}, false, ""},
 		{"not a conversation", "file", "what has Melanie painted", []string{"painted"}, false, ""},
 		{"a verbatim transcript line is not read by speaker", "conversation", "what has Melanie painted", []string{"painted"}, false, ""},
 	}
 	for _, c := range cases {
-		text := content
+		text, meta := content, meta
+		if strings.Contains(strings.ToLower(c.query), "will") {
+			meta = `{"speakers":["Caroline","Melanie Smith","Will"]}`
+			text += "\nWill: I painted a door."
+		}
 		if strings.HasPrefix(c.name, "a verbatim") {
 			text = `{"type":"user","message":"Caroline painted"}` + "\n" + `{"type":"assistant","message":"Melanie painted"}`
 		}
