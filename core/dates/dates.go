@@ -71,6 +71,15 @@ var weekdays = map[string]time.Weekday{
 	"thursday": time.Thursday, "friday": time.Friday, "saturday": time.Saturday,
 }
 
+// walkTo steps from d by step days (1 or -1) until it is a wd; d itself
+// when it is one.
+func walkTo(d time.Time, wd time.Weekday, step int) time.Time {
+	for d.Weekday() != wd {
+		d = d.AddDate(0, 0, step)
+	}
+	return d
+}
+
 var (
 	isoDay   = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
 	dayMonth = regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?(?:,\s*|\s+)(\d{4})\b`)
@@ -118,13 +127,9 @@ func Mentioned(text string) (from, until time.Time, ok bool) {
 			unit := strings.ToLower(m[1])
 			if wd, ok := weekdays[unit]; ok {
 				// The nearest such weekday on that side of the date.
-				d := f.AddDate(0, 0, -1)
-				step := -1
+				d := walkTo(f.AddDate(0, 0, -1), wd, -1)
 				if !before {
-					d, step = u, 1
-				}
-				for d.Weekday() != wd {
-					d = d.AddDate(0, 0, step)
+					d = walkTo(u, wd, 1)
 				}
 				return d, d.AddDate(0, 0, 1), true
 			}

@@ -90,11 +90,7 @@ func resolve(word, which, unit, n, ago string, today time.Time) (Period, bool) {
 		if which == "this" {
 			return Period{}, false // "this Monday" may lie on either side
 		}
-		d := today.AddDate(0, 0, dir)
-		for d.Weekday() != wd {
-			d = d.AddDate(0, 0, dir)
-		}
-		return days(d, 1), true
+		return days(walkTo(today.AddDate(0, 0, dir), wd, dir), 1), true
 	}
 	if first, ok := seasonStart[unit]; ok {
 		if which == "this" {
@@ -116,7 +112,7 @@ func resolve(word, which, unit, n, ago string, today time.Time) (Period, bool) {
 	switch unit {
 	case "weekend":
 		if which == "this" {
-			return weekend(today, 1), true
+			return weekend(today, 0), true
 		}
 		return weekend(today, dir), true
 	case "week":
@@ -131,24 +127,21 @@ func resolve(word, which, unit, n, ago string, today time.Time) (Period, bool) {
 	}
 }
 
-// weekend is the Saturday and Sunday nearest before today (dir -1; a
-// weekend day itself counts when said on Monday or later), or from today
-// on (dir 1; today when it is a weekend day).
+// weekend is a Saturday and Sunday: dir -1, the last one wholly before
+// today; 0, the one under way or coming ("this weekend"); 1, the first
+// that starts after today ("next weekend": on a Saturday or a Sunday, the
+// following one).
 func weekend(today time.Time, dir int) Period {
-	d := today
-	if dir < 0 {
-		d = today.AddDate(0, 0, -1)
-		for d.Weekday() != time.Sunday {
-			d = d.AddDate(0, 0, -1)
-		}
-		d = d.AddDate(0, 0, -1)
-	} else {
-		for d.Weekday() != time.Saturday && d.Weekday() != time.Sunday {
-			d = d.AddDate(0, 0, 1)
-		}
-		if d.Weekday() == time.Sunday {
-			d = d.AddDate(0, 0, -1)
-		}
+	var sat time.Time
+	switch {
+	case dir < 0:
+		sat = walkTo(today.AddDate(0, 0, -1), time.Sunday, -1).AddDate(0, 0, -1)
+	case dir == 0 && today.Weekday() == time.Sunday:
+		sat = today.AddDate(0, 0, -1)
+	case dir == 0:
+		sat = walkTo(today, time.Saturday, 1)
+	default:
+		sat = walkTo(today.AddDate(0, 0, 1), time.Saturday, 1)
 	}
-	return Period{d, d.AddDate(0, 0, 2)}
+	return Period{sat, sat.AddDate(0, 0, 2)}
 }

@@ -37,6 +37,13 @@ func TestReferred(t *testing.T) {
 			t.Errorf("Referred(%q) = %q, want %q", c.text, g, c.want)
 		}
 	}
+	// Said on a Sunday, this weekend is the one under way.
+	sunday := time.Date(2022, 11, 6, 9, 0, 0, 0, time.UTC)
+	for text, want := range map[string]string{"this weekend": "2022-11-05", "last weekend": "2022-10-29", "next weekend": "2022-11-12"} {
+		if ps := Referred(text, sunday); len(ps) != 1 || ps[0].From.Format(DateLayout) != want || ps[0].Until.Sub(ps[0].From) != 48*time.Hour {
+			t.Errorf("Referred(%q) on a Sunday = %v, want the weekend from %s", text, ps, want)
+		}
+	}
 	if ps := Referred("yesterday", time.Time{}); ps != nil {
 		t.Errorf("an unknown time resolved %v", ps)
 	}
