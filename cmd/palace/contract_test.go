@@ -504,6 +504,32 @@ var lspMethods = map[string]struct {
 	"wake-up":  {method: "palace/wakeUp"},
 }
 
+// searchServers sends one search to MCP's palace_search (a server allowed
+// allow) and LSP's palace/search on home's palace and decodes each answer
+// into its own value, for tests that compare the fronts' answers.
+func searchServers(t *testing.T, home, allow string, args map[string]any, viaMCP, viaLSP any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m := startMCPFront(t, home, allow)
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = "palace_search", args
+	res, err := m.cl.CallTool(ctx, req)
+	if err != nil || res.IsError {
+		t.Fatalf("mcp palace_search: %v %+v", err, res)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode(t, "mcp palace_search", string(b), viaMCP)
+	var raw json.RawMessage
+	if _, err := startLSPFront(t, home).conn.Call(ctx, "palace/search", args, &raw); err != nil {
+		t.Fatalf("lsp palace/search: %v", err)
+	}
+	decode(t, "lsp palace/search", string(raw), viaLSP)
+}
+
 func startLSPFront(t *testing.T, home string) *lspFront {
 	t.Helper()
 	stdin, stdout := startServerProc(t, home, "lsp", "serve", "--lsp")

@@ -3,14 +3,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/palace-dev/palace/core/mine"
 )
@@ -63,29 +59,8 @@ func TestRouteOffSameOnEveryFront(t *testing.T) {
 		t.Fatalf("cli: off %s, auto %s; want both rooms unrouted, and billing alone routed", summary(off), summary(auto))
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	m := startMCPFront(t, home, proj)
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = "palace_search", map[string]any{"query": q, "route": "off"}
-	res, err := m.cl.CallTool(ctx, req)
-	if err != nil || res.IsError {
-		t.Fatalf("mcp: %v %+v", err, res)
-	}
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var viaMCP answer
-	decode(t, "mcp palace_search", string(b), &viaMCP)
-
-	l := startLSPFront(t, home)
-	var raw json.RawMessage
-	if _, err := l.conn.Call(ctx, "palace/search", map[string]any{"query": q, "route": "off"}, &raw); err != nil {
-		t.Fatalf("lsp: %v", err)
-	}
-	var viaLSP answer
-	decode(t, "lsp palace/search", string(raw), &viaLSP)
+	var viaMCP, viaLSP answer
+	searchServers(t, home, proj, map[string]any{"query": q, "route": "off"}, &viaMCP, &viaLSP)
 
 	want := summary(off)
 	for front, a := range map[string]answer{"mcp": viaMCP, "lsp": viaLSP} {

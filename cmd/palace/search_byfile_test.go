@@ -3,15 +3,10 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // byFileAnswer is the part of a search by file every front must agree on.
@@ -72,29 +67,8 @@ func TestSearchByFileEveryFront(t *testing.T) {
 		t.Errorf("kinds and langs %v, want %v", langs, want)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	m := startMCPFront(t, home, dir)
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = "palace_search", map[string]any{"query": "harbourtoken", "by": "file"}
-	res, err := m.cl.CallTool(ctx, req)
-	if err != nil || res.IsError {
-		t.Fatalf("mcp: %v %+v", err, res)
-	}
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var viaMCP byFileAnswer
-	decode(t, "palace_search by file", string(b), &viaMCP)
-
-	l := startLSPFront(t, home)
-	var raw json.RawMessage
-	if _, err := l.conn.Call(ctx, "palace/search", map[string]any{"query": "harbourtoken", "by": "file"}, &raw); err != nil {
-		t.Fatalf("lsp: %v", err)
-	}
-	var viaLSP byFileAnswer
-	decode(t, "palace/search by file", string(raw), &viaLSP)
+	var viaMCP, viaLSP byFileAnswer
+	searchServers(t, home, dir, map[string]any{"query": "harbourtoken", "by": "file"}, &viaMCP, &viaLSP)
 	if !reflect.DeepEqual(cli, viaMCP) || !reflect.DeepEqual(cli, viaLSP) {
 		t.Errorf("the fronts disagree:\ncli %+v\nmcp %+v\nlsp %+v", cli, viaMCP, viaLSP)
 	}

@@ -3,14 +3,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // A question naming both speakers of a conversation is asked once per
@@ -62,29 +58,8 @@ func TestSpeakerFacetsSameOnEveryFront(t *testing.T) {
 		t.Errorf("text output lacks the facets or the why:\n%s", text)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	m := startMCPFront(t, home, proj)
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = "palace_search", map[string]any{"query": q}
-	res, err := m.cl.CallTool(ctx, req)
-	if err != nil || res.IsError {
-		t.Fatalf("mcp: %v %+v", err, res)
-	}
-	b, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var viaMCP answer
-	decode(t, "mcp palace_search", string(b), &viaMCP)
-
-	l := startLSPFront(t, home)
-	var raw json.RawMessage
-	if _, err := l.conn.Call(ctx, "palace/search", map[string]any{"query": q}, &raw); err != nil {
-		t.Fatalf("lsp: %v", err)
-	}
-	var viaLSP answer
-	decode(t, "lsp palace/search", string(raw), &viaLSP)
+	var viaMCP, viaLSP answer
+	searchServers(t, home, proj, map[string]any{"query": q}, &viaMCP, &viaLSP)
 
 	// The LSP's why goes on with what the editor panels show for every
 	// hit (the words it mentions); search's why opens it.

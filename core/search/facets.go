@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -42,19 +41,7 @@ func entities(query string, hs []Hit) []string {
 		if h.Kind != store.KindConversation {
 			continue
 		}
-		var m struct {
-			Speakers []string `json:"speakers"`
-		}
-		if json.Unmarshal(h.Metadata, &m) != nil {
-			continue
-		}
-		var named []string
-		for _, s := range m.Speakers {
-			if slices.ContainsFunc(nameWords(s), func(w string) bool { return words[w] }) {
-				named = append(named, s)
-			}
-		}
-		if len(named) >= 2 {
+		if named := namedSpeakers(speakersOf(h.Metadata), words); len(named) >= 2 {
 			return named
 		}
 	}

@@ -149,9 +149,7 @@ const askMaxWords = 6
 // source filter pointing into one (a test file, a tests/ folder).
 func newDemoter(req Request) demoter {
 	d := demoter{words: queryWords(req.Query)}
-	words := strings.FieldsFunc(strings.ToLower(req.Query), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	words := strings.FieldsFunc(strings.ToLower(req.Query), notWordRune)
 	for _, w := range words {
 		if c, ok := askWords[w]; ok && len(words) <= askMaxWords {
 			d.asked[c] = true
@@ -180,10 +178,10 @@ func (d demoter) factor(h store.Hit) float64 {
 // ranked returns fetch's list of at most limit hits, re-ranked: a demoted
 // hit's score keeps its factor of its size (a negative score, possible
 // for a vector, drops by as much). When the first limit hits hold a drawer
-// of a demoted class, the list is read demotePool times deeper first. The speaker
-// rule's milder factor re-ranks the list as read: on LoCoMo, reading it 2
-// or 5 times deeper ranked the same at limits 10 and 50, and cost 2x and
-// 3x the search time.
+// of a demoted class, the list is read demotePool times deeper first. The
+// speaker rule's milder factor re-ranks the list as read: on LoCoMo,
+// reading it 2 or 5 times deeper ranked the same at limits 10 and 50, and
+// cost 2x and 3x the search time.
 func (d demoter) ranked(limit int, fetch func(n int) ([]store.Hit, error)) ([]store.Hit, error) {
 	hs, err := fetch(limit)
 	if err != nil {

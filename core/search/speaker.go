@@ -47,6 +47,29 @@ func nameWords(speaker string) []string {
 	return strings.FieldsFunc(strings.ToLower(speaker), notWordRune)
 }
 
+// namedSpeakers are the speakers a query of words names, in their order.
+func namedSpeakers(speakers []string, words map[string]bool) []string {
+	var out []string
+	for _, s := range speakers {
+		if slices.ContainsFunc(nameWords(s), func(w string) bool { return words[w] }) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// speakersOf reads a conversation drawer's speakers from its metadata
+// (set by mining); nil when it has none or is not JSON.
+func speakersOf(metadata []byte) []string {
+	var m struct {
+		Speakers []string `json:"speakers"`
+	}
+	if json.Unmarshal(metadata, &m) != nil {
+		return nil
+	}
+	return m.Speakers
+}
+
 // focus is how a conversation drawer's speakers stand to a query naming
 // some of them.
 type focus struct {
@@ -64,23 +87,18 @@ func speakerFocus(kind, metadata, content string, matched []string, words map[st
 	if kind != store.KindConversation || len(matched) == 0 || len(words) == 0 {
 		return f, false
 	}
-	var m struct {
-		Speakers []string `json:"speakers"`
-	}
-	if json.Unmarshal([]byte(metadata), &m) != nil || len(m.Speakers) < 2 {
+	speakers := speakersOf([]byte(metadata))
+	if len(speakers) < 2 {
 		return f, false
 	}
+	f.named = namedSpeakers(speakers, words)
 	names := map[string]bool{}
-	for _, s := range m.Speakers {
-		ws := nameWords(s)
-		if slices.ContainsFunc(ws, func(w string) bool { return words[w] }) {
-			f.named = append(f.named, s)
-		}
-		for _, w := range ws {
+	for _, s := range speakers {
+		for _, w := range nameWords(s) {
 			names[w] = true
 		}
 	}
-	if len(f.named) == 0 || len(f.named) == len(m.Speakers) {
+	if len(f.named) == 0 || len(f.named) == len(speakers) {
 		return f, false
 	}
 	for _, w := range matched {
@@ -91,7 +109,7 @@ func speakerFocus(kind, metadata, content string, matched []string, words map[st
 	if len(f.asked) == 0 {
 		return f, false
 	}
-	said, attributed := saidBy(content, m.Speakers, f.named)
+	said, attributed := saidBy(content, speakers, f.named)
 	if !attributed {
 		return f, false
 	}
