@@ -28,8 +28,9 @@ func BenchmarkFilterRefers(b *testing.B) {
 			d.Kind, d.OccurredAt = KindConversation, start.Add(time.Duration(i)*5*time.Minute)
 			d.Metadata = `{"speakers":["Caroline","Melanie"],"first_msg":0,"last_msg":1}`
 			if i%10 == 0 {
-				day := d.OccurredAt.AddDate(0, 0, -7).Format("2006-01-02")
-				d.Metadata = `{"speakers":["Caroline","Melanie"],"refers":[["` + day + `","` + day + `"]]}`
+				day := d.OccurredAt.AddDate(0, 0, -7)
+				d.Metadata = `{"speakers":["Caroline","Melanie"],"refers":[["` + day.Format("2006-01-02") + `","` +
+					day.AddDate(0, 0, 1).Format("2006-01-02") + `"]]}`
 			}
 			ds = append(ds, d)
 		}
