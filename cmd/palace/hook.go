@@ -20,11 +20,25 @@ import (
 	"github.com/palace-dev/palace/server/hook"
 )
 
-const hookLong = `Hooks let a coding agent hand each session to Palace as it goes: at every
-stop (the end of a turn) and before the agent compacts its context, the agent
-runs 'palace hook run', which mines the session's transcript into the
-project's wing (the nearest palace.yaml's wing above the session's working
-folder, else that folder's name), incrementally.
+const hookLong = `Hooks close the loop between a coding agent and Palace. The agent runs
+'palace hook run' at three points of a session:
+
+  SessionStart  the wake-up of the project's wing (identity, the essential
+                story, current facts, the last diary lines) is added to the
+                agent's context.
+  Stop          (the end of a turn) the session's transcript and the project
+                folder are mined into the project's wing, incrementally; every
+                15 human messages (--every N at install) the answer asks the
+                agent to save decisions, changed facts and a diary entry
+                before it stops, never while a stop hook is already active and
+                never twice within 30 seconds.
+  PreCompact    the transcript is mined; a /compact typed in Claude Code is
+                held once so the agent saves first; an automatic compaction
+                goes ahead and the next SessionStart or Stop asks instead.
+
+The project's wing is the nearest palace.yaml's wing above the session's
+working folder, else that folder's name; the project folder is that
+palace.yaml's folder, else the git work tree's root (never your home folder).
 
 'palace hook install claude-code' writes the hook into Claude Code's settings
 (~/.claude/settings.json; with --scope project, .claude/settings.local.json in
@@ -48,17 +62,19 @@ func newHookCmd(g *globals) *cobra.Command {
 
 func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 	var (
-		yes        bool
-		scope, dir string
+		yes, noProject bool
+		scope, dir     string
+		every          int
 	)
 	c := &cobra.Command{
 		Use:       "install claude-code|codex",
-		Short:     "Add Palace's Stop and PreCompact hooks to an agent's settings",
+		Short:     "Add Palace's SessionStart, Stop and PreCompact hooks to an agent's settings",
 		Args:      args(cobra.ExactArgs(1)),
 		ValidArgs: hook.Agents,
 		Example: `  palace hook install claude-code
   palace hook install codex --yes
-  palace hook install claude-code --scope project --dir ~/src/shop`,
+  palace hook install claude-code --scope project --dir ~/src/shop
+  palace hook install claude-code --every 25 --no-project-mine`,
 	}
 	if !install {
 		c.Use = "uninstall claude-code|codex"
@@ -70,6 +86,7 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		o.Every, o.NoProjectMine = every, noProject
 		plan := hook.PlanUninstall
 		if install {
 			plan = hook.PlanInstall
@@ -116,6 +133,10 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "write without asking")
 	c.Flags().StringVar(&scope, "scope", hook.ScopeUser, "user (the agent's settings in your home folder) or project")
 	c.Flags().StringVar(&dir, "dir", "", "the project folder for --scope project (default: the current folder)")
+	if install {
+		c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
+		c.Flags().BoolVar(&noProject, "no-project-mine", false, "at Stop, mine the transcript only, not the project folder")
+	}
 	return c
 }
 
@@ -142,6 +163,12 @@ func installOptions(g *globals, agent, scope, dir string) (hook.InstallOptions, 
 			return hook.InstallOptions{}, fmt.Errorf("palace home: %w", err)
 		}
 	}
+	// The record of what the agent's settings were before install lives
+	// in the palace home, whichever way it was chosen.
+	stateDir, err := palace.ResolveHome(g.home)
+	if err != nil {
+		return hook.InstallOptions{}, fmt.Errorf("palace home: %w", err)
+	}
 	userHome, _ := os.UserHomeDir() // checked by the plan when it is needed
 	if dir == "" {
 		if dir, err = os.Getwd(); err != nil {
@@ -158,7 +185,7 @@ func installOptions(g *globals, agent, scope, dir string) (hook.InstallOptions, 
 	default:
 		return hook.InstallOptions{}, usageError{fmt.Errorf("agent %q: want claude-code or codex", agent)}
 	}
-	return hook.InstallOptions{Agent: agent, Scope: scope, Binary: bin, Home: home, UserHome: userHome, ProjectDir: dir}, nil
+	return hook.InstallOptions{Agent: agent, Scope: scope, Binary: bin, Home: home, UserHome: userHome, ProjectDir: dir, StateDir: stateDir}, nil
 }
 
 // hookGrace is how long a run past its deadline may take to stop cleanly
@@ -173,21 +200,31 @@ func newHookRunCmd(g *globals) *cobra.Command {
 		roots   []string
 	)
 	c := &cobra.Command{
-		Use:   "run --agent claude-code|codex --event stop|precompact",
-		Short: "Mine the session an agent hook reports on stdin (what installed hooks run)",
+		Use:   "run --agent claude-code|codex --event stop|precompact|sessionstart",
+		Short: "Answer the agent hook reported on stdin (what installed hooks run)",
 		Long: `Run is what the installed hooks execute. It reads the agent's hook JSON
-(session_id, transcript_path, cwd) from standard input, checks that the
-transcript is a .jsonl file inside the agent's own transcript folder (or a
---transcripts-root), and mines it into the project's wing, incrementally,
-followed by as much embedding as the deadline allows.
+(session_id, transcript_path, cwd, stop_hook_active, trigger, source) from
+standard input.
+
+At stop and precompact it checks that the transcript is a .jsonl file inside
+the agent's own transcript folder (or a --transcripts-root), and mines it
+into the project's wing, incrementally; a stop also mines the project folder
+(unless --no-project-mine), followed by as much embedding as the deadline
+allows. A stop due for a save prompt (every --every human messages, counted
+from the transcript; the count is kept per session in
+$PALACE_HOME/hooks/sessions) answers with the agent's block decision and a
+reason that asks it to save. At sessionstart it answers with the wake-up of
+the project's wing as additional context.
 
 A transcript that grew is read from its last exchange on, so a run costs
 what the agent appended. One too long to mine within --timeout is stored
 piece by piece, in order, and the next run goes on where this one stopped
 (logged as "partial"), so every session is stored whole in the end.
 
-It never blocks the agent: it returns within --timeout (plus half a second)
-whatever happens, always exits 0, and writes nothing to standard output.
+It never holds the agent up: it returns within --timeout (plus half a
+second) whatever happens and always exits 0. Standard output carries only
+the answer in the agent's hook protocol (one JSON object), or nothing; a
+run that fails answers nothing, so a failure never blocks the agent.
 Failures go to one line on standard error and to $PALACE_HOME/logs/hook.log,
 where every run is recorded.`,
 		Args: args(cobra.NoArgs),
@@ -197,12 +234,14 @@ where every run is recorded.`,
 				o.Roots = append(hook.TranscriptRoots(o.Agent, userHomeDir(), nil), roots...)
 			}
 			o.UserHome = userHomeDir()
-			runHook(c.Context(), g, o, timeout, c.InOrStdin(), c.ErrOrStderr())
+			runHook(c.Context(), g, o, timeout, c.InOrStdin(), c.OutOrStdout(), c.ErrOrStderr())
 			return nil // the agent must never see a failure as its own
 		},
 	}
 	c.Flags().StringVar(&o.Agent, "agent", "", "the agent that runs the hook: claude-code or codex")
-	c.Flags().StringVar(&o.Event, "event", "", "the hook event: stop or precompact")
+	c.Flags().StringVar(&o.Event, "event", "", "the hook event: stop, precompact or sessionstart")
+	c.Flags().IntVar(&o.Every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
+	c.Flags().BoolVar(&o.NoProjectMine, "no-project-mine", false, "at stop, mine the transcript only, not the project folder")
 	c.Flags().DurationVar(&timeout, "timeout", hook.DefaultTimeout, "the most time the run may take")
 	c.Flags().StringArrayVar(&roots, "transcripts-root", nil, "also accept transcripts under this folder (repeatable)")
 	return c
@@ -227,7 +266,7 @@ type hookLogEntry struct {
 // grace) passes the command returns whatever the work is doing; a write in
 // flight is then rolled back by SQLite when the process exits, and the next
 // hook mines the transcript again.
-func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time.Duration, stdin io.Reader, stderr io.Writer) {
+func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time.Duration, stdin io.Reader, stdout, stderr io.Writer) {
 	start := time.Now()
 	if timeout <= 0 {
 		timeout = hook.DefaultTimeout
@@ -235,6 +274,7 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	home, _ := palace.ResolveHome(g.home)
+	o.Home = home
 	type outcome struct {
 		res hook.Result
 		err error
@@ -287,6 +327,11 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 	if out.res.Agent != "" || out.res.Transcript != "" {
 		r := out.res
 		entry.Result = &r
+	}
+	if out.err == nil && status != "timeout" && len(out.res.Answer) > 0 {
+		if _, err := fmt.Fprintf(stdout, "%s\n", out.res.Answer); err != nil {
+			out.err = fmt.Errorf("answer the agent: %w", err)
+		}
 	}
 	if out.err != nil {
 		entry.Error = out.err.Error()

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/palace-dev/palace/core/input"
@@ -31,8 +32,9 @@ const (
 
 // Events, as `palace hook run --event` names them.
 const (
-	EventStop       = "stop"
-	EventPreCompact = "precompact"
+	EventStop         = "stop"
+	EventPreCompact   = "precompact"
+	EventSessionStart = "sessionstart"
 )
 
 // Scopes of an installation.
@@ -54,6 +56,7 @@ var Agents = []string{AgentClaudeCode, AgentCodex}
 var agentEvents = []struct{ event, key string }{
 	{EventStop, "Stop"},
 	{EventPreCompact, "PreCompact"},
+	{EventSessionStart, "SessionStart"},
 }
 
 // Env looks up an environment variable; tests pass a map's lookup.
@@ -73,6 +76,15 @@ type InstallOptions struct {
 	UserHome   string
 	ProjectDir string
 	Env        Env
+	// Every, when not 0, is written into the Stop hook as --every: how
+	// many human messages pass between save prompts.
+	Every int
+	// NoProjectMine is written into the Stop hook: it then mines the
+	// transcript only, not the project folder.
+	NoProjectMine bool
+	// StateDir (the palace home) keeps what a settings file was before
+	// install, so uninstall restores it byte for byte; "" keeps nothing.
+	StateDir string
 }
 
 func (o InstallOptions) getenv(k string) string {
@@ -137,6 +149,9 @@ func (o *InstallOptions) check() error {
 	if o.Scope == ScopeProject && o.ProjectDir == "" {
 		return errors.New("no project folder for --scope project")
 	}
+	if o.Every < 0 || o.Every > MaxEvery {
+		return input.Invalid("every", "%d: want 1 to %d human messages", o.Every, MaxEvery)
+	}
 	if !filepath.IsAbs(o.Binary) {
 		return fmt.Errorf("palace binary %q is not an absolute path", o.Binary)
 	}
@@ -152,6 +167,12 @@ func (o InstallOptions) Command(event string) string {
 		parts = append(parts, "--home", shellQuote(o.Home))
 	}
 	parts = append(parts, "hook", "run", "--agent", o.Agent, "--event", event)
+	if event == EventStop && o.Every != 0 {
+		parts = append(parts, "--every", strconv.Itoa(o.Every))
+	}
+	if event == EventStop && o.NoProjectMine {
+		parts = append(parts, "--no-project-mine")
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -184,6 +205,13 @@ type Plan struct {
 	Changed bool
 	// Notes are things the user should know (Codex's feature flag).
 	Notes []string
+	// remove says uninstall deletes the file: install created it.
+	remove bool
+	// record is what to keep of the file's state before install, at
+	// recordPath; dropRecord removes a record that no longer applies.
+	record     *installRecord
+	recordPath string
+	dropRecord bool
 }
 
 // PlanInstall computes the settings file with Palace's Stop and PreCompact
@@ -261,10 +289,18 @@ func plan(o InstallOptions, install bool) (Plan, error) {
 	}
 	p.New = encode(root)
 	p.Changed = !bytes.Equal(p.Old, p.New)
-	if !install && p.Old != nil && !bytes.Contains(p.Old, []byte(marker(o.Agent))) {
-		p.Changed = false // nothing of Palace's: leave the file byte for byte
+	if !install {
+		if p.Old != nil && !bytes.Contains(p.Old, []byte(marker(o.Agent))) {
+			p.Changed = false // nothing of Palace's: leave the file byte for byte
+			return p, nil
+		}
+		restoreUninstall(&p, o)
+		return p, nil
 	}
-	if install && o.Agent == AgentCodex {
+	if p.Changed {
+		recordInstall(&p, o)
+	}
+	if o.Agent == AgentCodex {
 		p.Notes = append(p.Notes, codexNotes(o)...)
 	}
 	return p, nil
@@ -331,39 +367,26 @@ func codexNotes(o InstallOptions) []string {
 
 // Apply writes the planned file atomically (a temporary file renamed into
 // place), keeping an existing file's permissions; new files are 0600, new
-// folders 0700.
+// folders 0700. An uninstall that restores a file install created
+// removes it.
 func (p Plan) Apply() error {
 	if !p.Changed {
 		return nil
 	}
-	dir := filepath.Dir(p.Path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("write %s: %w", p.Path, err)
+	if p.remove {
+		if err := os.Remove(p.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", p.Path, err)
+		}
+		return p.applyRecord()
 	}
 	mode := os.FileMode(0o600)
 	if fi, err := os.Stat(p.Path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	tmp, err := os.CreateTemp(dir, ".palace-hook-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p.Path, err)
+	if err := writeAtomic(p.Path, p.New, mode); err != nil {
+		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(p.New); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", p.Path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", p.Path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", p.Path, err)
-	}
-	if err := os.Rename(tmp.Name(), p.Path); err != nil {
-		return fmt.Errorf("write %s: %w", p.Path, err)
-	}
-	return nil
+	return p.applyRecord()
 }
 
 // Diff is the change as lines starting with "-" and "+", with two lines of

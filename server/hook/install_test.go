@@ -95,7 +95,7 @@ func TestInstallClaudeCodeMergesAndIsIdempotent(t *testing.T) {
 	moved, _ := PlanInstall(o)
 	moved.Apply()
 	got, _ = os.ReadFile(path)
-	if strings.Count(string(got), "hook run --agent claude-code") != 2 || strings.Contains(string(got), "/opt/palace bin") {
+	if strings.Count(string(got), "hook run --agent claude-code") != 3 || strings.Contains(string(got), "/opt/palace bin") {
 		t.Errorf("reinstall:\n%s", got)
 	}
 	un, _ := PlanUninstall(o)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/palace-dev/palace/core/convo"
 	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
@@ -36,12 +37,19 @@ const (
 )
 
 // Input is what the agent sends on stdin. Claude Code and Codex send the
-// same fields for Stop and PreCompact; others are ignored.
+// same fields; others are ignored.
 type Input struct {
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`
 	CWD            string `json:"cwd"`
 	HookEventName  string `json:"hook_event_name"`
+	// StopHookActive (Stop) says the agent goes on because a stop hook
+	// blocked: blocking again could keep it from ever stopping.
+	StopHookActive bool `json:"stop_hook_active"`
+	// Trigger (PreCompact) is "manual" (/compact) or "auto".
+	Trigger string `json:"trigger"`
+	// Source (SessionStart) is startup, resume, clear or compact.
+	Source string `json:"source"`
 }
 
 // ReadInput reads the hook JSON from r, at most MaxInput bytes.
@@ -172,6 +180,15 @@ type RunOptions struct {
 	Roots    []string
 	UserHome string
 	Env      Env
+	// Home is the palace home, where each session's hook state is kept.
+	Home string
+	// Every is how many human messages pass between save prompts; 0 is
+	// DefaultEvery.
+	Every int
+	// NoProjectMine keeps Stop from mining the session's project folder.
+	NoProjectMine bool
+	// Now is the clock of the cooldown; nil is time.Now.
+	Now func() time.Time
 }
 
 // Result says what a hook run did.
@@ -179,7 +196,7 @@ type Result struct {
 	Agent      string        `json:"agent"`
 	Event      string        `json:"event"`
 	Session    string        `json:"session"`
-	Transcript string        `json:"transcript"`
+	Transcript string        `json:"transcript,omitempty"`
 	Wing       string        `json:"wing"`
 	Summary    *mine.Summary `json:"summary,omitempty"`
 	Embedded   int           `json:"embedded"`
@@ -187,6 +204,19 @@ type Result struct {
 	// Partial says the deadline came before the end of the transcript:
 	// what was read is stored, and the next run goes on from there.
 	Partial bool `json:"partial,omitempty"`
+	// Project is the project folder a Stop mined, with its summary.
+	Project        string        `json:"project,omitempty"`
+	ProjectSummary *mine.Summary `json:"project_summary,omitempty"`
+	// Humans is the count of human messages in the transcript.
+	Humans int `json:"humans,omitempty"`
+	// ProjectError says why the project could not be mined.
+	ProjectError string `json:"project_error,omitempty"`
+	// Asked says the answer asks the agent to save (a Stop or PreCompact
+	// block, or a SessionStart after an automatic compaction).
+	Asked bool `json:"asked,omitempty"`
+	// Answer is what to write to standard output for the agent, in its
+	// hook protocol; nil: nothing.
+	Answer []byte `json:"-"`
 }
 
 // Check validates the input and returns the transcript to mine and its
@@ -198,12 +228,20 @@ func Check(in Input, o RunOptions) (transcript, wing string, err error) {
 		return "", "", input.Invalid("agent", "%s: want %s", input.Quote(o.Agent), strings.Join(Agents, " or "))
 	}
 	switch o.Event {
-	case EventStop, EventPreCompact:
+	case EventStop, EventPreCompact, EventSessionStart:
 	default:
-		return "", "", input.Invalid("event", "%s: want stop or precompact", input.Quote(o.Event))
+		return "", "", input.Invalid("event", "%s: want stop, precompact or sessionstart", input.Quote(o.Event))
+	}
+	if o.Every < 0 || o.Every > MaxEvery {
+		return "", "", input.Invalid("every", "%d: want 1 to %d human messages (0: %d)", o.Every, MaxEvery, DefaultEvery)
 	}
 	if err := CheckSessionID(in.SessionID); err != nil {
 		return "", "", err
+	}
+	if o.Event == EventSessionStart {
+		// A session that starts may have no transcript yet, and this
+		// event reads none.
+		return "", WingFor(in.CWD), nil
 	}
 	roots := o.Roots
 	if roots == nil {
@@ -215,15 +253,17 @@ func Check(in Input, o RunOptions) (transcript, wing string, err error) {
 	return transcript, WingFor(in.CWD), nil
 }
 
-// Run mines the session's transcript into its wing, incrementally (an
-// unchanged transcript costs a stat; a grown one is read from its last
-// exchange on, so a run costs what was appended), then embeds what it can
-// before ctx's deadline. The caller bounds ctx: the agent is waiting. A
-// transcript too long to mine before the deadline is stored piece by
-// piece, in order (Result.Partial), and the next run goes on from the
-// last piece stored, so every session is stored whole in the end.
-// Embedding that does not finish is resumed by the next mine or `palace
-// reindex`.
+// Run does what the event asks. Stop and PreCompact mine the session's
+// transcript into its wing, incrementally (an unchanged transcript costs a
+// stat; a grown one is read from its last exchange on, so a run costs what
+// was appended); Stop also mines the project folder, and both may answer
+// with a request to save (see askToSave). SessionStart answers with the
+// wake-up of the session's wing. What was mined is embedded before ctx's
+// deadline; the caller bounds ctx: the agent is waiting. A transcript too
+// long to mine before the deadline is stored piece by piece, in order
+// (Result.Partial), and the next run goes on from the last piece stored,
+// so every session is stored whole in the end. Embedding that does not
+// finish is resumed by the next mine or `palace reindex`.
 func Run(ctx context.Context, p *palace.Palace, in Input, o RunOptions) (Result, error) {
 	res := Result{Agent: o.Agent, Event: o.Event, Session: in.SessionID}
 	transcript, wing, err := Check(in, o)
@@ -231,24 +271,208 @@ func Run(ctx context.Context, p *palace.Palace, in Input, o RunOptions) (Result,
 		return res, err
 	}
 	res.Transcript, res.Wing = transcript, wing
-	// Embedding is asked for only when the mine added drawers: loading the
-	// model costs more than most hook runs take.
-	m, err := ops.Mine(ctx, p, ops.MineRequest{Path: transcript, Wing: wing, Mode: mine.ModeConvos, NoVectors: true})
-	res.Summary = m.Summary
-	if err != nil && m.Summary != nil && mine.IsInterrupted(err) && ctx.Err() != nil {
-		res.Partial = true
-		return res, nil
+	if o.Home == "" {
+		return res, errors.New("hook: no palace home to keep the session's state in")
 	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	path := statePath(o.Home, o.Agent, in.SessionID)
+	st, err := loadState(path)
 	if err != nil {
 		return res, fmt.Errorf("hook: %w", err)
 	}
-	if m.DrawersAdded == 0 {
-		return res, nil
+	if o.Event == EventSessionStart {
+		return sessionStart(ctx, p, res, st, path, now())
 	}
-	v, err := ops.Embed(ctx, p, ops.EmbedRequest{})
-	res.Embedded, res.Pending = v.Embedded, v.Pending
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+	if err := countHumans(o.Agent, transcript, &st); err != nil {
+		return res, fmt.Errorf("hook: count the human messages of %s: %w", transcript, err)
+	}
+	res.Humans = st.Humans
+	added, err := mineTranscript(ctx, p, &res)
+	if err != nil {
+		return res, err
+	}
+	if o.Event == EventStop && !o.NoProjectMine && !res.Partial {
+		added += mineProject(ctx, p, in.CWD, o.UserHome, &res)
+	}
+	if added > 0 {
+		v, err := ops.Embed(ctx, p, ops.EmbedRequest{})
+		res.Embedded, res.Pending = v.Embedded, v.Pending
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+			return res, fmt.Errorf("hook: %w", err)
+		}
+	}
+	every := o.Every
+	if every == 0 {
+		every = DefaultEvery
+	}
+	var why string
+	switch {
+	case o.Event == EventStop:
+		why = fmt.Sprintf("%d human messages since the last save.", res.Humans-st.PromptedAt)
+		if st.Compacted {
+			why = "the context was compacted since the last save."
+		}
+		res.Asked, st = askToSave(st, res.Humans, every, now(), in.StopHookActive)
+	case in.Trigger == "manual" && o.Agent == AgentClaudeCode && !inCooldown(st, now()):
+		// A blocked /compact is typed again once the agent has saved.
+		// Codex's PreCompact can only end the turn, and blocking an
+		// automatic compaction traps a session that has no room left,
+		// so those go ahead and the ask waits for the next
+		// SessionStart or Stop.
+		why, res.Asked = "you asked to compact the context; save first, then compact again.", true
+		st = prompted(st, res.Humans, now())
+	default:
+		// Right after a save prompt, the compaction loses nothing new.
+		st.Humans, st.Compacted = res.Humans, !inCooldown(st, now())
+	}
+	if err := saveState(path, st); err != nil {
 		return res, fmt.Errorf("hook: %w", err)
+	}
+	if res.Asked {
+		res.Answer = blockAnswer(saveReason(why, wing))
+	}
+	return res, nil
+}
+
+// mineTranscript mines the session's transcript into res.Wing and says
+// how many drawers it added.
+func mineTranscript(ctx context.Context, p *palace.Palace, res *Result) (int, error) {
+	// Embedding is asked for only when a mine added drawers: loading the
+	// model costs more than most hook runs take.
+	m, err := ops.Mine(ctx, p, ops.MineRequest{Path: res.Transcript, Wing: res.Wing, Mode: mine.ModeConvos, NoVectors: true})
+	res.Summary = m.Summary
+	if err != nil && m.Summary != nil && mine.IsInterrupted(err) && ctx.Err() != nil {
+		res.Partial = true
+		return m.DrawersAdded, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("hook: %w", err)
+	}
+	return m.DrawersAdded, nil
+}
+
+// projectMargin is the time a project mine leaves before the hook's
+// deadline, so the answer to the agent is still written in time.
+const projectMargin = 750 * time.Millisecond
+
+// mineProject mines the session's project folder incrementally, until
+// shortly before ctx's deadline (the next Stop goes on with what is left).
+// A project that cannot be mined is logged in the result, not an error:
+// the transcript is stored and the save prompt still due.
+func mineProject(ctx context.Context, p *palace.Palace, cwd, userHome string, res *Result) int {
+	dir := ProjectDir(cwd, userHome)
+	if dir == "" {
+		return 0
+	}
+	res.Project = dir
+	if dl, ok := ctx.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-projectMargin))
+		defer cancel()
+	}
+	m, err := ops.Mine(ctx, p, ops.MineRequest{Path: dir, DefaultWing: res.Wing, NoVectors: true})
+	res.ProjectSummary = m.Summary
+	if err != nil && !(mine.IsInterrupted(err) && ctx.Err() != nil) {
+		res.ProjectError = err.Error()
+	}
+	return m.DrawersAdded
+}
+
+// ProjectDir is the project a session in cwd works on: the folder of the
+// nearest palace.yaml at or above cwd, else the root of the git work tree
+// cwd is in. Neither the user's home nor the file system's root is ever a
+// project (a session started there would mine everything); "" is none.
+func ProjectDir(cwd, userHome string) string {
+	if cwd == "" || len(cwd) > maxPath || strings.ContainsRune(cwd, 0) || !filepath.IsAbs(cwd) {
+		return ""
+	}
+	cwd = filepath.Clean(cwd)
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return ""
+	}
+	usable := func(d string) bool { return d != filepath.Dir(d) && d != filepath.Clean(userHome) }
+	for d := cwd; usable(d); d = filepath.Dir(d) {
+		if cfg, err := mine.LoadConfig(d); err == nil && cfg != nil {
+			return d
+		}
+	}
+	for d := cwd; usable(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+	}
+	return ""
+}
+
+// countHumans counts the messages a person typed in the transcript (tool
+// results, injected context and compaction summaries are not theirs),
+// reading only what was appended since the count st holds: a session of
+// 40,000 lines is not parsed again at every stop. Only whole lines are
+// counted; a line the agent is still writing waits for the next run.
+func countHumans(agent, transcript string, st *sessionState) error {
+	f, err := os.Open(transcript)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Size() < st.Counted { // rewritten: count it all again
+		st.Counted, st.Humans = 0, 0
+	}
+	if _, err := f.Seek(st.Counted, io.SeekStart); err != nil {
+		return err
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	data = data[:bytes.LastIndexByte(data, '\n')+1]
+	if len(data) == 0 {
+		return nil
+	}
+	parse := convo.ParseClaudeCode
+	if agent == AgentCodex {
+		parse = convo.ParseCodex
+	}
+	c, err := parse(filepath.Base(transcript), data)
+	if err != nil && len(c.Messages) == 0 {
+		return err
+	}
+	for _, m := range c.Messages {
+		if m.Role == convo.RoleUser {
+			st.Humans++
+		}
+	}
+	st.Counted += int64(len(data))
+	return nil
+}
+
+// sessionStart answers with the wake-up of the session's wing, and with
+// the save request an automatic compaction left pending.
+func sessionStart(ctx context.Context, p *palace.Palace, res Result, st sessionState, path string, now time.Time) (Result, error) {
+	w, err := ops.WakeUp(ctx, p, ops.WakeUpRequest{DefaultWing: res.Wing})
+	if err != nil {
+		return res, fmt.Errorf("hook: wake-up: %w", err)
+	}
+	var parts []string
+	if w.Text != "" {
+		parts = append(parts, fmt.Sprintf("Palace memory for wing %s (a wake-up within %d tokens; palace_search finds more):\n\n%s", res.Wing, w.Budget, w.Text))
+	}
+	if st.Compacted {
+		res.Asked = true
+		parts = append(parts, saveReason("the context was just compacted.", res.Wing))
+		if err := saveState(path, prompted(st, st.Humans, now)); err != nil {
+			return res, fmt.Errorf("hook: %w", err)
+		}
+	}
+	if len(parts) > 0 {
+		res.Answer = contextAnswer(strings.Join(parts, "\n\n"))
 	}
 	return res, nil
 }

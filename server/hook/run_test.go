@@ -157,7 +157,7 @@ func TestRunMinesIncrementally(t *testing.T) {
 	}
 	defer p.Close()
 	in := Input{SessionID: "3f2a9c1e-5b7d-4e21-9a0c-8d6f1b2e4c7a", TranscriptPath: transcript, CWD: cwd, HookEventName: "Stop"}
-	o := RunOptions{Agent: AgentClaudeCode, Event: EventStop, UserHome: userHome, Env: env}
+	o := RunOptions{Agent: AgentClaudeCode, Event: EventStop, UserHome: userHome, Env: env, Home: t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
 	defer cancel()
 	res, err := Run(ctx, p, in, o)

@@ -87,7 +87,7 @@ func newSessionSetup(tb testing.TB, data []byte) *sessionSetup {
 		tb.Fatal(err)
 	}
 	s.in = Input{SessionID: longSessionID, TranscriptPath: s.transcript, CWD: cwd, HookEventName: "Stop"}
-	s.o = RunOptions{Agent: AgentClaudeCode, Event: EventStop, Roots: []string{root}}
+	s.o = RunOptions{Agent: AgentClaudeCode, Event: EventStop, Roots: []string{root}, Home: tb.TempDir()}
 	s.p = openHookPalace(tb)
 	return s
 }
