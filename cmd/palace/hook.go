@@ -56,7 +56,7 @@ func newHookCmd(g *globals) *cobra.Command {
 		Long:  hookLong,
 	}
 	needsSubcommand(c)
-	c.AddCommand(newHookInstallCmd(g, true), newHookInstallCmd(g, false), newHookRunCmd(g))
+	c.AddCommand(newHookInstallCmd(g, true), newHookInstallCmd(g, false), newHookRunCmd(g), newHookPluginCmd(g))
 	return c
 }
 
@@ -137,6 +137,56 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 		c.Flags().BoolVar(&noProject, "no-project-mine", false, "at Stop, mine the transcript only, not the project folder")
 	}
+	return c
+}
+
+func newHookPluginCmd(g *globals) *cobra.Command {
+	var (
+		every     int
+		noProject bool
+	)
+	c := &cobra.Command{
+		Use:   "plugin [DIR]",
+		Short: "Write Palace as a Claude Code plugin marketplace (MCP server and hooks) into DIR",
+		Long: `Plugin writes a Claude Code marketplace holding one plugin, palace, into DIR
+(default: $PALACE_HOME/claude-plugin): its manifests, the MCP server
+(palace serve --mcp) and the same SessionStart, Stop and PreCompact hooks
+'palace hook install claude-code' writes, all naming this palace binary by
+its absolute path. Then, in Claude Code:
+
+  /plugin marketplace add DIR
+  /plugin install palace@palace
+
+Use the plugin or 'palace hook install', not both: each runs the hooks.`,
+		Args: args(cobra.MaximumNArgs(1)),
+		RunE: func(c *cobra.Command, a []string) error {
+			o, err := installOptions(g, hook.AgentClaudeCode, hook.ScopeUser, "")
+			if err != nil {
+				return err
+			}
+			o.Every, o.NoProjectMine = every, noProject
+			dir := filepath.Join(o.StateDir, "claude-plugin")
+			if len(a) == 1 {
+				if dir, err = filepath.Abs(a[0]); err != nil {
+					return usageError{fmt.Errorf("plugin folder: %w", err)}
+				}
+			}
+			files, err := hook.Plugin(o)
+			if err != nil {
+				if errors.Is(err, hook.ErrInvalid) {
+					return usageError{err}
+				}
+				return err
+			}
+			if err := hook.WriteFiles(dir, files); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.OutOrStdout(), "wrote the Palace plugin marketplace in %s; in Claude Code, type:\n%s", dir, hook.PluginHelp(dir))
+			return nil
+		},
+	}
+	c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
+	c.Flags().BoolVar(&noProject, "no-project-mine", false, "at Stop, mine the transcript only, not the project folder")
 	return c
 }
 

@@ -266,15 +266,7 @@ func plan(o InstallOptions, install bool) (Plan, error) {
 			groups = removeOurs(a, o.Agent)
 		}
 		if install {
-			handler := newObject()
-			handler.set("type", "command")
-			handler.set("command", o.Command(ev.event))
-			if o.Agent == AgentClaudeCode {
-				handler.set("timeout", agentTimeout)
-			}
-			group := newObject()
-			group.set("hooks", []any{handler})
-			groups = append(groups, group)
+			groups = append(groups, handlerGroup(o, ev.event))
 		}
 		if len(groups) == 0 {
 			hooks.del(ev.key)
@@ -304,6 +296,20 @@ func plan(o InstallOptions, install bool) (Plan, error) {
 		p.Notes = append(p.Notes, codexNotes(o)...)
 	}
 	return p, nil
+}
+
+// handlerGroup is the matcher group Palace adds to the agent's hooks for
+// event: one command handler, for every matcher.
+func handlerGroup(o InstallOptions, event string) *object {
+	handler := newObject()
+	handler.set("type", "command")
+	handler.set("command", o.Command(event))
+	if o.Agent == AgentClaudeCode {
+		handler.set("timeout", agentTimeout)
+	}
+	group := newObject()
+	group.set("hooks", []any{handler})
+	return group
 }
 
 // removeOurs drops Palace's handlers from matcher groups, and groups left
