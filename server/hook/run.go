@@ -109,6 +109,19 @@ func TranscriptRoots(agent, userHome string, env Env) []string {
 	return nil
 }
 
+// findRollout finds Codex's transcript of a session in its folders
+// (sessions/YYYY/MM/DD/rollout-TIME-ID.jsonl), or returns "".
+func findRollout(roots []string, session string) string {
+	suffix := "-" + session + ".jsonl"
+	for _, root := range roots {
+		matches, _ := filepath.Glob(filepath.Join(root, "*", "*", "*", "rollout-*"+suffix))
+		if len(matches) > 0 {
+			return matches[len(matches)-1]
+		}
+	}
+	return ""
+}
+
 // CheckTranscript resolves the transcript path the agent sent and returns
 // it if it is a regular .jsonl file inside one of roots, after following
 // symbolic links: a path with "..", a link out of the agent's folder, a
@@ -247,7 +260,13 @@ func Check(in Input, o RunOptions) (transcript, wing string, err error) {
 	if roots == nil {
 		roots = TranscriptRoots(o.Agent, o.UserHome, o.Env)
 	}
-	if transcript, err = CheckTranscript(in.TranscriptPath, roots); err != nil {
+	path := in.TranscriptPath
+	if path == "" && o.Agent == AgentCodex {
+		// Codex documents transcript_path as nullable: its rollout file
+		// is then the one named by the session id.
+		path = findRollout(roots, in.SessionID)
+	}
+	if transcript, err = CheckTranscript(path, roots); err != nil {
 		return "", "", err
 	}
 	return transcript, WingFor(in.CWD), nil

@@ -197,3 +197,24 @@ func TestReadInput(t *testing.T) {
 		}
 	}
 }
+
+// Codex may send a null transcript_path: the session's rollout file is
+// found by its id. Claude Code always sends one; an empty one is refused.
+func TestCodexTranscriptFoundBySession(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sessions")
+	id := "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"
+	day := filepath.Join(root, "2026", "11", "30")
+	os.MkdirAll(day, 0o700)
+	want := filepath.Join(day, "rollout-2026-11-30T10-00-00-"+id+".jsonl")
+	os.WriteFile(want, []byte("{}\n"), 0o600)
+	os.WriteFile(filepath.Join(day, "rollout-2026-11-30T09-00-00-0199a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b.jsonl"), []byte("{}\n"), 0o600)
+	o := RunOptions{Agent: AgentCodex, Event: EventStop, Roots: []string{root}}
+	got, _, err := Check(Input{SessionID: id}, o)
+	if err != nil || got != want {
+		t.Fatalf("Codex without transcript_path: %q, %v; want %q", got, err, want)
+	}
+	o.Agent = AgentClaudeCode
+	if _, _, err := Check(Input{SessionID: id}, o); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("Claude Code without transcript_path: %v", err)
+	}
+}
