@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // copyFixtures copies core/convo's hand-written exports into a temp dir.
@@ -38,8 +39,8 @@ func copyFixtures(t *testing.T) string {
 func TestMineConversations(t *testing.T) {
 	home, dir := t.TempDir(), copyFixtures(t)
 	s := mineOK(t, home, dir, "--mode", "convos")
-	if s.FilesMined != 11 || s.SkippedBy["metadata"] != 2 || len(s.SkippedBy) != 1 {
-		t.Fatalf("mined %d (skipped %v), want the 11 exports and users/channels.json skipped as metadata", s.FilesMined, s.SkippedBy)
+	if s.FilesMined != 12 || s.SkippedBy["metadata"] != 2 || len(s.SkippedBy) != 1 {
+		t.Fatalf("mined %d (skipped %v), want the 12 exports and users/channels.json skipped as metadata", s.FilesMined, s.SkippedBy)
 	}
 	// Every format is searchable, as a conversation drawer with speakers and,
 	// where the export has timestamps (all but plain text), a time.
@@ -55,7 +56,7 @@ func TestMineConversations(t *testing.T) {
 			t.Errorf("%s: %s drawer has no time", h.Citation, h.Metadata.Format)
 		}
 	}
-	for _, f := range []string{"claude-code", "claude-ai", "chatgpt", "codex", "gemini", "slack", "text"} {
+	for _, f := range []string{"claude-code", "claude-ai", "chatgpt", "codex", "gemini", "copilot", "slack", "text"} {
 		if !formats[f] {
 			t.Errorf("no drawer from the %s fixture (have %v)", f, formats)
 		}
@@ -83,6 +84,43 @@ func TestMineConversations(t *testing.T) {
 	}
 	if again := mineOK(t, home, dir, "--mode", "convos"); again.FilesMined != 0 || again.DrawersAdded != 0 || again.DrawersRemoved != 0 {
 		t.Errorf("re-mining the same exports is not a no-op: %+v", again)
+	}
+}
+
+// VS Code keeps Copilot Chat sessions in its workspace storage; mining that
+// folder as it is (auto mode) files each session's exchanges as
+// conversation drawers with the user's and Copilot's names, dated by their
+// requests, and the storage's other JSON as files.
+func TestMineCopilotChatSessions(t *testing.T) {
+	home, storage := t.TempDir(), t.TempDir()
+	session, err := os.ReadFile(filepath.Join("..", "..", "core", "convo", "testdata", "copilot", "chatSessions", "7c1e5a2b-4d3f-4e8a-9b6c-2f0d1e3a5b7c.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, storage, map[string]string{
+		"3b8f0e2c9d1a/chatSessions/7c1e5a2b-4d3f-4e8a-9b6c-2f0d1e3a5b7c.json": string(session),
+		"3b8f0e2c9d1a/workspace.json":                                         `{"folder": "file:///home/dana/src/shop"}`,
+	})
+	s := mineOK(t, home, storage, "--wing", "shop")
+	if s.FilesMined != 2 || len(s.Errors) != 0 {
+		t.Fatalf("mine: %+v", s)
+	}
+	r := searchOK(t, home, "retry loop back off", "--kind", "conversation")
+	if len(r.Hits) == 0 {
+		t.Fatal("the session's first exchange is not found")
+	}
+	h := r.Hits[0]
+	if h.Metadata.Format != "copilot" || strings.Join(h.Metadata.Speakers, ",") != "dana-dev,GitHub Copilot" ||
+		h.Time == nil || h.Time.UTC().Format(time.RFC3339) != "2025-10-06T08:40:12Z" {
+		t.Errorf("hit %s: format %q, speakers %q, time %v", h.Citation, h.Metadata.Format, h.Metadata.Speakers, h.Time)
+	}
+	if !strings.Contains(h.Content, "The loop in [file client.go] resets `delay`") {
+		t.Errorf("drawer content:\n%s", h.Content)
+	}
+	// The request without a timestamp is dated by the session's creation.
+	r = searchOK(t, home, "covered by the existing tests")
+	if len(r.Hits) == 0 || r.Hits[0].Metadata.FirstMsg != 7 || r.Hits[0].Time == nil || r.Hits[0].Time.UTC().Format(time.RFC3339) != "2025-10-06T08:40:00Z" {
+		t.Errorf("undated request: %+v", r.Hits)
 	}
 }
 

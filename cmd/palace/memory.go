@@ -149,8 +149,9 @@ func newDiaryCmd(g *globals) *cobra.Command {
 		Use:   "diary",
 		Short: "Per-agent diaries: dated entries an agent writes and reads back",
 		Long: `A diary entry is a drawer of kind diary, stamped with the time it was written
-(UTC, to the second). It goes to the agent's own wing, "diary-<agent>", unless
---wing names another, in room --topic (default "journal"). Agents are told
+(UTC, to the second). It goes to the agent's own wing, "diary-<agent>" (or the
+diary wing 'palace agent add' registered for it), unless --wing names another,
+in room --topic (default "journal"). Agents are told
 apart by their name lower-cased, with runs of other characters than letters,
 digits, '_', '.' and '-' made '-' ("Claude Code" is "claude-code").`,
 	}
@@ -199,7 +200,7 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&e.Topic, "topic", "", "the entry's topic, its room (default \""+ops.DefaultTopic+"\")")
-	c.Flags().StringVar(&e.Wing, "wing", "", "file the entry in this wing (default: the agent's own, diary-<agent>)")
+	c.Flags().StringVar(&e.Wing, "wing", "", "file the entry in this wing (default: the agent's own, diary-<agent> or its registered diary wing)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the entry as JSON")
 	return c
 }

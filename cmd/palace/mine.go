@@ -30,7 +30,8 @@ are replaced atomically; deleted or newly ignored files are pruned.
 palace.yaml and .palaceignore configure the mine and are never drawers.
 
 Chat exports (Claude Code and Codex session JSONL, Claude.ai and ChatGPT
-conversations.json, Gemini CLI sessions, Slack exports) are recognised by
+conversations.json, Gemini CLI sessions, VS Code's GitHub Copilot Chat
+sessions in workspaceStorage/*/chatSessions, Slack exports) are recognised by
 their content and stored verbatim as conversation drawers, one per exchange
 (a user turn with its replies), with speakers and times; a Slack export's
 users.json and channels.json name its speakers and channels and are not

@@ -13,7 +13,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "status",
-		Short: "Drawers per wing and room, sources, database size, schema version",
+		Short: "Drawers per wing and room, sources, database size, schema version, agents",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			s, err := readPalace(g, func(p *palace.Palace) (ops.StatusResult, error) {
@@ -30,6 +30,12 @@ func newStatusCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", termLine(s.Database), s.SchemaVersion, float64(s.DBBytes)/1e6)
 			fmt.Fprintf(out, "%d drawers (%d deleted), %d sources\n", s.Drawers, s.Deleted, s.Sources)
 			fmt.Fprintf(out, "embeddings: %s (%s); %d vectors, %d drawers waiting for one\n", termLine(e.Backend), termLine(e.Reason), e.Vectors, e.Pending)
+			if len(s.Agents) > 0 {
+				fmt.Fprintln(out, "agents:")
+				for _, a := range s.Agents {
+					printAgent(out, "  ", a)
+				}
+			}
 			wing := ""
 			for _, r := range s.Rooms {
 				if r.Wing != wing {

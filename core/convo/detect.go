@@ -17,8 +17,11 @@ import (
 // response items), Gemini JSONL a session_metadata line; arrays of objects
 // with chat_messages are Claude.ai, with mapping ChatGPT, of type "message"
 // with ts Slack; an object with messages and sessionId/projectHash/startTime
-// is a Gemini session. Slack's users.json and channels.json are metadata,
-// not conversations, and give "". Text is only considered for .txt, .md,
+// is a Gemini session, one with requests and responderUsername or
+// requesterUsername (VS Code writes them before the requests, so a cut head
+// still has them), or any requests in a chatSessions folder, a Copilot Chat
+// session. Slack's users.json and channels.json are metadata, not
+// conversations, and give "". Text is only considered for .txt, .md,
 // .markdown, .text and extension-less files, and must look like a
 // transcript (see ParseText).
 func Detect(name string, head []byte) string { return detect(name, head, true) }
@@ -49,6 +52,12 @@ func detect(name string, head []byte, strict bool) string {
 		return detectText(head, strict)
 	}
 	return ""
+}
+
+// inChatSessions reports whether name is in a folder called chatSessions,
+// where VS Code keeps its chat sessions.
+func inChatSessions(name string) bool {
+	return path.Base(path.Dir(strings.ReplaceAll(name, "\\", "/"))) == "chatSessions"
 }
 
 func detectText(head []byte, strict bool) string {
@@ -137,6 +146,8 @@ func detectJSON(name string, head []byte) string {
 			return FormatClaudeAI
 		case ks.has("messages", 1) && (ks.has("sessionId", 1) || ks.has("projectHash", 1) || ks.has("startTime", 1)):
 			return FormatGemini
+		case ks.has("requests", 1) && (ks.has("responderUsername", 1) || ks.has("requesterUsername", 1) || inChatSessions(name)):
+			return FormatCopilot
 		}
 	}
 	return ""

@@ -18,6 +18,16 @@ func TestDetect(t *testing.T) {
 		{codexFile, nil, FormatCodex},
 		{codexOld, nil, FormatCodex},
 		{geminiFile, nil, FormatGemini},
+		{copilotFile, nil, FormatCopilot},
+		// VS Code writes the user names before the requests: a head cut
+		// in the first request still detects, wherever the file is.
+		{"export.json", []byte(`{"version":3,"requesterUsername":"dana","requesterAvatarIconUri":{"$mid":1},"responderUsername":"GitHub Copilot","initialLocation":"panel","requests":[{"requestId":"r","message":{"text":"lo`), FormatCopilot},
+		// A session without them is one only in a chatSessions folder.
+		{"ws/chatSessions/a.json", []byte(`{"requests":[],"sessionId":"a","creationDate":1}`), FormatCopilot},
+		{`C:\ws\chatSessions\a.json`, []byte(`{"requests":[],"sessionId":"a","creationDate":1}`), FormatCopilot},
+		{"api/batch.json", []byte(`{"requests":[{"method":"GET","url":"/a"}],"sessionId":"a"}`), ""},
+		// VS Code's newer append log of a session is not read yet.
+		{"ws/chatSessions/a.jsonl", []byte(`{"kind":0,"v":{"version":3,"responderUsername":"GitHub Copilot","requests":[]}}` + "\n" + `{"kind":2,"k":["requests"],"v":[]}` + "\n"), ""},
 		{slackDay, nil, FormatSlack},
 		{slackDay2, nil, FormatSlack},
 		{quoteFile, nil, FormatText},

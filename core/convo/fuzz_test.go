@@ -23,9 +23,10 @@ import (
 // detection path (and Slack's path-derived day) is reachable.
 var fuzzNames = []string{
 	"s.jsonl", "conversations.json", "session.json", "export/general/2024-01-02.json", "t.txt", "t.md", "noext",
+	"ws/chatSessions/s.json",
 }
 
-var fuzzFormats = []string{FormatClaudeCode, FormatClaudeAI, FormatChatGPT, FormatCodex, FormatGemini, FormatSlack, FormatText}
+var fuzzFormats = []string{FormatClaudeCode, FormatClaudeAI, FormatChatGPT, FormatCodex, FormatGemini, FormatCopilot, FormatSlack, FormatText}
 
 // exchangeOpts are small, so short inputs already get cut messages.
 var exchangeOpts = chunk.Options{Size: 120, Overlap: 12}
@@ -73,6 +74,7 @@ func FuzzClaudeAI(f *testing.F)   { fuzzFormat(f, FormatClaudeAI, "claude-ai", "
 func FuzzChatGPT(f *testing.F)    { fuzzFormat(f, FormatChatGPT, "chatgpt", "conversations.json") }
 func FuzzCodex(f *testing.F)      { fuzzFormat(f, FormatCodex, "codex", "rollout.jsonl") }
 func FuzzGemini(f *testing.F)     { fuzzFormat(f, FormatGemini, "gemini", "session.json") }
+func FuzzCopilot(f *testing.F)    { fuzzFormat(f, FormatCopilot, "copilot", "chatSessions/s.json") }
 func FuzzText(f *testing.F)       { fuzzFormat(f, FormatText, "text", "transcript.md") }
 
 // FuzzSlack parses a channel-day with the fixture export's users, and reads
@@ -280,8 +282,9 @@ func checkExchanges(t *testing.T, c Conversation) {
 // renderings are what parsers put between pieces of the input: the
 // markers of non-text blocks (see the package comment), the "\n" joining
 // blocks, and the ": " between a Gemini thought's subject and description.
-// Brackets split too, for "[TYPE]" and "[file NAME]".
-var renderings = regexp.MustCompile(`\[(?:thinking|tool_result(?: error)?|image)\] ?|\[(?:tool_use|attachment|file) |: |\] |\[|\]|\n`)
+// Brackets split too, for "[TYPE]", "[file NAME]" and Copilot's inline
+// references, which stand in a line of markdown.
+var renderings = regexp.MustCompile(`\[(?:thinking|tool_result(?: error)?|image|error)\] ?|\[(?:tool_use|attachment|file|symbol|edit) |: |\] |\[|\]|\n`)
 
 // sources returns the strings message text may be made of: the input as
 // text (invalid UTF-8 replaced, as the text parser and encoding/json do
@@ -370,6 +373,7 @@ var smallDocs = []string{
 {"timestamp":"2025-01-01T00:00:03Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"o"}}
 `,
 	`{"sessionId":"g","startTime":"2025-01-01T00:00:00Z","messages":[{"type":"user","content":"q"},{"type":"gemini","content":[{"text":"a"}],"thoughts":[{"subject":"s","description":"d"}],"toolCalls":[{"name":"n","args":{},"resultDisplay":"r"}]}]}`,
+	`{"version":3,"requesterUsername":"u","responderUsername":"GitHub Copilot","requests":[{"requestId":"r","message":{"text":"q","parts":[]},"response":[{"value":"see "},{"kind":"inlineReference","inlineReference":{"path":"/a/b.go"}},{"value":" now\n"},{"kind":"toolInvocationSerialized","toolId":"t","pastTenseMessage":{"value":"Read b.go"}},{"kind":"thinking","value":["x","y"]},{"kind":"textEditGroup","uri":{"fsPath":"/a/b.go"}},{"kind":"undoStop"}],"result":{"errorDetails":{"message":"e"}},"timestamp":1759740012345}],"sessionId":"s","creationDate":1759740000000}`,
 	`[{"type":"message","user":"U1","text":"hi","ts":"1700000000.000100"},{"type":"message","subtype":"bot_message","username":"bot","text":"x","ts":"1700000001.1"}]`,
 	`[{"id":"U1","name":"a","real_name":"A","profile":{"display_name":"d"}}]`,
 	"intro\n> q\na\n> q2\n\n> q3\n```\n> no\n```\nr\n---\n# Session 2\nAlice: x\nBob: y\n",

@@ -1,7 +1,8 @@
 // Package convo turns every chat export Palace can mine (Claude Code and
-// Codex session logs, Claude.ai, ChatGPT and Gemini exports, Slack exports and
-// plain-text transcripts) into one small internal model, and cuts that model
-// into exchanges sized for drawers.
+// Codex session logs, Claude.ai, ChatGPT and Gemini exports, GitHub Copilot
+// Chat sessions of VS Code, Slack exports and plain-text transcripts) into
+// one small internal model, and cuts that model into exchanges sized for
+// drawers.
 //
 // Everything here is a pure function over bytes: no database, no directory
 // walking (Slack users.json is passed in by the caller). Parsers keep message
@@ -15,9 +16,13 @@
 //	tool_result          "[tool_result] CONTENT"   ("[tool_result error] ..." when the tool failed)
 //	thinking / reasoning "[thinking] TEXT"
 //	images               "[image]"
+//	edits (Copilot)      "[edit PATH]"
+//	errors (Copilot)     "[error] MESSAGE"
 //	other blocks         "[TYPE]"
 //
-// Blocks of one message are joined with a single "\n".
+// Blocks of one message are joined with a single "\n". Copilot's inline
+// references, "[file NAME]" and "[symbol NAME]", stand in the line of
+// markdown they belong to.
 package convo
 
 import (
@@ -33,6 +38,7 @@ const (
 	FormatChatGPT    = "chatgpt"     // chatgpt.com data export conversations.json
 	FormatCodex      = "codex"       // ~/.codex/sessions/**/rollout-*.jsonl
 	FormatGemini     = "gemini"      // ~/.gemini/tmp/*/chats/session-*.json
+	FormatCopilot    = "copilot"     // VS Code's workspaceStorage/*/chatSessions/*.json
 	FormatSlack      = "slack"       // Slack export <channel>/YYYY-MM-DD.json
 	FormatText       = "text"        // plain text / Markdown transcript
 )
@@ -153,6 +159,9 @@ func ParseFormat(f, name string, data []byte) ([]Conversation, error) {
 		return one(c), err
 	case FormatGemini:
 		c, err := ParseGemini(name, data)
+		return one(c), err
+	case FormatCopilot:
+		c, err := ParseCopilot(name, data)
 		return one(c), err
 	case FormatSlack:
 		c, err := ParseSlackFile(name, data, nil)

@@ -14,18 +14,19 @@ import (
 )
 
 const (
-	ccFile     = "testdata/claude-code/3f2a9c1e-5b7d-4e21-9a0c-8d6f1b2e4c7a.jsonl"
-	claudeFile = "testdata/claude-ai/conversations.json"
-	gptFile    = "testdata/chatgpt/conversations.json"
-	codexFile  = "testdata/codex/rollout-2025-09-14T10-20-30-0199453c-7d2e-7c31-9b8a-2f6d4e1a5c90.jsonl"
-	codexOld   = "testdata/codex/rollout-2025-05-02T14-03-11-6a3c2f10-55de-4b7b-a0e4-7d9b1c2e3f40.jsonl"
-	geminiFile = "testdata/gemini/session-2025-10-03T16-41-b6e0c2a4.json"
-	slackDay   = "testdata/slack/general/2023-11-14.json"
-	slackDay2  = "testdata/slack/random/2023-11-15.json"
-	slackUsers = "testdata/slack/users.json"
-	quoteFile  = "testdata/text/quote-session.md"
-	peopleFile = "testdata/text/team-meeting.txt"
-	megaFile   = "testdata/text/mega-transcript.txt"
+	ccFile      = "testdata/claude-code/3f2a9c1e-5b7d-4e21-9a0c-8d6f1b2e4c7a.jsonl"
+	claudeFile  = "testdata/claude-ai/conversations.json"
+	gptFile     = "testdata/chatgpt/conversations.json"
+	codexFile   = "testdata/codex/rollout-2025-09-14T10-20-30-0199453c-7d2e-7c31-9b8a-2f6d4e1a5c90.jsonl"
+	codexOld    = "testdata/codex/rollout-2025-05-02T14-03-11-6a3c2f10-55de-4b7b-a0e4-7d9b1c2e3f40.jsonl"
+	geminiFile  = "testdata/gemini/session-2025-10-03T16-41-b6e0c2a4.json"
+	copilotFile = "testdata/copilot/chatSessions/7c1e5a2b-4d3f-4e8a-9b6c-2f0d1e3a5b7c.json"
+	slackDay    = "testdata/slack/general/2023-11-14.json"
+	slackDay2   = "testdata/slack/random/2023-11-15.json"
+	slackUsers  = "testdata/slack/users.json"
+	quoteFile   = "testdata/text/quote-session.md"
+	peopleFile  = "testdata/text/team-meeting.txt"
+	megaFile    = "testdata/text/mega-transcript.txt"
 )
 
 func read(t testing.TB, name string) []byte {
@@ -144,6 +145,29 @@ func TestParseFixtures(t *testing.T) {
 				{"gemini", "assistant", "2025-10-03T16:41:15.87Z", 0, "[thinking] Searching for TODOs: I will grep the cmd directory for TODO markers.\nThere are three TODOs, two in cmd/serve.go and one in cmd/root.go.\n[tool_use search_file_content] {\"pattern\":\"TODO\",\"path\":\"cmd\"}\n[tool_result] Found 3 matches"},
 				{"user", "user", "2025-10-03T16:43:50.004Z", 0, "Start with graceful shutdown."},
 				{"gemini", "assistant", "2025-10-03T16:43:55.019Z", 0, "signal.NotifyContext"},
+			},
+		}}},
+		// Every request gives the user's message and, unless its response
+		// is empty, Copilot's, both at the request's time; markdown pieces
+		// read as one text, inline references stand in it, tool calls,
+		// thinking and edits are blocks, view state (codeblockUri, undoStop,
+		// prepareToolInvocation) is left out, and an error is shown.
+		{copilotFile, FormatCopilot, []wantConv{{
+			id: "7c1e5a2b-4d3f-4e8a-9b6c-2f0d1e3a5b7c", title: "Retry backoff in the HTTP client",
+			meta: map[string]string{"session_id": "7c1e5a2b-4d3f-4e8a-9b6c-2f0d1e3a5b7c", "requester": "dana-dev",
+				"responder": "GitHub Copilot", "location": "panel", "model": "copilot/gpt-4.1", "started_at": "2025-10-06T08:40:00Z"},
+			msgs: []wantMsg{
+				{"dana-dev", "user", "2025-10-06T08:40:12.345Z", 0, "Why does the retry loop in client.go never back off on a 503?"},
+				{"GitHub Copilot", "assistant", "2025-10-06T08:40:12.345Z", 0, "The loop in [file client.go] resets `delay` at the top of every attempt, so each retry waits the base 100ms.\nMove the reset out of the loop:\n\n```go\ndelay := base\n"},
+				{"dana-dev", "user", "2025-10-06T08:42:34.21Z", 0, "Apply it, and cap the delay at 5 seconds."},
+				{"GitHub Copilot", "assistant", "2025-10-06T08:42:34.21Z", 0, "[thinking] The cap belongs after the doubling, with min().\n" +
+					"[tool_use copilot_readFile] Read [](file:///home/dana/src/shop/http/client.go), lines 1 to 80\n" +
+					"```go\n[edit /home/dana/src/shop/http/client.go]\n```\nDone: the delay now doubles up to a 5s cap.\n[questionCarousel]"},
+				{"dana-dev", "user", "2025-10-06T08:45:01Z", 0, "Also add a test for the cap"},
+				{"dana-dev", "user", "2025-10-06T08:47:35.5Z", 0, "Try again: add the test for the cap"},
+				{"GitHub Copilot", "assistant", "2025-10-06T08:47:35.5Z", 0, "[error] Sorry, you have been rate-limited."},
+				{"dana-dev", "user", "", 0, "Thanks, that is all."},
+				{"GitHub Copilot", "assistant", "", 0, "You're welcome. The [symbol Retry] function is covered by the existing tests."},
 			},
 		}}},
 		{slackDay, FormatSlack, []wantConv{{
@@ -410,6 +434,7 @@ func TestTruncatedJSON(t *testing.T) {
 		{claudeFile, `"What does EADDRINUSE mean?"`, 1, 4},
 		{gptFile, `"Plot CSV revenue"`, 1, 4},
 		{geminiFile, `"Start with graceful shutdown."`, 1, 2},
+		{copilotFile, `"requestId": "request_9a8b7c6d`, 1, 5},
 		{slackDay, `"Thanks, that worked."`, 1, 4},
 	}
 	for _, tt := range tests {
@@ -550,3 +575,32 @@ func TestGeminiJSONL(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// A request of the wrong shape is reported and skipped; the others are
+// kept, and a response part of an unknown shape costs only itself.
+func TestCopilotMalformedRequest(t *testing.T) {
+	data := []byte(`{"responderUsername":"GitHub Copilot","requests":[
+	{"message":{"text":"first"},"response":[{"value":"one"}],"timestamp":"yesterday"},
+	7,
+	{"message":{"text":"third"},"response":[42,{"value":["not","markdown"]},{"kind":"toolInvocationSerialized","toolId":"t"},{"value":"three"}]}
+]}`)
+	convs, err := Parse("ws/chatSessions/x.json", data)
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Format != FormatCopilot || !strings.Contains(pe.Reason, "element 1") || pe.Offset != int64(bytes.IndexByte(data, '7')) {
+		t.Fatalf("err = %v, want a ParseError at element 1", err)
+	}
+	if len(convs) != 1 || convs[0].ID != "x" {
+		t.Fatalf("convs %+v", convs)
+	}
+	var got []string
+	for _, m := range convs[0].Messages {
+		got = append(got, m.Speaker+": "+m.Text)
+		if !m.Time.IsZero() {
+			t.Errorf("message %d has time %v from a timestamp that is not one", m.Index, m.Time)
+		}
+	}
+	want := []string{"user: first", "GitHub Copilot: one", "user: third", "GitHub Copilot: [tool_use t]\nthree"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("messages %q, want %q", got, want)
+	}
+}

@@ -76,6 +76,7 @@ type WakeResult struct {
 	Identity WakeIdentity `json:"identity"`
 	Drawers  []WakeDrawer `json:"drawers"`
 	Facts    []WakeFact   `json:"facts"`
+	Agents   []WakeAgent  `json:"agents"`
 	Diary    []WakeDiary  `json:"diary"`
 	// Omitted counts the L1 candidates the budget left out.
 	Omitted int `json:"omitted"`
@@ -106,6 +107,13 @@ type WakeDrawer struct {
 // WakeFact is a current knowledge-graph fact.
 type WakeFact struct {
 	kg.Triple
+	Line string `json:"line"`
+}
+
+// WakeAgent is a specialist agent of the registry, so that agents sharing
+// the palace know of each other and where each one's diary is.
+type WakeAgent struct {
+	Agent
 	Line string `json:"line"`
 }
 
@@ -163,7 +171,9 @@ func (r WakeRequest) parse() (wakeRequest, error) {
 // ($PALACE_HOME/identity.md, then $PALACE_HOME/identity/<wing>.md when a
 // wing is given), and L1, the essential story: the wing's drawers by
 // importance then recency, its current knowledge-graph facts (read from its
-// drawers or naming the wing), and its latest diary entries. Everything is
+// drawers or naming the wing), the specialist agents (those working in the
+// wing, in the whole palace or filing their diary there), and its latest
+// diary entries. Everything is
 // fitted into the token budget, counted with aaak.CountTokens on the
 // rendered text: the identity first (cut at a word if it alone is too
 // long), then L1 items taken in turn from each section, an item that does
@@ -203,11 +213,12 @@ type item struct {
 const (
 	secDrawers = iota
 	secFacts
+	secAgents
 	secDiary
 	nSections
 )
 
-var sectionTitles = [nSections]string{"", "## Facts", "## Diary"}
+var sectionTitles = [nSections]string{"", "## Facts", "## Agents", "## Diary"}
 
 type waker struct {
 	req          wakeRequest
@@ -216,6 +227,7 @@ type waker struct {
 	items        [nSections][]item
 	drawers      []store.Drawer
 	facts        []kg.Triple
+	agents       []Agent
 	diary        []DiaryLine
 	render       func(selection) (string, error)
 	omittedCount int
@@ -270,6 +282,9 @@ func (w *waker) gather(ctx context.Context, p *palace.Palace) error {
 		}
 		w.items[secFacts] = append(w.items[secFacts], item{line: "- " + s, enc: aaak.Item{Text: s + "."}, date: d})
 	}
+	if err := w.gatherAgents(ctx, p); err != nil {
+		return err
+	}
 	es, err := p.Store.ListDiary(ctx, store.DiaryFilter{Wing: w.req.wing}, wakeDiary)
 	if err != nil {
 		return fmt.Errorf("wake-up: %w", err)
@@ -281,6 +296,31 @@ func (w *waker) gather(ctx context.Context, p *palace.Palace) error {
 			line: "- " + day(l.At) + " " + l.Agent + "/" + l.Topic + ": " + preview(l.Text, lineRunes),
 			enc:  aaak.Item{Text: preview(l.Text, aaakRunes)},
 			date: day(l.At),
+		})
+	}
+	return nil
+}
+
+// gatherAgents lists the registry: every agent for the whole palace; for a
+// wing, those working in it or in the whole palace, and those whose diary
+// is filed there.
+func (w *waker) gatherAgents(ctx context.Context, p *palace.Palace) error {
+	as, err := ListAgents(ctx, p)
+	if err != nil {
+		return fmt.Errorf("wake-up: %w", err)
+	}
+	for _, a := range as {
+		if wing := w.req.wing; wing != "" && a.Wing != "" && a.Wing != wing && a.Diary != wing {
+			continue
+		}
+		where := "diary " + a.Diary
+		if a.Wing != "" {
+			where = "wing " + a.Wing + ", " + where
+		}
+		w.agents = append(w.agents, a)
+		w.items[secAgents] = append(w.items[secAgents], item{
+			line: "- " + a.Name + ": " + preview(a.Focus, lineRunes) + " (" + where + ")",
+			enc:  aaak.Item{Text: a.Name + ": " + preview(a.Focus, aaakRunes) + "."},
 		})
 	}
 	return nil
@@ -423,9 +463,9 @@ func (w *waker) renderText(s selection) (string, error) {
 }
 
 // renderAAAK renders one AAAK document: the identity (a zettel per
-// paragraph), the drawers, the facts and the diary entries, in that order,
-// under a header naming the wing, the room "wake-up", the newest date shown
-// and the source "palace".
+// paragraph), the drawers, the facts, the agents and the diary entries, in
+// that order, under a header naming the wing, the room "wake-up", the
+// newest date shown and the source "palace".
 func (w *waker) renderAAAK(s selection, em *aaak.EntityMap, tg aaak.Tagger) (string, error) {
 	var items []aaak.Item
 	newest := ""
@@ -464,7 +504,7 @@ func (w *waker) result(s selection) (WakeResult, error) {
 	out := WakeResult{
 		Wing: w.req.wing, Format: w.req.format, Budget: w.req.budget,
 		Identity: WakeIdentity{Files: w.files, Truncated: s.cut},
-		Drawers:  []WakeDrawer{}, Facts: []WakeFact{}, Diary: []WakeDiary{},
+		Drawers:  []WakeDrawer{}, Facts: []WakeFact{}, Agents: []WakeAgent{}, Diary: []WakeDiary{},
 		Omitted: w.omittedCount,
 	}
 	if out.Identity.Files == nil {
@@ -485,6 +525,9 @@ func (w *waker) result(s selection) (WakeResult, error) {
 	}
 	for _, i := range s.picks[secFacts] {
 		out.Facts = append(out.Facts, WakeFact{Triple: w.facts[i], Line: w.items[secFacts][i].line})
+	}
+	for _, i := range s.picks[secAgents] {
+		out.Agents = append(out.Agents, WakeAgent{Agent: w.agents[i], Line: w.items[secAgents][i].line})
 	}
 	for _, i := range s.picks[secDiary] {
 		l := w.diary[i]

@@ -284,7 +284,7 @@ func TestWakeUpEmptyPalace(t *testing.T) {
 	p := openPalace(t)
 	for _, f := range []string{FormatText, FormatAAAK, FormatJSON} {
 		w := wake(t, p, WakeRequest{Format: f, Wing: "nothing-here"})
-		if w.Text != "" || w.Tokens != 0 || w.Drawers == nil || w.Facts == nil || w.Diary == nil || w.Identity.Files == nil {
+		if w.Text != "" || w.Tokens != 0 || w.Drawers == nil || w.Facts == nil || w.Agents == nil || w.Diary == nil || w.Identity.Files == nil {
 			t.Errorf("%s on an empty palace: %+v", f, w)
 		}
 	}

@@ -22,7 +22,9 @@ type DiaryWriteRequest struct {
 	Agent string // whose diary; see memory.AgentID
 	Text  string
 	Topic string // the room; "": DefaultTopic
-	Wing  string // "": the agent's own, DiaryWingPrefix + its id
+	// Wing "" is the agent's own: its diary wing in the agent registry,
+	// else DiaryWingPrefix + its id.
+	Wing string
 }
 
 // DiaryWriteResult is the entry as written, with the kinds of secret
@@ -42,6 +44,12 @@ func DiaryWrite(ctx context.Context, p *palace.Palace, r DiaryWriteRequest) (Dia
 	e := r.entry()
 	if err := e.Validate(); err != nil {
 		return DiaryWriteResult{}, err
+	}
+	if strings.Trim(e.Wing, " ") == "" {
+		var err error
+		if e.Wing, err = memory.RegisteredDiary(ctx, p, e.Agent); err != nil {
+			return DiaryWriteResult{}, err
+		}
 	}
 	return retryBusy(ctx, "diary write", func() (DiaryWriteResult, error) {
 		return memory.WriteDiary(ctx, p, e)

@@ -1,9 +1,10 @@
 // Package ops is the contract every front speaks. Each operation a user can
 // ask for (search, get, remember, forget, purge, mine, taxonomy, knowledge
-// graph, diary, wake-up, status, export, import) is one request type with a
-// Validate method that names the bad field, one result type, one set of
-// defaults and limits, and one function that does the whole job, busy
-// retries and follow-up work such as embedding after a mine included.
+// graph, diary, agents, wake-up, status, export, import) is one request
+// type with a Validate method that names the bad field, one result type,
+// one set of defaults and limits, and one function that does the whole
+// job, busy retries and follow-up work such as embedding after a mine
+// included.
 //
 // The CLI (cmd/palace), the MCP server (server/mcp) and the LSP server
 // (server/lsp) only translate their callers' names into a request and

@@ -514,8 +514,7 @@ func (s *Store) KGUpdateFunctional(ctx context.Context, defaults []string, updat
 		if err != nil {
 			return fmt.Errorf("store functional predicates: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
-			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, kgFunctionalKey, string(b)); err != nil {
+		if err := putMeta(ctx, tx, kgFunctionalKey, string(b)); err != nil {
 			return fmt.Errorf("store functional predicates: %w", err)
 		}
 		return nil

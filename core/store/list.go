@@ -105,11 +105,14 @@ func (s *Store) Meta(ctx context.Context, key string) (value string, ok bool, er
 
 // SetMeta writes a value to the meta table.
 func (s *Store) SetMeta(ctx context.Context, key, value string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
-			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
-			return fmt.Errorf("write meta %s: %w", key, err)
-		}
-		return nil
-	})
+	return s.write(ctx, func(tx *sql.Tx) error { return putMeta(ctx, tx, key, value) })
+}
+
+// putMeta writes value under key in tx, replacing what the key held.
+func putMeta(ctx context.Context, tx *sql.Tx, key, value string) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
+		return fmt.Errorf("write meta %s: %w", key, err)
+	}
+	return nil
 }

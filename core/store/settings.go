@@ -7,11 +7,11 @@ import (
 
 // Settings are the meta keys that change what a palace does with the data
 // it holds, so an export carries them: a palace imported from another must
-// refuse the contradictions the original refused and give a name the same
-// AAAK code. The other meta keys are local or derived and stay behind: the
-// vector index's model and dimension (vectors are rebuilt), the audit
-// sequence (each palace's own log), and the embedding model folder (a path
-// on this machine).
+// refuse the contradictions the original refused, give a name the same
+// AAAK code and know the same specialist agents. The other meta keys are
+// local or derived and stay behind: the vector index's model and dimension
+// (vectors are rebuilt), the audit sequence (each palace's own log), and
+// the embedding model folder (a path on this machine).
 const (
 	// SettingKGFunctional is the knowledge graph's functional-predicate
 	// list, a JSON array of predicate names; unset means core/kg's defaults.
@@ -19,6 +19,9 @@ const (
 	// SettingAAAKEntities is the AAAK entity map, a JSON object from name
 	// to 3-letter code.
 	SettingAAAKEntities = "aaak.entities"
+	// SettingAgents is the registry of specialist agents, a JSON array of
+	// Agent sorted by agent id; unset or [] means none.
+	SettingAgents = "agents"
 )
 
 // setting describes one key an export may carry.
@@ -42,6 +45,13 @@ var settings = []setting{
 	{key: SettingAAAKEntities, wholePalace: true, empty: "{}", check: func(v string) error {
 		var m map[string]string
 		return json.Unmarshal([]byte(v), &m)
+	}},
+	// Agents name the wings they work and write in, from every wing, so
+	// only a whole-palace export carries them; one wing's export would
+	// hand another palace agents whose wings it does not hold.
+	{key: SettingAgents, wholePalace: true, empty: "[]", check: func(v string) error {
+		_, err := DecodeAgents(v)
+		return err
 	}},
 }
 

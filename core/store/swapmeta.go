@@ -22,9 +22,8 @@ func (s *Store) SwapMeta(ctx context.Context, key, old, value string) (bool, err
 		if cur != old {
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?)
-			ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value); err != nil {
-			return fmt.Errorf("write meta %s: %w", key, err)
+		if err := putMeta(ctx, tx, key, value); err != nil {
+			return err
 		}
 		swapped = true
 		return nil

@@ -26,11 +26,21 @@ import (
 var hashRe = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // checkRow checks the columns of one row of kind r.Kind. Settings are
-// checked by store.ImportRows, which owns them; an unknown kind is refused
-// there too.
+// checked by store.ImportRows, which owns them, for a value it can read
+// back; the agent registry's entries are also checked here, as 'palace
+// agent add' checks them, since they are printed in every status and
+// wake-up. An unknown kind is refused there too.
 func checkRow(r store.Row) error {
 	f := cols(r.Cols)
 	switch r.Kind {
+	case "setting":
+		if key, _ := f["key"].(string); key == store.SettingAgents {
+			v, err := f.text("value")
+			if err != nil {
+				return err
+			}
+			return memory.CheckRegistry(v)
+		}
 	case "drawer":
 		return checkDrawer(f)
 	case "taxonomy":

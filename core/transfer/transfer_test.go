@@ -245,11 +245,18 @@ func TestSettingRowsChecked(t *testing.T) {
 	}
 	c := open(t)
 	for name, row := range map[string]string{
-		"local key":   `{"type":"setting","row":{"key":"audit.seq","value":"7"}}`,
-		"bad list":    `{"type":"setting","row":{"key":"kg.functional","value":"leads"}}`,
-		"bad map":     `{"type":"setting","row":{"key":"aaak.entities","value":"[1]"}}`,
-		"not text":    `{"type":"setting","row":{"key":"kg.functional","value":["leads"]}}`,
-		"without key": `{"type":"setting","row":{"value":"[]"}}`,
+		"local key": `{"type":"setting","row":{"key":"audit.seq","value":"7"}}`,
+		"bad list":  `{"type":"setting","row":{"key":"kg.functional","value":"leads"}}`,
+		"bad map":   `{"type":"setting","row":{"key":"aaak.entities","value":"[1]"}}`,
+		// The agent registry is checked as 'palace agent add' checks it.
+		"agents not a list":   `{"type":"setting","row":{"key":"agents","value":"null"}}`,
+		"agent unknown field": `{"type":"setting","row":{"key":"agents","value":"[{\"name\":\"a\",\"focus\":\"f\",\"diary\":\"d\",\"x\":1}]"}}`,
+		"agent bad name":      `{"type":"setting","row":{"key":"agents","value":"[{\"name\":\"a/b\",\"focus\":\"f\",\"diary\":\"d\"}]"}}`,
+		"agent no focus":      `{"type":"setting","row":{"key":"agents","value":"[{\"name\":\"a\",\"focus\":\"\",\"diary\":\"d\"}]"}}`,
+		"agent no diary":      `{"type":"setting","row":{"key":"agents","value":"[{\"name\":\"a\",\"focus\":\"f\"}]"}}`,
+		"agent twice":         `{"type":"setting","row":{"key":"agents","value":"[{\"name\":\"A\",\"focus\":\"f\",\"diary\":\"d\"},{\"name\":\"a\",\"focus\":\"f\",\"diary\":\"d\"}]"}}`,
+		"not text":            `{"type":"setting","row":{"key":"kg.functional","value":["leads"]}}`,
+		"without key":         `{"type":"setting","row":{"value":"[]"}}`,
 	} {
 		if _, err := importAll(ctx, c, "bad.jsonl", strings.NewReader(lines[0]+row+"\n")); err == nil || !strings.Contains(err.Error(), "bad.jsonl: line 2") {
 			t.Errorf("%s: %v", name, err)

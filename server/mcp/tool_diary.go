@@ -18,7 +18,7 @@ func toolDiary() *tool {
 		title: "Agent diary",
 		desc: "Your own dated journal, kept across sessions. action write adds an entry: at the end of a task or session, and before context is compacted, " +
 			"note what you did, what is left and what to watch out for. action read returns your latest entries, oldest first, at the start of a session. " +
-			"Entries go to your own wing (diary-<agent>) unless wing names another.",
+			"Entries go to your own wing (diary-<agent>, or the diary wing palace_status lists for you as a registered agent) unless wing names another.",
 		idempotent: false, // each write is a new entry
 		params: []param{
 			{name: "action", kind: kString, required: true, enum: []string{diaryWrite, diaryRead},

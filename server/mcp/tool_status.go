@@ -10,7 +10,8 @@ func toolStatus() *tool {
 	return &tool{
 		name:  "palace_status",
 		title: "Palace status",
-		desc: "Overview of the palace: drawers per wing and room, the wings, the embedding backend and how many drawers still wait for a vector, " +
+		desc: "Overview of the palace: drawers per wing and room, the wings, the specialist agents the user registered (name, focus, wing, diary wing), " +
+			"the embedding backend and how many drawers still wait for a vector, " +
 			"the wing this session writes to (and where it came from), the memory protocol to follow, and a short legend of the AAAK format. " +
 			"Call it once when you need exact wing or room names; they are the only values to pass as `wing` or `room` elsewhere.",
 		readOnly: true, idempotent: true,

@@ -643,3 +643,39 @@ func TestRememberCorrectionListsUpdate(t *testing.T) {
 		t.Errorf("correction: %+v", fix)
 	}
 }
+
+// palace_status lists the registry of specialist agents, as does the
+// wake-up, so an agent learns its own diary wing and who else works here;
+// a diary written under the registered name lands in that wing.
+func TestStatusListsAgents(t *testing.T) {
+	ctx := context.Background()
+	p := openPalace(t)
+	for _, r := range []ops.AgentAddRequest{
+		{Name: "reviewer", Focus: "reviews Go changes for races", Wing: "shop"},
+		{Name: "architect", Focus: "keeps the layering", Diary: "design"},
+	} {
+		if _, err := ops.AgentAdd(ctx, p, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := startStdio(t, newTestServer(t, p, Options{Wing: "shop"}), nil)
+	var st statusResult
+	c.ok("palace_status", nil, &st)
+	want := []ops.Agent{
+		{Name: "architect", Focus: "keeps the layering", Diary: "design"},
+		{Name: "reviewer", Focus: "reviews Go changes for races", Wing: "shop", Diary: "diary-reviewer"},
+	}
+	if fmt.Sprint(st.Agents) != fmt.Sprint(want) {
+		t.Errorf("status agents %+v, want %+v", st.Agents, want)
+	}
+	var w memory.WriteResult
+	c.ok("palace_diary", map[string]any{"action": "write", "agent": "reviewer", "text": "The pool leaks a goroutine per cancelled request."}, &w)
+	if w.Wing != st.Agents[1].Diary {
+		t.Errorf("the reviewer's entry went to %s, not its registered diary wing", w.Wing)
+	}
+	var wake memory.WakeResult
+	c.ok("palace_wake_up", map[string]any{"budget": 400}, &wake)
+	if len(wake.Agents) != 2 || !strings.Contains(wake.Text, "## Agents\n- architect: keeps the layering (diary design)\n") {
+		t.Errorf("wake-up agents %+v:\n%s", wake.Agents, wake.Text)
+	}
+}
