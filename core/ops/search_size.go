@@ -13,8 +13,8 @@ import (
 const (
 	// DetailCompact: a hit's id, citation, kind, time, score and a
 	// one-line snippet (with its wing, room, source, lines, how it
-	// matched and why), without the drawer's content, metadata or
-	// per-side scores; get a drawer by its id to read it whole.
+	// matched and why), without the drawer's content, metadata, end time
+	// or per-side scores; get a drawer by its id to read it whole.
 	DetailCompact = "compact"
 	// DetailFull: each hit carries its drawer verbatim, with its
 	// metadata.
@@ -101,7 +101,7 @@ func sized(res search.Result, s SearchSize) (SearchResult, error) {
 	for i, h := range res.Hits {
 		if s.Detail == DetailCompact {
 			h.Snippet = search.OneLine(h, OneLineRunes)
-			h.Content, h.Metadata, h.Scores, h.Ranks = "", nil, nil, nil
+			h.Content, h.Metadata, h.TimeEnd, h.Scores, h.Ranks = "", nil, nil, nil, nil
 		}
 		h.Snippet = search.Highlight(h.Snippet, SnippetMark, SnippetMark)
 		n, err := hitTokens(h)
