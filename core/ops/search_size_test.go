@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/search"
@@ -80,6 +81,25 @@ func TestSearchCompactAndFull(t *testing.T) {
 	byFile, err := Search(ctx, p, SearchRequest{Query: "evict cache", Route: RouteOff, By: ByFile, Detail: DetailCompact})
 	if err != nil || len(byFile.Hits) != 4 || len(byFile.Hits[0].Ranges) != 2 || byFile.Hits[0].Content != "" {
 		t.Errorf("compact by file: %q, %v", rows(byFile.Hits), err)
+	}
+}
+
+// A compact hit keeps its time but not its end, metadata, per-side scores
+// or content; its snippet is one line.
+func TestSizedCompactHit(t *testing.T) {
+	at, end := time.Date(2023, 6, 27, 10, 37, 0, 0, time.UTC), time.Date(2023, 6, 27, 11, 0, 0, 0, time.UTC)
+	bm25 := 2.5
+	h := search.Hit{ID: "d_1", Kind: KindConversation, Source: "chat", Citation: "chat", Content: "Caroline: the lamp\nMelanie: yes",
+		Snippet: "Caroline: the " + store.MarkStart + "lamp" + store.MarkEnd + "\nMelanie: yes", Time: &at, TimeEnd: &end,
+		Metadata: json.RawMessage(`{"speakers":["Caroline","Melanie"]}`), Scores: &search.Scores{BM25: &bm25}, Score: 2.5}
+	res, err := sized(search.Result{Hits: []search.Hit{h}}, SearchSize{Detail: DetailCompact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Hits[0]
+	if c.Time == nil || c.TimeEnd != nil || c.Metadata != nil || c.Scores != nil || c.Content != "" || c.Score != 2.5 ||
+		c.Snippet != "Caroline: the **lamp** Melanie: yes" {
+		t.Errorf("compact: %+v", c)
 	}
 }
 
