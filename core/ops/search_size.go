@@ -51,8 +51,9 @@ var (
 	PersonSearch = SearchSize{Detail: DetailFull}
 )
 
-// AgentBudget is MCP's default search budget: about ten compact hits, or
-// two or three whole drawers.
+// AgentBudget is MCP's default search budget: about ten compact hits
+// (DefaultSearchLimit), or four or five whole drawers (measured on LoCoMo
+// and on Palace's own code: README, Searching).
 const AgentBudget = 1500
 
 // size is the detail and budget r asks for, its front's defaults filled in.
@@ -123,8 +124,8 @@ func sized(res search.Result, s SearchSize) (SearchResult, error) {
 // --json` prints for it, with aaak.CountTokens, the estimator the wake-up
 // budget uses: everything the caller reads of the hit, field names and
 // punctuation too. The answer's envelope (query, route, mode) is the same
-// whatever the hits and is not counted; nor are the fields the LSP adds
-// to each hit (uri, range, matched, why).
+// whatever the hits and is not counted; nor is what the LSP adds to each
+// hit (uri, range, matched, a longer why).
 func hitTokens(h search.Hit) (int, error) {
 	b, err := json.Marshal(h)
 	if err != nil {
