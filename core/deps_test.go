@@ -107,8 +107,8 @@ var boundaries = []boundary{
 	// palaces directly: it measures the engine and is not a front.
 	{imp: "core/store", not: []string{"server/mcp", "server/lsp", "server/hook", "cmd/palace"},
 		why: "fronts call core/ops, which owns validation, busy retries and orchestration"},
-	{imp: "aaak", only: []string{"core/compress", "core/memory/wakeup.go", "cmd/palace/aaak.go"},
-		why: "AAAK is an output dialect: compress and the wake-up write it, `palace aaak` checks and decodes it; mining, search and storage never see it"},
+	{imp: "aaak", only: []string{"core/compress", "core/memory/wakeup.go", "core/ops/search_size.go", "cmd/palace/aaak.go"},
+		why: "AAAK is an output dialect: compress and the wake-up write it, `palace aaak` checks and decodes it, and a search's token budget counts with its estimator, as the wake-up's does; mining, search and storage never see it"},
 	{imp: "github.com/knights-analytics/hugot/...", only: []string{"core/embed"},
 		why: "the embedding runtime is core/embed's business"},
 	{imp: "github.com/yalue/onnxruntime_go", only: []string{"core/embed", "cmd/palace/internal/bench"},

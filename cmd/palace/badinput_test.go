@@ -1453,7 +1453,7 @@ func badMCPCases() []badCase {
 			check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
 				badOnlyDrawers(t, added, 1, func(d badRow) bool { return d.str("wing") == "'; DROP TABLE drawers; --" })
 				s := e.mcp.call(t, "palace_search", map[string]any{"query": "tokmcpsql", "wing": "'; DROP TABLE drawers; --"})
-				if s.code != 0 || !strings.Contains(s.out, "tokmcpsql note") {
+				if s.code != 0 || !strings.Contains(s.out, "**tokmcpsql** note") {
 					t.Errorf("search in the SQL-named wing: %+v", s)
 				}
 			},

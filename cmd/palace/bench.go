@@ -13,6 +13,7 @@ import (
 
 	"github.com/palace-dev/palace/cmd/palace/internal/bench"
 	"github.com/palace-dev/palace/core/embed"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func newBenchCmd(g *globals) *cobra.Command {
@@ -122,6 +123,7 @@ func newBenchLocomoCmd() *cobra.Command {
 	var data string
 	var pick []string
 	var asJSON bool
+	var size ops.SearchSize
 	c := &cobra.Command{
 		Use:   "locomo --data FILE",
 		Short: "Retrieval recall on the LoCoMo benchmark (turn and session level)",
@@ -135,15 +137,28 @@ overall and per category. Only the conversations are indexed.
 file (1-based) or by sample_id, so part of a split can be held back from
 tuning and reported on its own. --json also lists every scored question
 (by_question) with its first 10 turns and the rank of each evidence turn,
-so a miss can be read.`,
+so a miss can be read.
+
+--detail and --budget also measure the answers an agent is handed: each
+question is asked once more as 'palace search QUESTION --detail D --budget
+N' asks it (the default limit, 10 hits), and the report gives the tokens
+per answer (mean, p50, p95; each hit's JSON counted with the wake-up's
+estimator), the hits shown and left out, and turn R_any@10 and R_all@10 on
+the turns of the hits shown (answers in --json). --detail alone measures
+without a budget; --budget alone measures full answers.`,
 		Example: `  palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json
-  palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json --conversations 2,4`,
+  palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json --conversations 2,4
+  palace bench locomo --data ../shared/datasets/locomo/locomo_dev.json --detail compact --budget 1500`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			if data == "" {
 				return usageError{fmt.Errorf("--data FILE is required")}
 			}
-			r, err := bench.Locomo(c.Context(), data, "", pick)
+			var answer *ops.SearchSize
+			if c.Flags().Changed("detail") || c.Flags().Changed("budget") {
+				answer = &size
+			}
+			r, err := bench.Locomo(c.Context(), data, "", pick, answer)
 			if err != nil {
 				return inputErr(err)
 			}
@@ -172,10 +187,16 @@ so a miss can be read.`,
 			fmt.Fprintf(out, "questions %d, adversarial excluded %d, no valid evidence %d, scored %d (%.1fs)\n",
 				r.Counts["questions_total"], r.Counts["excluded_adversarial"], r.Counts["excluded_no_evidence"],
 				r.Counts["questions_scored"], r.Seconds)
+			if a := r.Answers; a != nil {
+				fmt.Fprintf(out, "answers (detail %s, budget %d, limit %d): tokens mean %.0f p50 %.0f p95 %.0f; hits %.1f shown, %.1f left out; turn_R_any@10 %.3f turn_R_all@10 %.3f\n",
+					a.Detail, a.Budget, a.Limit, a.Tokens.Mean, a.Tokens.P50, a.Tokens.P95, a.Hits, a.Omitted, a.Recall["turn_R_any@10"], a.Recall["turn_R_all@10"])
+			}
 			return nil
 		},
 	}
 	c.Flags().StringVar(&data, "data", "", "LoCoMo JSON file (a list of conversations with qa)")
+	c.Flags().StringVar(&size.Detail, "detail", ops.DetailFull, "measure the answers of this detail too: "+ops.OneOf(ops.SearchDetails))
+	c.Flags().IntVar(&size.Budget, "budget", 0, "measure the answers within this many tokens too (0: no budget)")
 	c.Flags().StringSliceVar(&pick, "conversations", nil, "score only these conversations: positions in the file (1-based) or sample_ids, comma-separated")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c

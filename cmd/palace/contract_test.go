@@ -76,6 +76,13 @@ var contractCases = []contractCase{
 	{name: "search/by file", op: "search", args: map[string]any{"query": "lighthouse", "by": ops.ByFile}, want: ops.OK},
 	{name: "search/by drawer", op: "search", args: map[string]any{"query": "lighthouse", "by": ops.ByDrawer, "limit": 1}, want: ops.OK},
 	{name: "search/unknown by", op: "search", args: map[string]any{"query": "lighthouse", "by": "bogus"}, want: ops.Invalid, field: "by"},
+	{name: "search/detail compact", op: "search", args: map[string]any{"query": "lighthouse", "detail": ops.DetailCompact}, want: ops.OK},
+	{name: "search/detail full by file", op: "search", args: map[string]any{"query": "lighthouse", "detail": ops.DetailFull, "by": ops.ByFile}, want: ops.OK},
+	{name: "search/unknown detail", op: "search", args: map[string]any{"query": "lighthouse", "detail": "brief"}, want: ops.Invalid, field: "detail"},
+	{name: "search/no budget", op: "search", args: map[string]any{"query": "lighthouse", "budget": 0}, want: ops.OK},
+	{name: "search/budget below the first hit", op: "search", args: map[string]any{"query": "lighthouse", "budget": 1}, want: ops.OK},
+	{name: "search/negative budget", op: "search", args: map[string]any{"query": "lighthouse", "budget": -1}, want: ops.Invalid, field: "budget"},
+	{name: "search/budget above max", op: "search", args: map[string]any{"query": "lighthouse", "budget": ops.MaxSearchBudget + 1}, want: ops.Invalid, field: "budget"},
 
 	{name: "get/ok", op: "get", args: map[string]any{"id": freshNote}, want: ops.OK},
 	{name: "get/unknown id", op: "get", args: map[string]any{"id": "nosuchdrawer"}, want: ops.NotFound},

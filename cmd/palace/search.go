@@ -18,7 +18,8 @@ import (
 
 func newSearchCmd(g *globals) *cobra.Command {
 	var (
-		req     ops.SearchRequest
+		req     = ops.SearchRequest{Default: ops.PersonSearch}
+		budget  int
 		asJSON  bool
 		verbose bool
 	)
@@ -56,11 +57,21 @@ those where only the other speaker does; the hit's why says which. A
 question naming two speakers of one conversation ("what have Caroline and
 Melanie both painted?") is asked once per person, the other left out, and
 the answers alternate: the result's facets list the sub-queries, and each
-hit's why starts with the person its sub-query is about.`,
+hit's why starts with the person its sub-query is about.
+
+--detail compact leaves each hit's content out of --json (the text output
+never prints it) and cuts its snippet to one line of at most 200
+characters; 'palace drawer show ID' reads a drawer whole. --budget N keeps
+hits in rank order while the tokens they take stay within N (counted on
+each hit's JSON with the wake-up's estimator); the first hit that would go
+over ends the list, and a line says how many were left out. The defaults
+are full and no budget; MCP's palace_search answers compact within 1500
+tokens.`,
 		Example: `  palace search "goroutine leak"
   palace search 'context cancel -test' --wing go --limit 5 --json
   palace search 'http: server gave HTTP response to HTTPS client' --route off
-  palace search 'retry backoff' --by file --kind file --limit 5`,
+  palace search 'retry backoff' --by file --kind file --limit 5
+  palace search 'why sqlite' --detail compact --budget 1500 --json`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			req.Query = strings.Join(a, " ")
@@ -68,6 +79,9 @@ hit's why starts with the person its sub-query is about.`,
 				if err := ops.CheckGiven("limit", req.Limit, ops.MaxSearchLimit); err != nil {
 					return flagError(c, err)
 				}
+			}
+			if c.Flags().Changed("budget") {
+				req.Budget = &budget
 			}
 			if err := req.Validate(); err != nil {
 				return flagError(c, err)
@@ -84,7 +98,7 @@ hit's why starts with the person its sub-query is about.`,
 				}
 				req.Source = abs
 			}
-			res, err := readPalace(g, func(p *palace.Palace) (search.Result, error) {
+			res, err := readPalace(g, func(p *palace.Palace) (ops.SearchResult, error) {
 				return ops.Search(c.Context(), p, req)
 			})
 			if err != nil {
@@ -113,7 +127,7 @@ hit's why starts with the person its sub-query is about.`,
 			for _, f := range res.Facets {
 				fmt.Fprintf(out, "asked about %s: %s\n", termLine(f.About), termLine(f.Query))
 			}
-			if len(res.Hits) == 0 {
+			if len(res.Hits) == 0 && res.Omitted == 0 {
 				fmt.Fprintf(out, "no drawers match %q\n", req.Query)
 			}
 			for i, h := range res.Hits {
@@ -141,6 +155,9 @@ hit's why starts with the person its sub-query is about.`,
 					fmt.Fprintf(out, "   why: %s\n", termLine(h.Why))
 				}
 			}
+			if res.Note != "" {
+				fmt.Fprintln(out, termLine(res.Note))
+			}
 			return nil
 		},
 	}
@@ -152,6 +169,8 @@ hit's why starts with the person its sub-query is about.`,
 	c.Flags().StringVar(&req.Mode, "mode", "", ops.OneOf(ops.SearchModes)+" (default: hybrid when the palace has vectors, else lexical)")
 	c.Flags().StringVar(&req.Route, "route", ops.RouteAuto, ops.OneOf(ops.SearchRoutes)+": auto narrows a search without --room to the room whose taxonomy keywords the query names, and searches without it when that room has no hit holding every query word but another place does; off searches exactly the filters")
 	c.Flags().StringVar(&req.By, "by", ops.ByDrawer, ops.OneOf(ops.SearchBy)+": file collapses hits to one row per file (best drawer first, with the file's matched line ranges); --limit then counts files")
+	c.Flags().StringVar(&req.Detail, "detail", "", ops.OneOf(ops.SearchDetails)+": compact gives each hit a one-line snippet and leaves its content out (default full)")
+	c.Flags().IntVar(&budget, "budget", 0, fmt.Sprintf("the most tokens the hits may take, 0 (none, the default) to %d; hits past it are left out, and counted", ops.MaxSearchBudget))
 	c.Flags().StringVar(&req.Since, "since", "", "only drawers from this time on: YYYY-MM-DD or RFC 3339 (conversation time, else mtime)")
 	c.Flags().StringVar(&req.Until, "until", "", "only drawers before this time; a date includes that whole day")
 	c.Flags().BoolVar(&asJSON, "json", false, "print results as JSON")

@@ -50,8 +50,8 @@ const (
 	maxFileDepth = 20
 )
 
-// Search limits. A hit carries its drawer's whole verbatim content, so a
-// hundred hits is already a lot of context.
+// Search limits. A full hit carries its drawer's whole verbatim content,
+// so a hundred hits is already a lot of context.
 const (
 	DefaultSearchLimit = search.DefaultLimit
 	MaxSearchLimit     = 100
@@ -77,11 +77,22 @@ type SearchRequest struct {
 	Mode   string // one of SearchModes, or "" for auto
 	Route  string // one of SearchRoutes, or "" for auto
 	By     string // one of SearchBy, or "" for drawer; Limit then counts files
+	Detail string // one of SearchDetails, or "" for Default's
+	// Budget is the most tokens the hits may take (see sized): nil for
+	// Default's, 0 for none, at most MaxSearchBudget.
+	Budget *int
+	// Default is the front's answer size, for a caller who names no
+	// detail or budget: AgentSearch or PersonSearch (the zero value is
+	// PersonSearch).
+	Default SearchSize
 }
 
 // Validate names the first bad field.
 func (r SearchRequest) Validate() error {
-	_, err := r.filter()
+	if _, err := r.filter(); err != nil {
+		return err
+	}
+	_, err := r.size()
 	return err
 }
 
@@ -138,14 +149,20 @@ func parseDate(field, v string, endOfDay bool) (time.Time, error) {
 }
 
 // Search answers r: validated, routed by the taxonomy unless r.Route is
-// off, by drawer or by file, with snippets marked by SnippetMark.
-func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (search.Result, error) {
+// off, by drawer or by file, with snippets marked by SnippetMark, sized
+// as r asks (see sized).
+func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (SearchResult, error) {
+	none := SearchResult{Result: search.Result{Query: r.Query, Hits: []search.Hit{}}}
 	f, err := r.filter()
 	if err != nil {
-		return search.Result{Query: r.Query, Hits: []search.Hit{}}, err
+		return none, err
+	}
+	size, err := r.size()
+	if err != nil {
+		return none, err
 	}
 	if err := checkWing(ctx, p, "wing", r.Wing); err != nil {
-		return search.Result{Query: r.Query, Hits: []search.Hit{}}, err
+		return none, err
 	}
 	limit := r.Limit
 	if limit == 0 {
@@ -161,12 +178,9 @@ func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (search.Resu
 		res.By = ByDrawer
 	}
 	if err != nil {
-		return res, err
+		return SearchResult{Result: res}, err
 	}
-	for i := range res.Hits {
-		res.Hits[i].Snippet = search.Highlight(res.Hits[i].Snippet, SnippetMark, SnippetMark)
-	}
-	return res, nil
+	return sized(res, size)
 }
 
 // searchFiles answers req by file: req.Limit rows collapsed from a deeper

@@ -11,7 +11,8 @@ import (
 // Explain gives each hit of a search the same matched and why fields as
 // Find's hits, so a front can show both alike: search's own why (see
 // search.Hit.Why), the query's terms the drawer holds, how the index
-// matched it, and the route when one filtered it.
+// matched it, and the route when one filtered it. A compact hit (core/ops)
+// has no content: the terms are looked for in its snippet, all it shows.
 func Explain(res search.Result) []Hit {
 	q, _ := query.Parse(res.Query, nil) // without a segmenter Parse cannot fail
 	var terms []weighted
@@ -20,7 +21,11 @@ func Explain(res search.Result) []Hit {
 	}
 	out := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		ts := newTokenSet(h.Content)
+		text := h.Content
+		if text == "" {
+			text = h.Snippet
+		}
+		ts := newTokenSet(text)
 		x := Hit{Hit: h, Matched: []string{}}
 		for _, t := range terms {
 			if ts.has(t.term, t.tokens) {

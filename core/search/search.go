@@ -45,14 +45,16 @@ type Hit struct {
 	Kind string `json:"kind"`
 	// Lang is a file drawer's language by its extension (see Lang); ""
 	// when unknown and for every other kind.
-	Lang      string  `json:"lang"`
-	Source    string  `json:"source"`
-	LineStart int     `json:"line_start"`
-	LineEnd   int     `json:"line_end"`
-	Content   string  `json:"content"`
-	Score     float64 `json:"score"`
-	Snippet   string  `json:"snippet"`
-	Citation  string  `json:"citation"`
+	Lang      string `json:"lang"`
+	Source    string `json:"source"`
+	LineStart int    `json:"line_start"`
+	LineEnd   int    `json:"line_end"`
+	// Content is the drawer's verbatim text; a compact answer (core/ops)
+	// leaves it out, its snippet on one line instead (OneLine).
+	Content  string  `json:"content,omitempty"`
+	Score    float64 `json:"score"`
+	Snippet  string  `json:"snippet"`
+	Citation string  `json:"citation"`
 	// Time is when the content happened (message times, a file's mtime);
 	// TimeEnd closes a conversation's range. Omitted when unknown.
 	Time     *time.Time      `json:"time,omitempty"`

@@ -6,19 +6,20 @@ import (
 
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/relevant"
-	"github.com/palace-dev/palace/core/search"
 )
 
-// searchResult is core/search's result with hits shaped like
+// searchResult is core/ops's result with hits shaped like
 // palace/relevant's.
 type searchResult struct {
-	search.Result
+	ops.SearchResult
 	Hits []hit `json:"hits"`
 }
 
 // palaceSearch is `palace search` for the editor: {query, wing?, room?,
-// kind?, source?, since?, until?, mode?, route?, by?, limit?}; by file
-// gives one hit per file with its matched drawers' ranges.
+// kind?, source?, since?, until?, mode?, route?, by?, limit?, detail?,
+// budget?}; by file gives one hit per file with its matched drawers'
+// ranges. An editor shows drawers whole: full, without a budget, unless
+// the params say otherwise (ops.PersonSearch).
 func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
 	var ps struct {
 		Query  string `json:"query"`
@@ -32,12 +33,15 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		Route  string `json:"route"`
 		By     string `json:"by"`
 		Limit  *int   `json:"limit"`
+		Detail string `json:"detail"`
+		Budget *int   `json:"budget"`
 	}
 	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	req := ops.SearchRequest{Query: ps.Query, Wing: ps.Wing, Room: ps.Room, Kind: ps.Kind, Source: ps.Source,
-		Since: ps.Since, Until: ps.Until, Mode: ps.Mode, Route: ps.Route, By: ps.By}
+		Since: ps.Since, Until: ps.Until, Mode: ps.Mode, Route: ps.Route, By: ps.By,
+		Detail: ps.Detail, Budget: ps.Budget, Default: ops.PersonSearch}
 	if ps.Limit != nil {
 		if err := ops.CheckGiven("limit", *ps.Limit, ops.MaxSearchLimit); err != nil {
 			return nil, err
@@ -48,5 +52,5 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return searchResult{Result: res, Hits: toHits(relevant.Explain(res))}, nil
+	return searchResult{SearchResult: res, Hits: toHits(relevant.Explain(res.Result))}, nil
 }

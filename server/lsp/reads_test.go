@@ -34,3 +34,26 @@ func TestSearchDatesDrawerNeighboursStatus(t *testing.T) {
 		t.Errorf("status = %v", st)
 	}
 }
+
+// palace/search answers an editor in full without a budget unless the
+// params say otherwise; a compact hit still has its uri and the words it
+// mentions (looked for in its snippet), and a budget below the first hit
+// answers none and counts them.
+func TestSearchDetailBudget(t *testing.T) {
+	c, _ := started(t, nil)
+	full := c.mustCall("palace/search", map[string]any{"query": "checksum"})
+	hits := hitsOf(t, full)
+	if len(hits) == 0 || hits[0]["content"] == nil || full["detail"] != "full" || full["budget"] != nil || full["omitted"] != 0.0 {
+		t.Fatalf("by default: %v", full)
+	}
+	compact := c.mustCall("palace/search", map[string]any{"query": "checksum", "detail": "compact"})
+	for _, h := range hitsOf(t, compact) {
+		if h["content"] != nil || h["uri"] == nil || fmt.Sprint(h["matched"]) != "[checksum]" || strings.Contains(h["snippet"].(string), "\n") {
+			t.Errorf("compact hit: %v", h)
+		}
+	}
+	tight := c.mustCall("palace/search", map[string]any{"query": "checksum", "budget": 5})
+	if len(hitsOf(t, tight)) != 0 || tight["omitted"] != float64(len(hits)) || tight["budget"] != 5.0 || tight["note"] == nil {
+		t.Errorf("budget 5: %v", tight)
+	}
+}

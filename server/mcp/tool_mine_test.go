@@ -43,7 +43,7 @@ func TestMineWingsModesAndTranscripts(t *testing.T) {
 		t.Fatalf("a short transcript in convos mode: %+v", res)
 	}
 	var hits search.Result
-	c.ok("palace_search", map[string]any{"query": "signs off", "wing": "talk"}, &hits)
+	c.ok("palace_search", map[string]any{"query": "signs off", "wing": "talk", "detail": "full"}, &hits)
 	if len(hits.Hits) != 1 || hits.Hits[0].Content != "> Who signs off on the release?\n\nDana does, on Thursdays." {
 		t.Errorf("transcript drawer: %+v", hits.Hits)
 	}

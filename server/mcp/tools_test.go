@@ -85,12 +85,26 @@ func TestRememberSearchGetForget(t *testing.T) {
 		t.Fatalf("duplicate not reported: %+v", again)
 	}
 
-	var res search.Result
+	// An agent's search is compact within a budget by default: the hit
+	// without its content, which palace_get reads; detail full has it.
+	var res ops.SearchResult
 	c.ok("palace_search", map[string]any{"query": "billing pnpm", "limit": 5}, &res)
-	if len(res.Hits) != 1 || res.Hits[0].ID != rem.ID || res.Hits[0].Content != note || res.Hits[0].Citation != "ADR-7" ||
-		res.Hits[0].Time == nil || !strings.Contains(res.Hits[0].Snippet, "**pnpm**") {
+	if len(res.Hits) != 1 || res.Hits[0].ID != rem.ID || res.Hits[0].Content != "" || res.Hits[0].Citation != "ADR-7" ||
+		res.Hits[0].Time == nil || !strings.Contains(res.Hits[0].Snippet, "**pnpm**") ||
+		res.Detail != ops.DetailCompact || res.Budget != ops.AgentBudget || res.Tokens == 0 || res.Omitted != 0 {
 		t.Fatalf("search: %+v", res)
 	}
+	var full, tight ops.SearchResult
+	c.ok("palace_search", map[string]any{"query": "billing pnpm", "detail": "full", "budget": 0}, &full)
+	if len(full.Hits) != 1 || full.Hits[0].Content != note || full.Detail != ops.DetailFull || full.Budget != 0 {
+		t.Fatalf("search in full without a budget: %+v", full)
+	}
+	c.ok("palace_search", map[string]any{"query": "billing pnpm", "budget": 10}, &tight)
+	if len(tight.Hits) != 0 || tight.Omitted != 1 || !strings.Contains(tight.Note, "more than the 10-token budget") {
+		t.Fatalf("search within 10 tokens: %+v", tight)
+	}
+	c.invalid("palace_search", map[string]any{"query": "x", "budget": -1}, `"budget" is -1`)
+	c.invalid("palace_search", map[string]any{"query": "x", "detail": "brief"}, `"detail"`)
 	// A wing the palace does not hold is refused, naming the wings (#7).
 	c.fails("palace_search", map[string]any{"query": "billing pnpm", "wing": "other"}, `invalid input: wing "other": no such wing (wings: shop)`)
 	c.fails("palace_search", map[string]any{"query": "  "}, "invalid input: query is empty")
@@ -562,7 +576,7 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Error(e)
 	}
 	var res search.Result
-	c.ok("palace_search", map[string]any{"query": "concurrent sharding", "limit": 50}, &res)
+	c.ok("palace_search", map[string]any{"query": "concurrent sharding", "limit": 50, "budget": 0}, &res)
 	if len(res.Hits) != 20 {
 		t.Errorf("%d notes found, want 20", len(res.Hits))
 	}

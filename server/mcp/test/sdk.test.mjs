@@ -60,12 +60,19 @@ test("remember, search, get, forget: a round trip", async (t) => {
   assert.equal(dup.added, false);
   assert.equal(dup.duplicates[0].id, rem.id);
 
+  // Compact within 1500 tokens by default: the snippet, not the content,
+  // which palace_get (or detail full) gives.
   const res = await call(client, "palace_search", { query: "idempotency retried payment" });
   assert.equal(res.hits[0].id, rem.id);
-  assert.equal(res.hits[0].content, note);
+  assert.equal(res.hits[0].content, undefined);
+  assert.match(res.hits[0].snippet, /\*\*idempotency\*\*/);
   assert.equal(res.hits[0].citation, "ADR-12");
   assert.ok(res.hits[0].time, "hit has a time");
   assert.ok("route" in res && "mode" in res);
+  assert.deepEqual([res.detail, res.budget, res.omitted], ["compact", 1500, 0]);
+  assert.ok(res.tokens > 0 && res.tokens <= 1500, `tokens ${res.tokens}`);
+  const full = await call(client, "palace_search", { query: "idempotency retried payment", detail: "full" });
+  assert.equal(full.hits[0].content, note);
 
   const got = await call(client, "palace_get", { id: rem.id });
   assert.equal(got.content, note);
@@ -109,6 +116,8 @@ test("wrong arguments are rejected with JSON-RPC -32602, bad values with a tool 
   await rejects("palace_search", { query: "x", limit: "10" }, /"limit" must be an integer, got a string/);
   await rejects("palace_search", { query: "x", limit: 2.5 }, /"limit" must be an integer/);
   await rejects("palace_search", { query: "x", limit: 1000 }, /"limit" is 1000; want 1 to 100/);
+  await rejects("palace_search", { query: "x", budget: -1 }, /"budget" is -1; want 0 to 100000/);
+  await rejects("palace_search", { query: "x", detail: "brief" }, /"detail"/);
   await rejects("palace_remember", {}, /"content" is required/);
   await rejects("palace_kg", { action: "stats", subject: "x" }, /does not apply to action "stats"/);
   await rejects("palace_kg", { action: "add", subject: "a", predicate: "b" }, /"object" is required for action "add"/);

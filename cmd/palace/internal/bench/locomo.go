@@ -16,6 +16,7 @@ import (
 	"github.com/palace-dev/palace/core/convo"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
 )
@@ -65,6 +66,9 @@ type LocomoReport struct {
 	// ByQuestion says, for each scored question, what was found, so a
 	// miss can be read rather than guessed.
 	ByQuestion []LocomoQuestion `json:"by_question"`
+	// Answers measures the answers an agent would be handed, when asked
+	// for (see LocomoAnswers).
+	Answers *LocomoAnswers `json:"answers,omitempty"`
 }
 
 // LocomoQuestion is one scored question's outcome.
@@ -91,8 +95,17 @@ type LocomoQuestion struct {
 // pick selects conversations by 1-based position in the file or by
 // sample_id ("1,3" or "conv-26"), so part of a split can be held back from
 // tuning and scored on its own; empty means all of them.
-func Locomo(ctx context.Context, dataPath, tmpDir string, pick []string) (*LocomoReport, error) {
+//
+// answer, when not nil, also measures the answers of that detail and
+// budget (Answers); the scores above are the same either way.
+func Locomo(ctx context.Context, dataPath, tmpDir string, pick []string, answer *ops.SearchSize) (*LocomoReport, error) {
 	start := time.Now()
+	if answer != nil {
+		req := ops.SearchRequest{Query: "locomo", Detail: answer.Detail, Budget: &answer.Budget}
+		if err := req.Validate(); err != nil {
+			return nil, input.Rename(err, map[string]string{"detail": "--detail", "budget": "--budget"})
+		}
+	}
 	b, err := os.ReadFile(dataPath)
 	if err != nil {
 		return nil, fmt.Errorf("locomo: %w", err)
@@ -106,6 +119,10 @@ func Locomo(ctx context.Context, dataPath, tmpDir string, pick []string) (*Locom
 		return nil, err
 	}
 	acc := newScorer()
+	var ans *answers
+	if answer != nil {
+		ans = newAnswers(*answer)
+	}
 	var ids []string
 	for i, s := range samples {
 		if !chosen[i] {
@@ -116,13 +133,16 @@ func Locomo(ctx context.Context, dataPath, tmpDir string, pick []string) (*Locom
 		if err != nil {
 			return nil, err
 		}
-		err = locomoSampleRun(ctx, home, s, acc)
+		err = locomoSampleRun(ctx, home, s, acc, ans)
 		os.RemoveAll(home)
 		if err != nil {
 			return nil, fmt.Errorf("locomo %s (conversation %d): %w", s.SampleID, i+1, err)
 		}
 	}
 	r := acc.report()
+	if ans != nil {
+		r.Answers = ans.report()
+	}
 	r.Conversations = ids
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
@@ -160,7 +180,7 @@ func pickSamples(samples []locomoSample, pick []string) (map[int]bool, error) {
 	return chosen, nil
 }
 
-func locomoSampleRun(ctx context.Context, home string, s locomoSample, acc *scorer) error {
+func locomoSampleRun(ctx context.Context, home string, s locomoSample, acc *scorer, ans *answers) error {
 	convs, turnOf, err := locomoConversations(s)
 	if err != nil {
 		return err
@@ -193,6 +213,11 @@ func locomoSampleRun(ctx context.Context, home string, s locomoSample, acc *scor
 		acc.add(q.Category, evidence, turns, sessions)
 		acc.questions = append(acc.questions, LocomoQuestion{Conversation: s.SampleID, Question: q.Question,
 			Category: q.Category, Evidence: evidence, Turns: top(turns, 10), EvidenceRanks: ranks(evidence, turns)})
+		if ans != nil {
+			if err := ans.ask(ctx, p, q.Question, evidence, turnOf); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

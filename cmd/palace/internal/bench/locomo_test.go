@@ -4,13 +4,16 @@ import (
 	"context"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // testdata/locomo_tiny.json is a hand-written conversation in LoCoMo's
 // shape (not LoCoMo data), with every evidence-id defect the real file has.
 func TestLocomoTiny(t *testing.T) {
-	r, err := Locomo(context.Background(), "testdata/locomo_tiny.json", t.TempDir(), nil)
+	r, err := Locomo(context.Background(), "testdata/locomo_tiny.json", t.TempDir(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,6 +35,45 @@ func TestLocomoTiny(t *testing.T) {
 	}
 	if got := len(r.ByCategory); got != 4 {
 		t.Errorf("%d categories, want 4 (1-4; 5 is excluded)", got)
+	}
+}
+
+// Answers measured at a detail and budget: compact answers cost fewer
+// tokens than full ones and find the same turns without a budget; a budget
+// below every hit shows none and finds nothing; the scores of the search
+// itself stay the same.
+func TestLocomoTinyAnswers(t *testing.T) {
+	run := func(size ops.SearchSize) *LocomoReport {
+		t.Helper()
+		r, err := Locomo(context.Background(), "testdata/locomo_tiny.json", t.TempDir(), nil, &size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	full, compact := run(ops.SearchSize{Detail: ops.DetailFull}), run(ops.SearchSize{Detail: ops.DetailCompact})
+	tight := run(ops.SearchSize{Detail: ops.DetailCompact, Budget: 1})
+	for _, r := range []*LocomoReport{full, compact, tight} {
+		if r.Answers == nil || r.Overall["turn_R_all@10"] != 1 {
+			t.Fatalf("answers %+v, overall %v", r.Answers, r.Overall)
+		}
+	}
+	f, c, n := full.Answers, compact.Answers, tight.Answers
+	if f.Detail != ops.DetailFull || c.Detail != ops.DetailCompact || f.Limit != ops.DefaultSearchLimit {
+		t.Errorf("full %+v, compact %+v", f, c)
+	}
+	if c.Tokens.Mean <= 0 || c.Tokens.Mean >= f.Tokens.Mean || c.Tokens.P50 > c.Tokens.P95 || f.Hits != c.Hits || f.Omitted != 0 {
+		t.Errorf("tokens: full %+v, compact %+v", f, c)
+	}
+	if f.Recall["turn_R_any@10"] != 1 || c.Recall["turn_R_any@10"] != 1 {
+		t.Errorf("recall: full %v, compact %v", f.Recall, c.Recall)
+	}
+	if n.Hits != 0 || n.Omitted != c.Hits || n.Tokens.Mean != 0 || n.Recall["turn_R_any@10"] != 0 {
+		t.Errorf("within 1 token: %+v", n)
+	}
+	_, err := Locomo(context.Background(), "testdata/locomo_tiny.json", t.TempDir(), nil, &ops.SearchSize{Detail: "brief"})
+	if err == nil || !strings.HasPrefix(err.Error(), `--detail "brief"`) {
+		t.Errorf("detail brief: %v", err)
 	}
 }
 
@@ -65,7 +107,7 @@ func TestLocomoDev(t *testing.T) {
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("LoCoMo dev split not found at %s", path)
 	}
-	r, err := Locomo(context.Background(), path, t.TempDir(), nil)
+	r, err := Locomo(context.Background(), path, t.TempDir(), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
