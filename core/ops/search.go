@@ -78,6 +78,9 @@ type SearchRequest struct {
 	Route  string // one of SearchRoutes, or "" for auto
 	By     string // one of SearchBy, or "" for drawer; Limit then counts files
 	Detail string // one of SearchDetails, or "" for Default's
+	// Across searches the room (Room, or the one the query routes to)
+	// in every wing, Wing only choosing among its rooms (see across).
+	Across bool
 	// Budget is the most tokens the hits may take (see sized): nil for
 	// Default's, 0 for none, at most MaxSearchBudget.
 	Budget *int
@@ -129,6 +132,9 @@ func (r SearchRequest) filter() (store.Filter, error) {
 	if err := checkLimit("limit", r.Limit, MaxSearchLimit); err != nil {
 		return f, err
 	}
+	if err := r.checkAcross(); err != nil {
+		return f, err
+	}
 	var err error
 	if f.Since, err = parseDate("since", r.Since, false); err != nil {
 		return f, err
@@ -170,12 +176,19 @@ func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (SearchResul
 	}
 	req := search.Request{Query: strings.TrimSpace(r.Query), Filter: f, Limit: limit, Mode: r.Mode,
 		NoRoute: r.Route == RouteOff}
+	across, err := r.across(ctx, p, &req)
+	if err != nil {
+		return none, err
+	}
 	var res search.Result
 	if r.By == ByFile {
 		res, err = searchFiles(ctx, p, req)
 	} else {
 		res, err = search.Run(ctx, p, req)
 		res.By = ByDrawer
+	}
+	if across != nil {
+		res.Route = *across
 	}
 	if err != nil {
 		return SearchResult{Result: res}, err

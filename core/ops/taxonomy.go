@@ -21,10 +21,13 @@ const (
 	TaxonomyActionSet   = "set"
 	TaxonomyActionRm    = "rm"
 	TaxonomyActionRoute = "route"
+	// TaxonomyActionTunnels lists tunnels (Tunnels); the CLI's command is
+	// 'palace tunnels'.
+	TaxonomyActionTunnels = "tunnels"
 )
 
 // TaxonomyActions are the taxonomy actions, in the order help lists them.
-var TaxonomyActions = []string{TaxonomyActionList, TaxonomyActionSet, TaxonomyActionRm, TaxonomyActionRoute}
+var TaxonomyActions = []string{TaxonomyActionList, TaxonomyActionSet, TaxonomyActionRm, TaxonomyActionRoute, TaxonomyActionTunnels}
 
 // What a set or rm did to the room (TaxonomyChange.Action).
 const (
