@@ -85,6 +85,10 @@ func Run(ctx context.Context, p *palace.Palace, req Request) ([]Document, error)
 	sort.Slice(keys, func(i, j int) bool {
 		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
 	})
+	tunnels, err := loadLinks(ctx, p.Store)
+	if err != nil {
+		return nil, err
+	}
 	for attempt := 1; ; attempt++ {
 		stored, em, err := loadEntities(ctx, p.Store)
 		if err != nil {
@@ -98,7 +102,7 @@ func Run(ctx context.Context, p *palace.Palace, req Request) ([]Document, error)
 		var out []Document
 		for pass := 0; pass < maxPasses; pass++ {
 			before := em.Len()
-			if out, err = encodeRooms(keys, groups, aaak.EncodeOptions{Entities: em, Tagger: Tagger(p.Seg)}); err != nil {
+			if out, err = encodeRooms(keys, groups, tunnels, aaak.EncodeOptions{Entities: em, Tagger: Tagger(p.Seg)}); err != nil {
 				return nil, err
 			}
 			if em.Len() == before {
@@ -125,16 +129,21 @@ func Run(ctx context.Context, p *palace.Palace, req Request) ([]Document, error)
 	}
 }
 
-// encodeRooms encodes each wing and room's items as one document.
-func encodeRooms(keys [][2]string, groups map[[2]string][]aaak.Item, opts aaak.EncodeOptions) ([]Document, error) {
+// encodeRooms encodes each wing and room's items as one document, with
+// the room's tunnels as T: lines.
+func encodeRooms(keys [][2]string, groups map[[2]string][]aaak.Item, tunnels links, opts aaak.EncodeOptions) ([]Document, error) {
 	var out []Document
 	for _, k := range keys {
 		rep, err := aaak.VerifyItems(groups[k], opts)
 		if err != nil {
 			return nil, fmt.Errorf("compress %s/%s: %w", k[0], k[1], err)
 		}
-		doc := Document{Wing: k[0], Room: k[1], Drawers: len(groups[k]), AAAK: rep.AAAK,
-			Tokens: rep.AAAKTokens, Raw: rep.RawTokens, Coverage: rep.Coverage, Lost: []string{}}
+		text, err := tunnels.withTunnels(rep.AAAK, k[0], k[1])
+		if err != nil {
+			return nil, err
+		}
+		doc := Document{Wing: k[0], Room: k[1], Drawers: len(groups[k]), AAAK: text,
+			Tokens: aaak.CountTokens(text), Raw: rep.RawTokens, Coverage: rep.Coverage, Lost: []string{}}
 		for _, a := range rep.Lost {
 			doc.Lost = append(doc.Lost, a.Text)
 		}
