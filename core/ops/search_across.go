@@ -13,7 +13,7 @@ import (
 // given, and routing off.
 func (r SearchRequest) checkAcross() error {
 	if r.Across && r.Room == "" && r.Route == RouteOff {
-		return input.Invalid("across", "needs a room: give room, or leave route auto so that the room the query routes to is searched in every wing")
+		return input.Invalid("across", "needs a room: name one, or leave routing on (auto) so that the room the query routes to is searched in every wing")
 	}
 	return nil
 }
@@ -39,7 +39,7 @@ func (r SearchRequest) across(ctx context.Context, p *palace.Palace, req *search
 	room := r.Room
 	if room == "" {
 		if !rt.Applied {
-			return nil, input.Invalid("across", "needs a room, and the query routes to none (%s): give room", rt.Reason)
+			return nil, input.Invalid("across", "needs a room: the query routes to none (%s), so name one", rt.Reason)
 		}
 		room = rt.Room
 	}
