@@ -73,6 +73,10 @@ var contractCases = []contractCase{
 	{name: "search/route off", op: "search", args: map[string]any{"query": "lighthouse", "route": ops.RouteOff}, want: ops.OK},
 	{name: "search/route auto", op: "search", args: map[string]any{"query": "lighthouse", "wing": "contract", "route": ops.RouteAuto}, want: ops.OK},
 	{name: "search/unknown route", op: "search", args: map[string]any{"query": "lighthouse", "route": "bogus"}, want: ops.Invalid, field: "route"},
+	{name: "search/across a room", op: "search", args: map[string]any{"query": "lighthouse", "wing": "contract", "room": "general", "across": true}, want: ops.OK},
+	{name: "search/across without a room, routing off", op: "search", args: map[string]any{"query": "lighthouse", "route": ops.RouteOff, "across": true}, want: ops.Invalid, field: "across"},
+	{name: "search/across a query routing to no room", op: "search", args: map[string]any{"query": "lighthouse", "across": true}, want: ops.Invalid, field: "across"},
+	{name: "search/across not a boolean", op: "search", args: map[string]any{"query": "lighthouse", "room": "general", "across": "yes"}, want: ops.Invalid, field: "across"},
 	{name: "search/by file", op: "search", args: map[string]any{"query": "lighthouse", "by": ops.ByFile}, want: ops.OK},
 	{name: "search/by drawer", op: "search", args: map[string]any{"query": "lighthouse", "by": ops.ByDrawer, "limit": 1}, want: ops.OK},
 	{name: "search/unknown by", op: "search", args: map[string]any{"query": "lighthouse", "by": "bogus"}, want: ops.Invalid, field: "by"},
@@ -109,6 +113,8 @@ var contractCases = []contractCase{
 	{name: "kg/conflict", op: "kg.add", args: map[string]any{"subject": "Alice", "predicate": "works_at", "object": "Globex"}, want: ops.Conflict},
 
 	{name: "taxonomy/rm unknown room", op: "taxonomy.rm", args: map[string]any{"wing": "contract", "room": "nosuchroom"}, want: ops.NotFound},
+	{name: "tunnels/ok", op: "tunnels", args: map[string]any{"wing": "contract"}, want: ops.OK},
+	{name: "tunnels/unknown wing", op: "tunnels", args: map[string]any{"wing": "nosuchwing"}, want: ops.Invalid, field: "wing"},
 }
 
 // outcome is one answer reduced to its class, with the message that came
@@ -326,6 +332,7 @@ var cliCommands = map[string]struct{ words, pos []string }{
 	"kg.query":    {[]string{"kg", "query"}, []string{"entity"}},
 	"kg.add":      {[]string{"kg", "add"}, []string{"subject", "predicate", "object"}},
 	"taxonomy.rm": {[]string{"taxonomy", "rm"}, []string{"wing", "room"}},
+	"tunnels":     {[]string{"tunnels"}, nil},
 }
 
 func (*cliFront) name() string { return "cli" }
@@ -400,6 +407,7 @@ var mcpTools = map[string]struct {
 	"kg.query":    {tool: "palace_kg", fixed: map[string]any{"action": "query"}},
 	"kg.add":      {tool: "palace_kg", fixed: map[string]any{"action": "add"}},
 	"taxonomy.rm": {tool: "palace_taxonomy", fixed: map[string]any{"action": "rm"}},
+	"tunnels":     {tool: "palace_taxonomy", fixed: map[string]any{"action": "tunnels"}},
 }
 
 func startMCPFront(t *testing.T, home, allow string) *mcpFront {

@@ -45,6 +45,12 @@ holding every query word and the rest of the palace has one, the search
 without the route answers. The result says how it was routed; --route off
 searches exactly the filters given.
 
+--across crosses a tunnel: it searches one room in every wing, the --room
+given or the room the query routes to (rooms of one name count as one, and
+with --wing only that wing's room names compete), whatever --wing says. A
+query that routes to no room, or --route off without --room, is bad input.
+'palace tunnels' lists the rooms wings share.
+
 --by file collapses the hits to files: one row per mined file, ranked by
 its best drawer, with that drawer's citation, score and snippet and the
 line ranges of every matched drawer of the file (in line order); --limit
@@ -71,7 +77,8 @@ tokens.`,
   palace search 'context cancel -test' --wing go --limit 5 --json
   palace search 'http: server gave HTTP response to HTTPS client' --route off
   palace search 'retry backoff' --by file --kind file --limit 5
-  palace search 'why sqlite' --detail compact --budget 1500 --json`,
+  palace search 'why sqlite' --detail compact --budget 1500 --json
+  palace search 'token expiry' --room auth --across`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			req.Query = strings.Join(a, " ")
@@ -168,6 +175,7 @@ tokens.`,
 	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultSearchLimit, fmt.Sprintf("maximum number of hits, 1 to %d", ops.MaxSearchLimit))
 	c.Flags().StringVar(&req.Mode, "mode", "", ops.OneOf(ops.SearchModes)+" (default: hybrid when the palace has vectors, else lexical)")
 	c.Flags().StringVar(&req.Route, "route", ops.RouteAuto, ops.OneOf(ops.SearchRoutes)+": auto narrows a search without --room to the room whose taxonomy keywords the query names, and searches without it when that room has no hit holding every query word but another place does; off searches exactly the filters")
+	c.Flags().BoolVar(&req.Across, "across", false, "search one room in every wing: --room, or the room the query routes to (among --wing's rooms, if given); hits come from every wing")
 	c.Flags().StringVar(&req.By, "by", ops.ByDrawer, ops.OneOf(ops.SearchBy)+": file collapses hits to one row per file (best drawer first, with the file's matched line ranges); --limit then counts files")
 	c.Flags().StringVar(&req.Detail, "detail", "", ops.OneOf(ops.SearchDetails)+": compact gives each hit a one-line snippet and leaves its content out (default full)")
 	c.Flags().IntVar(&budget, "budget", 0, fmt.Sprintf("the most tokens the hits may take, 0 (none, the default) to %d; hits past it are left out, and counted", ops.MaxSearchBudget))

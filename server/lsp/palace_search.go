@@ -17,9 +17,10 @@ type searchResult struct {
 
 // palaceSearch is `palace search` for the editor: {query, wing?, room?,
 // kind?, source?, since?, until?, mode?, route?, by?, limit?, detail?,
-// budget?}; by file gives one hit per file with its matched drawers'
-// ranges. An editor shows drawers whole: full, without a budget, unless
-// the params say otherwise (ops.PersonSearch).
+// budget?, across?}; by file gives one hit per file with its matched
+// drawers' ranges, across searches one room in every wing. An editor shows
+// drawers whole: full, without a budget, unless the params say otherwise
+// (ops.PersonSearch).
 func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
 	var ps struct {
 		Query  string `json:"query"`
@@ -35,13 +36,14 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		Limit  *int   `json:"limit"`
 		Detail string `json:"detail"`
 		Budget *int   `json:"budget"`
+		Across bool   `json:"across"`
 	}
 	if err := decodeParams(raw, &ps); err != nil {
 		return nil, err
 	}
 	req := ops.SearchRequest{Query: ps.Query, Wing: ps.Wing, Room: ps.Room, Kind: ps.Kind, Source: ps.Source,
 		Since: ps.Since, Until: ps.Until, Mode: ps.Mode, Route: ps.Route, By: ps.By,
-		Detail: ps.Detail, Budget: ps.Budget, Default: ops.PersonSearch}
+		Detail: ps.Detail, Budget: ps.Budget, Across: ps.Across, Default: ops.PersonSearch}
 	if ps.Limit != nil {
 		if err := ops.CheckGiven("limit", *ps.Limit, ops.MaxSearchLimit); err != nil {
 			return nil, err

@@ -53,6 +53,9 @@ func toolSearch() *tool {
 			{name: "route", kind: kString, enum: ops.SearchRoutes,
 				desc: "auto (the default): a search without a room is narrowed to the room whose taxonomy keywords the query names, and searched everywhere instead when that room has no hit holding every query word but another place does; the result's route says what happened. " +
 					"off: search exactly the wing, room and other filters given; use it when a routed result looks incomplete."},
+			{name: "across", kind: kBoolean,
+				desc: "true: cross a tunnel, searching one room in every wing (every project's auth, say): room, or the room the query routes to (among wing's rooms when wing is given; the hits then come from every wing). " +
+					"A query that routes to no room is an error: give room. palace_taxonomy action tunnels lists the rooms wings share."},
 			{name: "mode", kind: kString, enum: ops.SearchModes,
 				desc: "lexical (BM25), vector (nearest embeddings) or hybrid (both, fused). Omit it: hybrid when the palace has vectors, else lexical."},
 			{name: "by", kind: kString, enum: ops.SearchBy,
@@ -78,6 +81,7 @@ type searchArgs struct {
 	By     string `json:"by"`
 	Detail string `json:"detail"`
 	Budget *int   `json:"budget"`
+	Across bool   `json:"across"`
 }
 
 func runSearch(ctx context.Context, s *Server, a args) (any, error) {
@@ -87,5 +91,5 @@ func runSearch(ctx context.Context, s *Server, a args) (any, error) {
 	}
 	return ops.Search(ctx, s.p, ops.SearchRequest{Query: in.Query, Wing: in.Wing, Room: in.Room, Kind: in.Kind,
 		Source: in.Source, Since: in.Since, Until: in.Until, Limit: in.Limit, Mode: in.Mode, Route: in.Route, By: in.By,
-		Detail: in.Detail, Budget: in.Budget, Default: ops.AgentSearch})
+		Detail: in.Detail, Budget: in.Budget, Across: in.Across, Default: ops.AgentSearch})
 }

@@ -14,14 +14,15 @@ func toolTaxonomy() *tool {
 		title: "Wings and rooms",
 		desc: "The taxonomy: each wing's rooms and the keywords that route new content and search queries to them. " +
 			"action list shows rooms (all wings, or one); set adds a room or changes its keywords or display name; rm removes a room " +
-			"(drawers already filed there keep it); route shows which wing and room a search for a query would be narrowed to, and why. " +
+			"(drawers already filed there keep it); route shows which wing and room a search for a query would be narrowed to, and why; " +
+			"tunnels lists the rooms that join wings (one room name in several wings, or two rooms sharing most of their keywords) with the drawers on each side: palace_search with across searches a room in every wing. " +
 			"A project's palace.yaml, when it lists rooms, replaces the wing's rooms at the next mine: the answer warns when that will undo an edit.",
 		destructive: true, idempotent: true, // rm removes an entry; repeating set or rm changes nothing more
 		params: []param{
 			{name: "action", kind: kString, required: true, enum: ops.TaxonomyActions,
-				desc: "list: show rooms; set: add a room or change it; rm: remove a room from the taxonomy; route: where a search for query would be routed."},
+				desc: "list: show rooms; set: add a room or change it; rm: remove a room from the taxonomy; route: where a search for query would be routed; tunnels: the rooms wings share."},
 			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes,
-				desc: "The wing. For list and route, omit it to cover every wing; for set and rm, omit it to use this session's project wing."},
+				desc: "The wing. For list and route, omit it to cover every wing; for tunnels, give it to list only the tunnels with a room in it; for set and rm, omit it to use this session's project wing."},
 			{name: "room", kind: kString, maxLen: ops.MaxNameBytes, actions: edit, requiredFor: edit,
 				desc: "The room's name: no '/' or '\"', no surrounding spaces."},
 			{name: "keywords", kind: kStrings, actions: []string{ops.TaxonomyActionSet},
@@ -54,6 +55,8 @@ func runTaxonomy(ctx context.Context, s *Server, a args) (any, error) {
 		return ops.TaxonomyList(ctx, s.p, ops.TaxonomyListRequest{Wing: in.Wing})
 	case ops.TaxonomyActionRoute:
 		return ops.TaxonomyRoute(ctx, s.p, ops.TaxonomyRouteRequest{Query: in.Query, Wing: in.Wing})
+	case ops.TaxonomyActionTunnels:
+		return ops.Tunnels(ctx, s.p, ops.TunnelsRequest{Wing: in.Wing})
 	}
 	wing, err := s.wing(ctx, in.Wing)
 	if err != nil {

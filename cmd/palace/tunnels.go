@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/route"
+)
+
+func newTunnelsCmd(g *globals) *cobra.Command {
+	var (
+		req    ops.TunnelsRequest
+		asJSON bool
+	)
+	c := &cobra.Command{
+		Use:   "tunnels",
+		Short: "List the rooms that join wings: one name in several wings, or shared keywords",
+		Long: fmt.Sprintf(`A tunnel joins rooms of different wings that are about the same thing:
+
+  - the rooms of one name in two or more wings (auth in api and in web),
+    except the catch-all rooms (general, conversations) and rooms named
+    after a generic programming word (docs, tests, src, ...), which every
+    project has;
+  - two rooms of different names in different wings whose taxonomy
+    keywords overlap: at least %d shared, and the shared ones at least %.1f
+    of all the keywords the two list (Jaccard), so one common word is not
+    enough.
+
+Each tunnel is listed with why (the name, or the shared keywords and their
+overlap) and the live drawers on each side. With --wing, the tunnels with a
+room in that wing, all their sides shown; a --wing the palace does not hold
+is bad input (exit 2) and the error lists the wings.
+
+'palace search --across' searches a room in every wing: the rooms of its
+name. 'palace compress' writes a room's tunnels as T: lines.`, route.MinSharedKeywords, route.MinKeywordOverlap),
+		Example: `  palace tunnels
+  palace tunnels --wing api --json`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			if err := req.Validate(); err != nil {
+				return flagError(c, err)
+			}
+			res, err := readPalace(g, func(p *palace.Palace) (ops.TunnelsResult, error) {
+				return ops.Tunnels(c.Context(), p, req)
+			})
+			if err != nil {
+				return flagError(c, err)
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			if len(res.Tunnels) == 0 {
+				fmt.Fprintln(out, "no tunnels (rooms of one name in two wings, or rooms of two wings sharing keywords, would be)")
+			}
+			for _, t := range res.Tunnels {
+				printTunnel(out, t)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&req.Wing, "wing", "", "only the tunnels with a room in this wing")
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
+
+// printTunnel writes a tunnel's why on one line, then a line per side
+// with its drawers, the names padded to one column.
+func printTunnel(out io.Writer, t ops.Tunnel) {
+	if t.Kind == route.TunnelName {
+		fmt.Fprintf(out, "%s: the same name in %d wings\n", termLine(t.Room), len(t.Sides))
+	} else {
+		fmt.Fprintf(out, "%s ~ %s: shared keywords %s (overlap %.2f)\n", termLine(t.Sides[0].Room), termLine(t.Sides[1].Room),
+			strings.Join(termLines(t.Keywords), ", "), t.Overlap)
+	}
+	names := make([]string, len(t.Sides))
+	width := 0
+	for i, s := range t.Sides {
+		names[i] = termLine(s.Wing) + "/" + termLine(s.Room)
+		width = max(width, utf8.RuneCountInString(names[i])) // fmt pads by runes
+	}
+	for i, s := range t.Sides {
+		fmt.Fprintf(out, "  %-*s  %d %s\n", width, names[i], s.Drawers, plural(s.Drawers, "drawer", "drawers"))
+	}
+}
