@@ -29,7 +29,8 @@ another, a blank line between them) that 'palace aaak check' and
 line on stderr gives its size against the raw text and the share of source
 sentences it preserves, and --json lists the sentences it lost. Names are
 coded with the palace's entity map, which keeps each new name's code, so a
-name has one code in every room and run and decode expands it.`,
+name has one code in every room and run and decode expands it. A room with
+tunnels ('palace tunnels') ends in a T: line per room they lead to.`,
 		Example: `  palace compress --wing myproject --room decisions
   palace compress --wing myproject | palace aaak check -
   palace compress --since 2026-01-01 --json`,

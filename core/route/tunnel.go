@@ -130,22 +130,27 @@ func keywordTunnels(rooms []store.RoomStat) []Tunnel {
 			}
 		}
 	}
-	shared := map[[2]int][]string{}
-	for k, is := range index {
+	shared := map[[2]int]int{}
+	for _, is := range index {
 		for x, i := range is {
 			for _, j := range is[x+1:] {
 				if rooms[i].Wing != rooms[j].Wing && rooms[i].Room != rooms[j].Room {
-					shared[[2]int{i, j}] = append(shared[[2]int{i, j}], k)
+					shared[[2]int{i, j}]++
 				}
 			}
 		}
 	}
 	var out []Tunnel
-	for pair, ks := range shared {
-		union := len(sets[pair[0]]) + len(sets[pair[1]]) - len(ks)
-		overlap := float64(len(ks)) / float64(union)
-		if len(ks) < MinSharedKeywords || overlap < MinKeywordOverlap {
+	for pair, n := range shared {
+		overlap := float64(n) / float64(len(sets[pair[0]])+len(sets[pair[1]])-n)
+		if n < MinSharedKeywords || overlap < MinKeywordOverlap {
 			continue
+		}
+		var ks []string
+		for _, k := range sets[pair[0]] {
+			if slices.Contains(sets[pair[1]], k) {
+				ks = append(ks, k)
+			}
 		}
 		slices.Sort(ks)
 		t := Tunnel{Kind: TunnelKeywords, Keywords: ks, Overlap: math.Round(overlap*100) / 100}

@@ -3,6 +3,8 @@ package route
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -109,4 +111,27 @@ func TestAcross(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkTunnels finds the tunnels of 50 wings of 40 rooms, each room
+// with 8 keywords drawn from 2,000 words, and every room name in 5 wings:
+// the rule's cost on a palace far larger than a person's.
+func BenchmarkTunnels(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var rooms []store.RoomStat
+	for w := range 50 {
+		for r := range 40 {
+			rs := store.RoomStat{Wing: fmt.Sprintf("wing%02d", w), Room: fmt.Sprintf("room%03d", (w/5)*40+r), Drawers: r}
+			for range 8 {
+				rs.Keywords = append(rs.Keywords, fmt.Sprintf("kw%04d", rng.IntN(2000)))
+			}
+			rooms = append(rooms, rs)
+		}
+	}
+	b.ResetTimer()
+	n := 0
+	for range b.N {
+		n = len(Tunnels(rooms))
+	}
+	b.ReportMetric(float64(n), "tunnels")
 }
