@@ -27,9 +27,9 @@ func newTunnelsCmd(g *globals) *cobra.Command {
     except the catch-all rooms (general, conversations) and rooms named
     after a generic programming word (docs, tests, src, ...), which every
     project has;
-  - two rooms of different names in different wings whose taxonomy
-    keywords overlap: at least %d shared, and the shared ones at least %.1f
-    of all the keywords the two list (Jaccard), so one common word is not
+  - two rooms in different wings, not joined by their name already, whose
+    taxonomy keywords overlap: at least %d shared, making at least %.1f of
+    all the keywords the two list (Jaccard), so one common word is not
     enough.
 
 Each tunnel is listed with why (the name, or the shared keywords and their

@@ -15,10 +15,11 @@ const (
 	TunnelKeywords = "keywords"
 )
 
-// The keyword rule: two rooms of different names in different wings are a
-// tunnel when they share at least MinSharedKeywords taxonomy keywords and
-// those are at least MinKeywordOverlap of the keywords either lists (the
-// Jaccard index |A∩B| / |A∪B|). Two rooms that share one keyword, or
+// The keyword rule: two rooms in different wings that their name does not
+// join already (see linking) are a tunnel when they share at least
+// MinSharedKeywords taxonomy keywords and those are at least
+// MinKeywordOverlap of the keywords either lists (the Jaccard index
+// |A∩B| / |A∪B|). Two rooms that share one keyword, or
 // share two among twenty each, are about different things that happen to
 // use a word alike.
 const (
@@ -66,19 +67,19 @@ func (t Tunnel) Others(wing, room string) []Side {
 // Every wing may have them, so their name joins nothing.
 var catchAll = []string{"general", "conversations"}
 
-// Linking reports whether rooms of this name in different wings are a
+// linking reports whether rooms of this name in different wings are a
 // tunnel: not a catch-all room, and not a generic programming word
 // (Generic), which names where code sits or what kind of file it is
 // (docs, tests, src), not what it is about, so every project has one.
-func Linking(name string) bool {
+func linking(name string) bool {
 	return !slices.Contains(catchAll, strings.ToLower(name)) && !Generic(name)
 }
 
 // Tunnels finds the tunnels among rooms (every room of every wing, as
 // store.RoomStats gives them): the names two or more wings share (see
-// Linking), sorted by name, then the pairs of rooms of different names in
-// different wings whose keywords overlap (see MinKeywordOverlap), sorted
-// by their sides. Keywords compare in lower case; a room's name is not
+// linking), sorted by name, then the pairs of rooms in different wings,
+// not joined by their name already, whose keywords overlap (see
+// MinKeywordOverlap), sorted by their sides. Keywords compare in lower case; a room's name is not
 // one of its keywords here.
 func Tunnels(rooms []store.RoomStat) []Tunnel {
 	sorted := slices.Clone(rooms)
@@ -93,7 +94,7 @@ func nameTunnels(rooms []store.RoomStat) []Tunnel {
 	byName := map[string]*Tunnel{}
 	var names []string
 	for _, r := range rooms {
-		if !Linking(r.Room) {
+		if !linking(r.Room) {
 			continue
 		}
 		t, ok := byName[r.Room]
@@ -134,7 +135,7 @@ func keywordTunnels(rooms []store.RoomStat) []Tunnel {
 	for _, is := range index {
 		for x, i := range is {
 			for _, j := range is[x+1:] {
-				if rooms[i].Wing != rooms[j].Wing && rooms[i].Room != rooms[j].Room {
+				if rooms[i].Wing != rooms[j].Wing && (rooms[i].Room != rooms[j].Room || !linking(rooms[i].Room)) {
 					shared[[2]int{i, j}]++
 				}
 			}

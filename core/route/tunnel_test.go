@@ -15,7 +15,8 @@ import (
 // and login sharing two of their three keywords each (overlap 0.5),
 // billing and checkout sharing two of seven (too little), push sharing one
 // keyword with auth, and docs and general in two wings, which join
-// nothing.
+// nothing by their name; the scripts of two wings are joined by their
+// keywords instead.
 var tunnelRooms = []store.RoomStat{
 	{Wing: "web", Room: "auth", Keywords: []string{"oauth"}, Drawers: 2},
 	{Wing: "api", Room: "auth", Keywords: []string{"login", "token", "jwt"}, Drawers: 3},
@@ -31,6 +32,8 @@ var tunnelRooms = []store.RoomStat{
 	{Wing: "web", Room: "docs", Drawers: 4},
 	{Wing: "api", Room: "general", Drawers: 5},
 	{Wing: "web", Room: "general", Drawers: 5},
+	{Wing: "api", Room: "scripts", Keywords: []string{"backup", "restore"}, Drawers: 1},
+	{Wing: "web", Room: "scripts", Keywords: []string{"backup", "restore", "lint"}, Drawers: 1},
 }
 
 func TestTunnels(t *testing.T) {
@@ -41,6 +44,7 @@ func TestTunnels(t *testing.T) {
 	want := strings.Join([]string{
 		`{"kind":"name","room":"auth","sides":[{"wing":"api","room":"auth","drawers":3},{"wing":"mobile","room":"auth","drawers":1},{"wing":"web","room":"auth","drawers":2}]}`,
 		`{"kind":"name","room":"deploy","sides":[{"wing":"api","room":"deploy","drawers":2},{"wing":"web","room":"deploy","drawers":0}]}`,
+		`{"kind":"keywords","keywords":["backup","restore"],"overlap":0.67,"sides":[{"wing":"api","room":"scripts","drawers":1},{"wing":"web","room":"scripts","drawers":1}]}`,
 		`{"kind":"keywords","keywords":["cookie","session"],"overlap":0.5,"sides":[{"wing":"api","room":"sessions","drawers":2},{"wing":"web","room":"login","drawers":1}]}`,
 	}, ",")
 	if string(got) != "["+want+"]" {
