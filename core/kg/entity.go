@@ -163,8 +163,8 @@ func setEntity(ctx context.Context, st *store.Store, r EntityRequest, id string)
 	case ae.Owner == "":
 		return e, invalid("alias", "%s is the entity's own name", a)
 	case ae.OwnEntity:
-		return e, invalid("alias", "%s is an entity of its own (%d facts, or a type or aliases); an alias never merges two entities: remove its facts (rm) and add them again under %s first",
-			a, ae.Facts, quote(c.Name))
+		return e, invalid("alias", "%s is an entity of its own (with facts, a type or aliases); an alias never merges two entities: remove its facts (rm) and add them again under %s first",
+			a, quote(c.Name))
 	}
 	return e, invalid("alias", "%s is already an alias of %s; unalias it there first", a, quote(ae.Owner))
 }

@@ -44,8 +44,6 @@ type AliasError struct {
 	// entity's own name.
 	Owner     string
 	OwnEntity bool
-	// Facts is how many facts the entity named Alias has, when it is one.
-	Facts int
 	// Removing is set when the alias to remove is not one of the entity's.
 	Removing bool
 }
@@ -57,7 +55,7 @@ func (e *AliasError) Error() string {
 	case e.Owner == "":
 		return fmt.Sprintf("%s is the entity's own name", e.Alias)
 	case e.OwnEntity:
-		return fmt.Sprintf("%s is an entity of its own (%d facts)", e.Owner, e.Facts)
+		return fmt.Sprintf("%s is an entity of its own", e.Owner)
 	}
 	return fmt.Sprintf("%s is already an alias of %s", e.Alias, e.Owner)
 }
@@ -256,7 +254,7 @@ func claimAlias(ctx context.Context, tx *sql.Tx, id, alias string) error {
 		return err
 	}
 	if n > 0 || len(itsAliases) > 0 || other.Type != UnknownType {
-		return &AliasError{Alias: alias, Owner: other.Name, OwnEntity: true, Facts: n}
+		return &AliasError{Alias: alias, Owner: other.Name, OwnEntity: true}
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM entities WHERE id = ?`, alias); err != nil {
 		return fmt.Errorf("drop entity %s for the alias: %w", alias, err)
