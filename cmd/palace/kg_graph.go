@@ -249,7 +249,7 @@ Exit codes: 0 removed or declined, 1 no such fact or error, 2 bad usage.`,
 // confirmRm asks on stderr, so stdout holds only the result (JSON too),
 // and reads the answer from stdin; anything but y or yes declines.
 func confirmRm(c *cobra.Command, t kg.Triple) bool {
-	fmt.Fprintf(c.ErrOrStderr(), "remove %s? It was wrong, not just over ('palace kg invalidate' ends a fact and keeps it). [y/N] ", describeFact(t))
+	fmt.Fprintf(c.ErrOrStderr(), "remove %s for good? (a fact that stopped being true is kept by 'palace kg invalidate') [y/N] ", describeFact(t))
 	answer, _ := bufio.NewReader(c.InOrStdin()).ReadString('\n')
 	a := strings.ToLower(strings.TrimSpace(answer))
 	return a == "y" || a == "yes"
