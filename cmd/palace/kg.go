@@ -231,6 +231,7 @@ the object. Facts true now are marked with *.`,
 				when = "as of " + kg.FormatTime(res.AsOf)
 			}
 			fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", termLine(res.Entity.Name), len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
+			printEntityNotes(out, res.Entity)
 			for _, f := range res.Facts {
 				arrow, mark := "->", " "
 				if f.Direction == ops.KGDirIn {

@@ -74,26 +74,45 @@ another entity's alias, or an entity with facts of its own, is refused
 
 func printEntity(out io.Writer, r ops.KGEntityResult) {
 	fmt.Fprintln(out, termLine(r.Name))
-	switch {
-	case r.Inferred:
-		fmt.Fprintf(out, "type: %s (inferred from %d %s)\n", termLine(r.Type), len(r.Evidence), plural(len(r.Evidence), "fact", "facts"))
-		for _, e := range r.Evidence {
-			fmt.Fprintf(out, "  %s [%s]\n", termLine(e.Fact), e.FactID)
-		}
-	case r.Type == ops.KGTypeUnknown:
-		fmt.Fprintln(out, "type: unknown (none set, and no fact implies one)")
-	default:
-		fmt.Fprintf(out, "type: %s (set by hand)\n", termLine(r.Type))
+	fmt.Fprintf(out, "type: %s\n", typeSource(r.EntityInfo))
+	for _, e := range r.Evidence {
+		fmt.Fprintf(out, "  %s [%s]\n", termLine(e.Fact), e.FactID)
 	}
-	names := make([]string, len(r.Aliases))
-	for i, a := range r.Aliases {
+	fmt.Fprintf(out, "aliases: %s\n", aliasList(r.EntityInfo))
+	fmt.Fprintf(out, "facts: %d as subject, %d as object, %d true now\n", r.Facts.Out, r.Facts.In, r.Facts.Current)
+}
+
+// typeSource is an entity's type and where it came from.
+func typeSource(e kg.EntityInfo) string {
+	switch {
+	case e.Inferred:
+		return fmt.Sprintf("%s (inferred from %d %s)", termLine(e.Type), len(e.Evidence), plural(len(e.Evidence), "fact", "facts"))
+	case e.Type == ops.KGTypeUnknown:
+		return "unknown (none set, and no fact implies one)"
+	}
+	return termLine(e.Type) + " (set by hand)"
+}
+
+func aliasList(e kg.EntityInfo) string {
+	if len(e.Aliases) == 0 {
+		return "none"
+	}
+	names := make([]string, len(e.Aliases))
+	for i, a := range e.Aliases {
 		names[i] = termLine(a.Name)
 	}
-	if len(names) == 0 {
-		names = []string{"none"}
+	return strings.Join(names, ", ")
+}
+
+// printEntityNotes adds an entity's type and aliases under a query's
+// header when it has any; 'palace kg entity' lists the evidence.
+func printEntityNotes(out io.Writer, e kg.EntityInfo) {
+	if e.Type != ops.KGTypeUnknown {
+		fmt.Fprintf(out, "type: %s\n", typeSource(e))
 	}
-	fmt.Fprintf(out, "aliases: %s\n", strings.Join(names, ", "))
-	fmt.Fprintf(out, "facts: %d as subject, %d as object, %d true now\n", r.Facts.Out, r.Facts.In, r.Facts.Current)
+	if len(e.Aliases) > 0 {
+		fmt.Fprintf(out, "aliases: %s\n", aliasList(e))
+	}
 }
 
 func newKGTraverseCmd(g *globals) *cobra.Command {
