@@ -49,20 +49,13 @@ another entity's alias, or an entity with facts of its own, is refused
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			run := readPalace[ops.KGEntityResult]
+			open := readPalace[ops.KGEntityResult]
 			if req.Type != "" || len(req.Alias) > 0 || len(req.Unalias) > 0 {
-				run = withPalace[ops.KGEntityResult]
+				open = withPalace[ops.KGEntityResult]
 			}
-			res, err := run(g, func(p *palace.Palace) (ops.KGEntityResult, error) { return ops.KGEntity(c.Context(), p, req) })
-			if err != nil {
-				return inputErr(err)
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			printEntity(out, res)
-			return nil
+			return kgPrint(c, asJSON, printEntity, func() (ops.KGEntityResult, error) {
+				return open(g, func(p *palace.Palace) (ops.KGEntityResult, error) { return ops.KGEntity(c.Context(), p, req) })
+			})
 		},
 	}
 	c.Flags().StringVar(&req.Type, "type", "", "set the type: "+strings.Join(ops.KGTypes, ", ")+", your own word, or unknown to clear it")
@@ -70,6 +63,21 @@ another entity's alias, or an entity with facts of its own, is refused
 	c.Flags().StringArrayVar(&req.Unalias, "unalias", nil, "remove an alias (repeatable)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the entity as JSON")
 	return c
+}
+
+// kgPrint runs an operation and prints its result: JSON with --json, else
+// text.
+func kgPrint[T any](c *cobra.Command, asJSON bool, text func(io.Writer, T), run func() (T, error)) error {
+	res, err := run()
+	if err != nil {
+		return inputErr(err)
+	}
+	out := c.OutOrStdout()
+	if asJSON {
+		return printJSON(out, res)
+	}
+	text(out, res)
+	return nil
 }
 
 func printEntity(out io.Writer, r ops.KGEntityResult) {
@@ -146,18 +154,9 @@ printed; a cut result says so.`, ops.MaxTraverseDepth),
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := readPalace(g, func(p *palace.Palace) (ops.KGTraverseResult, error) {
-				return ops.KGTraverse(c.Context(), p, req)
+			return kgPrint(c, asJSON, printTraverse, func() (ops.KGTraverseResult, error) {
+				return readPalace(g, func(p *palace.Palace) (ops.KGTraverseResult, error) { return ops.KGTraverse(c.Context(), p, req) })
 			})
-			if err != nil {
-				return inputErr(err)
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			printTraverse(out, res)
-			return nil
 		},
 	}
 	c.Flags().IntVar(&req.Depth, "depth", ops.DefaultTraverseDepth, fmt.Sprintf("most hops a path takes, 1 to %d", ops.MaxTraverseDepth))
@@ -237,32 +236,30 @@ Exit codes: 0 removed or declined, 1 no such fact or error, 2 bad usage.`,
 				// An existing palace: a missing one holds no fact to remove.
 				return readPalace(g, func(p *palace.Palace) (ops.KGRmResult, error) { return ops.KGRm(c.Context(), p, req) })
 			}
-			res, err := rm()
-			if err == nil && !yes && confirmRm(c, res.Fact) {
-				req.DryRun = false
-				res, err = rm()
-			}
-			if err != nil {
-				return inputErr(err)
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if !res.Removed {
-				fmt.Fprintln(out, "nothing removed (answer y, or pass --yes)")
-				return nil
-			}
-			fmt.Fprintf(out, "removed %s\n", describeFact(res.Fact))
-			for _, e := range res.DroppedEntities {
-				fmt.Fprintf(out, "dropped %s: no fact, type or alias is left\n", termLine(e))
-			}
-			return nil
+			return kgPrint(c, asJSON, printRm, func() (ops.KGRmResult, error) {
+				res, err := rm()
+				if err == nil && !yes && confirmRm(c, res.Fact) {
+					req.DryRun = false
+					return rm()
+				}
+				return res, err
+			})
 		},
 	}
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "remove without asking")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
+}
+
+func printRm(out io.Writer, r ops.KGRmResult) {
+	if !r.Removed {
+		fmt.Fprintln(out, "nothing removed (answer y, or pass --yes)")
+		return
+	}
+	fmt.Fprintf(out, "removed %s\n", describeFact(r.Fact))
+	for _, e := range r.DroppedEntities {
+		fmt.Fprintf(out, "dropped %s: no fact, type or alias is left\n", termLine(e))
+	}
 }
 
 // confirmRm asks on stderr, so stdout holds only the result (JSON too),
