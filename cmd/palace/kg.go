@@ -231,7 +231,7 @@ the object. Facts true now are marked with *.`,
 				when = "as of " + kg.FormatTime(res.AsOf)
 			}
 			fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", termLine(res.Entity.Name), len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
-			printEntityNotes(out, res.Entity)
+			printKGEntityNotes(out, res.Entity)
 			for _, f := range res.Facts {
 				arrow, mark := "->", " "
 				if f.Direction == ops.KGDirIn {
@@ -290,7 +290,7 @@ drawers the facts were read from).`,
 				return usageError{err}
 			}
 			if format == ops.KGFormatAAAK {
-				return printTimelineAAAK(c, g, req, asJSON)
+				return printKGTimelineAAAK(c, g, req, asJSON)
 			}
 			res, err := readPalace(g, func(p *palace.Palace) (ops.KGTimelineResult, error) {
 				return ops.KGTimeline(c.Context(), p, req)
@@ -343,7 +343,7 @@ func newKGStatsCmd(g *globals) *cobra.Command {
 			for _, p := range res.Predicates {
 				fmt.Fprintf(out, "  %-24s %d (%d current, %d expired)\n", termLine(p.Predicate), p.Triples, p.Current, p.Expired)
 			}
-			printGraphStats(out, res)
+			printKGGraphStats(out, res)
 			return nil
 		},
 	}

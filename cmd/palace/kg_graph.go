@@ -53,7 +53,7 @@ another entity's alias, or an entity with facts of its own, is refused
 			if req.Type != "" || len(req.Alias) > 0 || len(req.Unalias) > 0 {
 				open = withPalace[ops.KGEntityResult]
 			}
-			return kgPrint(c, asJSON, printEntity, func() (ops.KGEntityResult, error) {
+			return kgPrint(c, asJSON, printKGEntity, func() (ops.KGEntityResult, error) {
 				return open(g, func(p *palace.Palace) (ops.KGEntityResult, error) { return ops.KGEntity(c.Context(), p, req) })
 			})
 		},
@@ -80,18 +80,18 @@ func kgPrint[T any](c *cobra.Command, asJSON bool, text func(io.Writer, T), run 
 	return nil
 }
 
-func printEntity(out io.Writer, r ops.KGEntityResult) {
+func printKGEntity(out io.Writer, r ops.KGEntityResult) {
 	fmt.Fprintln(out, termLine(r.Name))
-	fmt.Fprintf(out, "type: %s\n", typeSource(r.EntityInfo))
+	fmt.Fprintf(out, "type: %s\n", kgTypeSource(r.EntityInfo))
 	for _, e := range r.Evidence {
 		fmt.Fprintf(out, "  %s [%s]\n", termLine(e.Fact), e.FactID)
 	}
-	fmt.Fprintf(out, "aliases: %s\n", aliasList(r.EntityInfo))
+	fmt.Fprintf(out, "aliases: %s\n", kgAliasList(r.EntityInfo))
 	fmt.Fprintf(out, "facts: %d as subject, %d as object, %d true now\n", r.Facts.Out, r.Facts.In, r.Facts.Current)
 }
 
-// typeSource is an entity's type and where it came from.
-func typeSource(e kg.EntityInfo) string {
+// kgTypeSource is an entity's type and where it came from.
+func kgTypeSource(e kg.EntityInfo) string {
 	switch {
 	case e.Inferred:
 		return fmt.Sprintf("%s (inferred from %d %s)", termLine(e.Type), len(e.Evidence), plural(len(e.Evidence), "fact", "facts"))
@@ -101,7 +101,7 @@ func typeSource(e kg.EntityInfo) string {
 	return termLine(e.Type) + " (set by hand)"
 }
 
-func aliasList(e kg.EntityInfo) string {
+func kgAliasList(e kg.EntityInfo) string {
 	if len(e.Aliases) == 0 {
 		return "none"
 	}
@@ -112,14 +112,14 @@ func aliasList(e kg.EntityInfo) string {
 	return strings.Join(names, ", ")
 }
 
-// printEntityNotes adds an entity's type and aliases under a query's
+// printKGEntityNotes adds an entity's type and aliases under a query's
 // header when it has any; 'palace kg entity' lists the evidence.
-func printEntityNotes(out io.Writer, e kg.EntityInfo) {
+func printKGEntityNotes(out io.Writer, e kg.EntityInfo) {
 	if e.Type != ops.KGTypeUnknown {
-		fmt.Fprintf(out, "type: %s\n", typeSource(e))
+		fmt.Fprintf(out, "type: %s\n", kgTypeSource(e))
 	}
 	if len(e.Aliases) > 0 {
-		fmt.Fprintf(out, "aliases: %s\n", aliasList(e))
+		fmt.Fprintf(out, "aliases: %s\n", kgAliasList(e))
 	}
 }
 
@@ -154,7 +154,7 @@ printed; a cut result says so.`, ops.MaxTraverseDepth),
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			return kgPrint(c, asJSON, printTraverse, func() (ops.KGTraverseResult, error) {
+			return kgPrint(c, asJSON, printKGTraverse, func() (ops.KGTraverseResult, error) {
 				return readPalace(g, func(p *palace.Palace) (ops.KGTraverseResult, error) { return ops.KGTraverse(c.Context(), p, req) })
 			})
 		},
@@ -168,29 +168,29 @@ printed; a cut result says so.`, ops.MaxTraverseDepth),
 	return c
 }
 
-// typed is a name with its type, when it has one: "Orion (project)".
-func typed(name, typ string) string {
+// kgTyped is a name with its type, when it has one: "Orion (project)".
+func kgTyped(name, typ string) string {
 	if typ == ops.KGTypeUnknown || typ == "" {
 		return termLine(name)
 	}
 	return termLine(name) + " (" + termLine(typ) + ")"
 }
 
-func printTraverse(out io.Writer, r ops.KGTraverseResult) {
+func printKGTraverse(out io.Writer, r ops.KGTraverseResult) {
 	when := "all time"
 	if r.AsOf != nil {
 		when = "as of " + kg.FormatTime(r.AsOf)
 	}
-	fmt.Fprintf(out, "%s: %d %s, depth %d, %s, direction %s", typed(r.Entity.Name, r.Entity.Type),
+	fmt.Fprintf(out, "%s: %d %s, depth %d, %s, direction %s", kgTyped(r.Entity.Name, r.Entity.Type),
 		len(r.Paths), plural(len(r.Paths), "path", "paths"), r.Depth, when, r.Direction)
 	if len(r.Predicates) > 0 {
 		fmt.Fprintf(out, ", predicates %s", strings.Join(termLines(r.Predicates), ", "))
 	}
 	fmt.Fprintln(out)
 	for i, p := range r.Paths {
-		chain := []string{typed(r.Entity.Name, r.Entity.Type)}
+		chain := []string{kgTyped(r.Entity.Name, r.Entity.Type)}
 		for _, h := range p.Hops {
-			chain = append(chain, typed(h.To.Name, h.To.Type))
+			chain = append(chain, kgTyped(h.To.Name, h.To.Type))
 		}
 		fmt.Fprintf(out, "%d. %s\n", i+1, strings.Join(chain, " -> "))
 		for _, h := range p.Hops {
@@ -236,9 +236,9 @@ Exit codes: 0 removed or declined, 1 no such fact or error, 2 bad usage.`,
 				// An existing palace: a missing one holds no fact to remove.
 				return readPalace(g, func(p *palace.Palace) (ops.KGRmResult, error) { return ops.KGRm(c.Context(), p, req) })
 			}
-			return kgPrint(c, asJSON, printRm, func() (ops.KGRmResult, error) {
+			return kgPrint(c, asJSON, printKGRm, func() (ops.KGRmResult, error) {
 				res, err := rm()
-				if err == nil && !yes && confirmRm(c, res.Fact) {
+				if err == nil && !yes && confirmKGRm(c, res.Fact) {
 					req.DryRun = false
 					return rm()
 				}
@@ -251,7 +251,7 @@ Exit codes: 0 removed or declined, 1 no such fact or error, 2 bad usage.`,
 	return c
 }
 
-func printRm(out io.Writer, r ops.KGRmResult) {
+func printKGRm(out io.Writer, r ops.KGRmResult) {
 	if !r.Removed {
 		fmt.Fprintln(out, "nothing removed (answer y, or pass --yes)")
 		return
@@ -262,18 +262,18 @@ func printRm(out io.Writer, r ops.KGRmResult) {
 	}
 }
 
-// confirmRm asks on stderr, so stdout holds only the result (JSON too),
+// confirmKGRm asks on stderr, so stdout holds only the result (JSON too),
 // and reads the answer from stdin; anything but y or yes declines.
-func confirmRm(c *cobra.Command, t kg.Triple) bool {
+func confirmKGRm(c *cobra.Command, t kg.Triple) bool {
 	fmt.Fprintf(c.ErrOrStderr(), "remove %s for good? (a fact that stopped being true is kept by 'palace kg invalidate') [y/N] ", describeFact(t))
 	answer, _ := bufio.NewReader(c.InOrStdin()).ReadString('\n')
 	a := strings.ToLower(strings.TrimSpace(answer))
 	return a == "y" || a == "yes"
 }
 
-// printTimelineAAAK prints the timeline as its AAAK document alone, for
+// printKGTimelineAAAK prints the timeline as its AAAK document alone, for
 // 'palace aaak check' and 'palace aaak decode'; notes go to stderr.
-func printTimelineAAAK(c *cobra.Command, g *globals, req ops.KGTimelineRequest, asJSON bool) error {
+func printKGTimelineAAAK(c *cobra.Command, g *globals, req ops.KGTimelineRequest, asJSON bool) error {
 	res, err := readPalace(g, func(p *palace.Palace) (ops.KGTimelineAAAKResult, error) {
 		return ops.KGTimelineAAAK(c.Context(), p, req)
 	})
@@ -296,9 +296,9 @@ func printTimelineAAAK(c *cobra.Command, g *globals, req ops.KGTimelineRequest, 
 	return nil
 }
 
-// printGraphStats prints the typed graph's part of kg stats: entities by
+// printKGGraphStats prints the typed graph's part of kg stats: entities by
 // type and the most connected entities.
-func printGraphStats(out io.Writer, r ops.KGStatsResult) {
+func printKGGraphStats(out io.Writer, r ops.KGStatsResult) {
 	types := make([]string, len(r.Types))
 	for i, t := range r.Types {
 		types[i] = fmt.Sprintf("%s %d", termLine(t.Type), t.Entities)
@@ -314,6 +314,6 @@ func printGraphStats(out io.Writer, r ops.KGStatsResult) {
 		fmt.Fprintln(out, "most connected:")
 	}
 	for _, e := range r.MostConnected {
-		fmt.Fprintf(out, "  %-24s %d %s\n", typed(e.Name, e.Type), e.Facts, plural(e.Facts, "fact", "facts"))
+		fmt.Fprintf(out, "  %-24s %d %s\n", kgTyped(e.Name, e.Type), e.Facts, plural(e.Facts, "fact", "facts"))
 	}
 }

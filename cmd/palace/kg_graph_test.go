@@ -25,40 +25,40 @@ var updateKG = flag.Bool("update-kg", false, "rewrite testdata/kg/*.txt with the
 // states the exact output.
 
 var (
-	idRe      = regexp.MustCompile(`[td]_[0-9a-f]{24}`)
-	createdRe = regexp.MustCompile(`"created_at": "[^"]*"`)
-	clockRe   = regexp.MustCompile(`(?m)^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}`)
-	idRefRe   = regexp.MustCompile(`^[td]_\d+$`)
+	kgIDRe      = regexp.MustCompile(`[td]_[0-9a-f]{24}`)
+	kgCreatedRe = regexp.MustCompile(`"created_at": "[^"]*"`)
+	kgClockRe   = regexp.MustCompile(`(?m)^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}`)
+	kgIDRefRe   = regexp.MustCompile(`^[td]_\d+$`)
 )
 
-// transcriptStep is one command of a transcript with the comment lines before it.
-type transcriptStep struct {
+// kgTranscriptStep is one command of a transcript with the comment lines before it.
+type kgTranscriptStep struct {
 	comments []string
 	line     string
 }
 
-func readTranscript(t *testing.T, path string) []transcriptStep {
+func readKGTranscript(t *testing.T, path string) []kgTranscriptStep {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var steps []transcriptStep
+	var steps []kgTranscriptStep
 	var comments []string
 	for _, l := range strings.Split(string(b), "\n") {
 		switch {
 		case strings.HasPrefix(l, "# "):
 			comments = append(comments, l)
 		case strings.HasPrefix(l, "$ "):
-			steps = append(steps, transcriptStep{comments, strings.TrimPrefix(l, "$ ")})
+			steps = append(steps, kgTranscriptStep{comments, strings.TrimPrefix(l, "$ ")})
 			comments = nil
 		}
 	}
 	return steps
 }
 
-// splitArgs splits a command line at spaces; double quotes group words.
-func splitArgs(line string) []string {
+// splitKGArgs splits a command line at spaces; double quotes group words.
+func splitKGArgs(line string) []string {
 	var out []string
 	var cur strings.Builder
 	quoted, started := false, false
@@ -96,7 +96,7 @@ func TestKGTranscripts(t *testing.T) {
 			refs := map[string]string{} // t_N or d_N -> real id
 			count := map[byte]int{}
 			mask := func(s string) string {
-				s = idRe.ReplaceAllStringFunc(s, func(id string) string {
+				s = kgIDRe.ReplaceAllStringFunc(s, func(id string) string {
 					if ids[id] == "" {
 						count[id[0]]++
 						ids[id] = fmt.Sprintf("%c_%d", id[0], count[id[0]])
@@ -104,11 +104,11 @@ func TestKGTranscripts(t *testing.T) {
 					}
 					return ids[id]
 				})
-				s = createdRe.ReplaceAllString(s, `"created_at": "…"`)
-				return clockRe.ReplaceAllString(s, "YYYY-MM-DD hh:mm:ss")
+				s = kgCreatedRe.ReplaceAllString(s, `"created_at": "…"`)
+				return kgClockRe.ReplaceAllString(s, "YYYY-MM-DD hh:mm:ss")
 			}
 			var b strings.Builder
-			for i, s := range readTranscript(t, f) {
+			for i, s := range readKGTranscript(t, f) {
 				if i > 0 {
 					b.WriteString("\n")
 				}
@@ -117,9 +117,9 @@ func TestKGTranscripts(t *testing.T) {
 				}
 				b.WriteString("$ " + s.line + "\n")
 				args, stdin, _ := strings.Cut(s.line, " <<< ")
-				argv := splitArgs(args)
+				argv := splitKGArgs(args)
 				for j, a := range argv {
-					if idRefRe.MatchString(a) && refs[a] != "" {
+					if kgIDRefRe.MatchString(a) && refs[a] != "" {
 						argv[j] = refs[a]
 					}
 				}

@@ -422,3 +422,26 @@ func TestRemove(t *testing.T) {
 		}
 	}
 }
+
+// Setting what is already set writes nothing, and logs nothing.
+func TestEntityAudit(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	st, err := store.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	for range 2 {
+		if _, err := Entity(ctx, st, EntityRequest{Name: "Kai", Type: "person", Alias: []string{"Kai Chen"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Entity(ctx, st, EntityRequest{Name: "kai chen", Type: "person"}); err != nil {
+		t.Fatal(err)
+	}
+	es, err := audit.ReadOnly(home).Read(audit.Filter{Op: "kg.entity"})
+	if err != nil || len(es) != 1 || !reflect.DeepEqual(es[0].IDs, []string{"kai"}) {
+		t.Errorf("audit: %+v, %v", es, err)
+	}
+}

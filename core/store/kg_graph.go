@@ -175,20 +175,32 @@ func (s *Store) KGSetEntity(ctx context.Context, c EntityChange) (Entity, error)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO entities (id, name, created_at) VALUES (?, ?, ?)
-			ON CONFLICT (id) DO NOTHING`, id, c.Name, time.Now().UTC().Format(kgCreatedLayout)); err != nil {
-			return fmt.Errorf("insert entity %s: %w", id, err)
-		}
 		rec.IDs = append(rec.IDs, id)
+		// changed counts the rows written; none leaves the audit log alone.
+		var changed int64
+		exec := func(what, query string, args ...any) error {
+			res, err := tx.ExecContext(ctx, query, args...)
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", what, id, err)
+			}
+			n, _ := res.RowsAffected()
+			changed += n
+			return nil
+		}
+		if err := exec("insert entity", `INSERT INTO entities (id, name, created_at) VALUES (?, ?, ?)
+			ON CONFLICT (id) DO NOTHING`, id, c.Name, time.Now().UTC().Format(kgCreatedLayout)); err != nil {
+			return err
+		}
 		if c.Type != nil {
-			if _, err := tx.ExecContext(ctx, `UPDATE entities SET type = ? WHERE id = ?`, *c.Type, id); err != nil {
-				return fmt.Errorf("set the type of %s: %w", id, err)
+			if err := exec("set the type of", `UPDATE entities SET type = ?1 WHERE id = ?2 AND type <> ?1`, *c.Type, id); err != nil {
+				return err
 			}
 		}
 		props, current, err := properties(ctx, tx, id)
 		if err != nil {
 			return err
 		}
+		before := maps.Clone(current)
 		for _, r := range c.Remove {
 			if _, ok := current[r]; !ok {
 				return &AliasError{Alias: r, Removing: true}
@@ -202,6 +214,11 @@ func (s *Store) KGSetEntity(ctx context.Context, c EntityChange) (Entity, error)
 			if _, ok := current[a.ID]; !ok {
 				current[a.ID] = a.Name
 			}
+		}
+		if maps.Equal(before, current) {
+			rec.Skip = changed == 0
+			out, err = entityRow(ctx, tx, id)
+			return err
 		}
 		if len(current) == 0 {
 			delete(props, aliasesKey)
