@@ -272,7 +272,7 @@ first, up to --limit. --format aaak writes them as one AAAK document: a
 zettel per fact and an ARC: line, the feelings along the timeline (from the
 drawers the facts were read from).`,
 		Example: `  palace kg timeline Orion
-  palace kg timeline Orion --format aaak | palace aaak decode`,
+  palace kg timeline Orion --format aaak | palace aaak decode -`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			if len(a) == 1 {
