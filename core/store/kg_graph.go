@@ -101,15 +101,17 @@ const aliasOwner = `SELECT e.id FROM entities e,
 // entity, else the entity it is an alias of, else id unchanged (a new
 // name).
 func resolve(ctx context.Context, q querier, id string) (string, error) {
-	var got string
-	err := q.QueryRowContext(ctx, `SELECT id FROM entities WHERE id = ?1 UNION ALL `+aliasOwner+` LIMIT 1`, id).Scan(&got)
-	if errors.Is(err, sql.ErrNoRows) {
-		return id, nil
+	for _, query := range []string{`SELECT id FROM entities WHERE id = ?1`, aliasOwner + ` LIMIT 1`} {
+		var got string
+		err := q.QueryRowContext(ctx, query, id).Scan(&got)
+		if err == nil {
+			return got, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return "", fmt.Errorf("resolve entity %s: %w", id, err)
+		}
 	}
-	if err != nil {
-		return "", fmt.Errorf("resolve entity %s: %w", id, err)
-	}
-	return got, nil
+	return id, nil
 }
 
 // KGResolve returns the id of the entity id names, through its aliases; an
