@@ -370,14 +370,21 @@ func TestAliases(t *testing.T) {
 	}
 }
 
-func TestRemove(t *testing.T) {
-	ctx := context.Background()
+// openAudited is openStore with its home, where the audit log is.
+func openAudited(t *testing.T) (*store.Store, string) {
+	t.Helper()
 	home := t.TempDir()
 	st, err := store.Open(home)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return st, home
+}
+
+func TestRemove(t *testing.T) {
+	ctx := context.Background()
+	st, home := openAudited(t)
 	ids := graph(t, st, []Fact{
 		fact("Kai", "works_on", "Orion", "2025-01-01", ""),
 		fact("Orion", "uses", "Postgress", "2024-06-01", ""), // misspelt
@@ -426,12 +433,7 @@ func TestRemove(t *testing.T) {
 // Setting what is already set writes nothing, and logs nothing.
 func TestEntityAudit(t *testing.T) {
 	ctx := context.Background()
-	home := t.TempDir()
-	st, err := store.Open(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, home := openAudited(t)
 	for range 2 {
 		if _, err := Entity(ctx, st, EntityRequest{Name: "Kai", Type: "person", Alias: []string{"Kai Chen"}}); err != nil {
 			t.Fatal(err)
