@@ -111,6 +111,14 @@ var contractCases = []contractCase{
 	{name: "kg/unknown entity", op: "kg.query", args: map[string]any{"entity": "Nobody"}, want: ops.NotFound},
 	// Setup stores Alice works_at Acme; works_at is functional.
 	{name: "kg/conflict", op: "kg.add", args: map[string]any{"subject": "Alice", "predicate": "works_at", "object": "Globex"}, want: ops.Conflict},
+	{name: "kg/traverse", op: "kg.traverse", args: map[string]any{"entity": "alice", "depth": 2}, want: ops.OK},
+	{name: "kg/traverse depth above max", op: "kg.traverse", args: map[string]any{"entity": "Alice", "depth": ops.MaxTraverseDepth + 1}, want: ops.Invalid, field: "depth"},
+	{name: "kg/traverse unknown entity", op: "kg.traverse", args: map[string]any{"entity": "Nobody"}, want: ops.NotFound},
+	{name: "kg/entity", op: "kg.entity", args: map[string]any{"entity": "Acme"}, want: ops.OK},
+	{name: "kg/entity not a type", op: "kg.entity", args: map[string]any{"entity": "Alice", "type": "two words"}, want: ops.Invalid, field: "type"},
+	{name: "kg/entity unknown", op: "kg.entity", args: map[string]any{"entity": "Nobody"}, want: ops.NotFound},
+	{name: "kg/rm not a fact id", op: "kg.rm", args: map[string]any{"fact_id": "Alice works_at Acme"}, want: ops.Invalid, field: "fact_id"},
+	{name: "kg/rm unknown fact", op: "kg.rm", args: map[string]any{"fact_id": "t_000000000000000000000000"}, want: ops.NotFound},
 
 	{name: "taxonomy/rm unknown room", op: "taxonomy.rm", args: map[string]any{"wing": "contract", "room": "nosuchroom"}, want: ops.NotFound},
 	{name: "tunnels/ok", op: "tunnels", args: map[string]any{"wing": "contract"}, want: ops.OK},
@@ -331,6 +339,9 @@ var cliCommands = map[string]struct{ words, pos []string }{
 	"wake-up":     {[]string{"wake-up"}, nil},
 	"kg.query":    {[]string{"kg", "query"}, []string{"entity"}},
 	"kg.add":      {[]string{"kg", "add"}, []string{"subject", "predicate", "object"}},
+	"kg.traverse": {[]string{"kg", "traverse"}, []string{"entity"}},
+	"kg.entity":   {[]string{"kg", "entity"}, []string{"entity"}},
+	"kg.rm":       {[]string{"kg", "rm"}, []string{"fact_id"}},
 	"taxonomy.rm": {[]string{"taxonomy", "rm"}, []string{"wing", "room"}},
 	"tunnels":     {[]string{"tunnels"}, nil},
 }
@@ -406,6 +417,9 @@ var mcpTools = map[string]struct {
 	"wake-up":     {tool: "palace_wake_up"},
 	"kg.query":    {tool: "palace_kg", fixed: map[string]any{"action": "query"}},
 	"kg.add":      {tool: "palace_kg", fixed: map[string]any{"action": "add"}},
+	"kg.traverse": {tool: "palace_kg", fixed: map[string]any{"action": "traverse"}},
+	"kg.entity":   {tool: "palace_kg", fixed: map[string]any{"action": "entity"}},
+	"kg.rm":       {tool: "palace_kg", fixed: map[string]any{"action": "rm"}},
 	"taxonomy.rm": {tool: "palace_taxonomy", fixed: map[string]any{"action": "rm"}},
 	"tunnels":     {tool: "palace_taxonomy", fixed: map[string]any{"action": "tunnels"}},
 }

@@ -49,6 +49,7 @@ func newKGCmd(g *globals) *cobra.Command {
 	needsSubcommand(c)
 	c.AddCommand(newKGAddCmd(g, false), newKGAddCmd(g, true), newKGInvalidateCmd(g), newKGQueryCmd(g),
 		newKGTimelineCmd(g), newKGStatsCmd(g), newKGFunctionalCmd(g))
+	c.AddCommand(newKGEntityCmd(g), newKGTraverseCmd(g), newKGRmCmd(g))
 	return c
 }
 
@@ -230,6 +231,7 @@ the object. Facts true now are marked with *.`,
 				when = "as of " + kg.FormatTime(res.AsOf)
 			}
 			fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", termLine(res.Entity.Name), len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
+			printKGEntityNotes(out, res.Entity)
 			for _, f := range res.Facts {
 				arrow, mark := "->", " "
 				if f.Direction == ops.KGDirIn {
@@ -259,13 +261,18 @@ func plural(n int, one, many string) string {
 func newKGTimelineCmd(g *globals) *cobra.Command {
 	var (
 		req    ops.KGTimelineRequest
+		format string
 		asJSON bool
 	)
 	c := &cobra.Command{
 		Use:   ops.KGActionTimeline + " [ENTITY]",
 		Short: "Facts in chronological order, about one entity or all",
 		Long: `Timeline lists facts by the date they became true, facts true since always
-first, up to --limit.`,
+first, up to --limit. --format aaak writes them as one AAAK document: a
+zettel per fact and an ARC: line, the feelings along the timeline (from the
+drawers the facts were read from).`,
+		Example: `  palace kg timeline Orion
+  palace kg timeline Orion --format aaak | palace aaak decode -`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			if len(a) == 1 {
@@ -278,6 +285,12 @@ first, up to --limit.`,
 			}
 			if err := req.Validate(); err != nil {
 				return usageError{err}
+			}
+			if err := ops.CheckKGFormat(format); err != nil {
+				return usageError{err}
+			}
+			if format == ops.KGFormatAAAK {
+				return printKGTimelineAAAK(c, g, req, asJSON)
 			}
 			res, err := readPalace(g, func(p *palace.Palace) (ops.KGTimelineResult, error) {
 				return ops.KGTimeline(c.Context(), p, req)
@@ -302,6 +315,7 @@ first, up to --limit.`,
 		},
 	}
 	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultTimelineLimit, fmt.Sprintf("maximum number of facts, 1 to %d", ops.MaxTimelineLimit))
+	c.Flags().StringVar(&format, "format", ops.KGFormatFacts, ops.OneOf(ops.KGFormats))
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
 }
@@ -310,7 +324,7 @@ func newKGStatsCmd(g *globals) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   ops.KGActionStats,
-		Short: "Count entities and facts (current, expired, future) per predicate",
+		Short: "Count entities and facts (current, expired, future) per predicate and type, and the most connected",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			res, err := readPalace(g, func(p *palace.Palace) (ops.KGStatsResult, error) {
@@ -327,8 +341,9 @@ func newKGStatsCmd(g *globals) *cobra.Command {
 				res.Entities, res.Triples, res.Current, res.Expired, res.Future)
 			fmt.Fprintf(out, "functional: %s\n", strings.Join(termLines(res.Functional), ", "))
 			for _, p := range res.Predicates {
-				fmt.Fprintf(out, "  %-24s %d (%d current)\n", termLine(p.Predicate), p.Triples, p.Current)
+				fmt.Fprintf(out, "  %-24s %d (%d current, %d expired)\n", termLine(p.Predicate), p.Triples, p.Current, p.Expired)
 			}
+			printKGGraphStats(out, res)
 			return nil
 		},
 	}

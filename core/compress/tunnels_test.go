@@ -13,7 +13,7 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-var update = flag.Bool("update", false, "rewrite the .want files of testdata")
+var update = flag.Bool("update", false, "rewrite the .want files of testdata (tunnels and kgtimeline)")
 
 // tunnelPalace holds three wings sharing the room auth, api/sessions and
 // web/login sharing two of their three keywords, and api/billing, which

@@ -203,6 +203,7 @@ func Add(ctx context.Context, st *store.Store, f Fact, opts AddOptions) (AddResu
 	}
 	var res AddResult
 	added, err := st.KGAdd(ctx, n, func(s store.KGAddState) (store.KGPlan, error) {
+		n.SubjectID, n.ObjectID = s.SubjectID, s.ObjectID // a name may be an alias
 		functional := isFunctional(n.Predicate, s.Functional, s.FunctionalSet)
 		o := plan(n, s.Overlapping, functional, opts.Supersede)
 		res = result(n, o, functional)
@@ -245,6 +246,12 @@ func Check(ctx context.Context, st *store.Store, f Fact, opts AddOptions) (AddRe
 	}
 	list, set, err := st.KGFunctional(ctx)
 	if err != nil {
+		return AddResult{}, err
+	}
+	if n.SubjectID, err = st.KGResolve(ctx, n.SubjectID); err != nil {
+		return AddResult{}, err
+	}
+	if n.ObjectID, err = st.KGResolve(ctx, n.ObjectID); err != nil {
 		return AddResult{}, err
 	}
 	over, err := st.KGOverlapping(ctx, n.SubjectID, n.Predicate, n.ValidFrom, n.ValidTo)
@@ -345,10 +352,10 @@ type QueryFact struct {
 
 // QueryResult holds the facts about one entity.
 type QueryResult struct {
-	Entity    store.Entity `json:"entity"`
-	AsOf      *time.Time   `json:"as_of"`
-	Direction string       `json:"direction"`
-	Facts     []QueryFact  `json:"facts"`
+	Entity    EntityInfo  `json:"entity"`
+	AsOf      *time.Time  `json:"as_of"`
+	Direction string      `json:"direction"`
+	Facts     []QueryFact `json:"facts"`
 }
 
 func (r QueryRequest) parse() (id string, asOf *time.Time, dir string, err error) {
@@ -381,12 +388,17 @@ func Query(ctx context.Context, st *store.Store, r QueryRequest) (QueryResult, e
 	if err != nil {
 		return QueryResult{}, err
 	}
+	id = e.ID // the entity an alias names
+	info, err := describeEntity(ctx, st, e)
+	if err != nil {
+		return QueryResult{}, err
+	}
 	ts, err := st.KGQuery(ctx, id, asOf, dir)
 	if err != nil {
 		return QueryResult{}, err
 	}
 	now := AddOptions{Now: r.Now}.now().Unix()
-	res := QueryResult{Entity: e, AsOf: asOf, Direction: dir, Facts: make([]QueryFact, 0, len(ts))}
+	res := QueryResult{Entity: info, AsOf: asOf, Direction: dir, Facts: make([]QueryFact, 0, len(ts))}
 	for _, t := range ts {
 		d := DirOut
 		if t.SubjectID != id {
@@ -418,9 +430,9 @@ type TimelineRequest struct {
 // TimelineResult is a chronological list of facts: facts true since always
 // first, then by valid_from, ties by creation.
 type TimelineResult struct {
-	Entity    *store.Entity `json:"entity,omitempty"`
-	Facts     []Triple      `json:"facts"`
-	Truncated bool          `json:"truncated"` // more facts than Limit exist
+	Entity    *EntityInfo `json:"entity,omitempty"`
+	Facts     []Triple    `json:"facts"`
+	Truncated bool        `json:"truncated"` // more facts than Limit exist
 }
 
 // Validate checks the request without touching the palace.
@@ -449,12 +461,15 @@ func Timeline(ctx context.Context, st *store.Store, r TimelineRequest) (Timeline
 	var res TimelineResult
 	id := ""
 	if r.Entity != "" {
-		id = NormalizeName(r.Entity)
-		e, err := entity(ctx, st, r.Entity, id)
+		e, err := entity(ctx, st, r.Entity, NormalizeName(r.Entity))
 		if err != nil {
 			return TimelineResult{}, err
 		}
-		res.Entity = &e
+		info, err := describeEntity(ctx, st, e)
+		if err != nil {
+			return TimelineResult{}, err
+		}
+		id, res.Entity = e.ID, &info
 	}
 	ts, err := st.KGTimeline(ctx, id, limit+1)
 	if err != nil {
@@ -471,10 +486,14 @@ func Timeline(ctx context.Context, st *store.Store, r TimelineRequest) (Timeline
 type StatsResult struct {
 	store.KGStats
 	Functional []string `json:"functional"`
+	// Types counts entities by type (graph_stats.go), MostConnected lists
+	// the entities in the most facts.
+	Types         []TypeCount `json:"types"`
+	MostConnected []Connected `json:"most_connected"`
 }
 
 // Stats counts entities and facts, current (true now), expired and future,
-// per predicate too.
+// per predicate too, entities by type, and the most connected entities.
 func Stats(ctx context.Context, st *store.Store) (StatsResult, error) {
 	s, err := st.KGStats(ctx, time.Now().UTC())
 	if err != nil {
@@ -484,7 +503,11 @@ func Stats(ctx context.Context, st *store.Store) (StatsResult, error) {
 	if err != nil {
 		return StatsResult{}, err
 	}
-	return StatsResult{KGStats: s, Functional: fn}, nil
+	res := StatsResult{KGStats: s, Functional: fn}
+	if res.Types, res.MostConnected, err = typeStats(ctx, st, s.Entities); err != nil {
+		return StatsResult{}, err
+	}
+	return res, nil
 }
 
 // Functional returns the functional predicates in force, sorted.

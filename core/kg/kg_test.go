@@ -664,7 +664,7 @@ func TestStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := store.KGStats{Entities: 5, Triples: 4, Current: 2, Expired: 1, Future: 1, Predicates: []store.PredicateCount{
-		{Predicate: "knows", Triples: 2, Current: 1}, {Predicate: "works_at", Triples: 2, Current: 1},
+		{Predicate: "knows", Triples: 2, Current: 1}, {Predicate: "works_at", Triples: 2, Current: 1, Expired: 1},
 	}}
 	if !reflect.DeepEqual(s.KGStats, want) {
 		t.Errorf("stats %+v, want %+v", s.KGStats, want)

@@ -91,6 +91,9 @@ type KGAddState struct {
 	// false when none was ever stored, so the caller's default applies.
 	Functional    []string
 	FunctionalSet bool
+	// SubjectID and ObjectID are the ids the new triple's names resolve
+	// to: an alias is stored under the entity it names.
+	SubjectID, ObjectID string
 }
 
 // KGReshape sets the interval of an existing triple (closing or widening it).
@@ -122,6 +125,7 @@ type PredicateCount struct {
 	Predicate string `json:"predicate"`
 	Triples   int    `json:"triples"`
 	Current   int    `json:"current"`
+	Expired   int    `json:"expired"`
 }
 
 type querier interface {
@@ -256,6 +260,13 @@ func (s *Store) KGAdd(ctx context.Context, t Triple, decide func(KGAddState) (KG
 		}
 		var st KGAddState
 		var err error
+		if t.SubjectID, err = resolve(ctx, tx, t.SubjectID); err != nil {
+			return err
+		}
+		if t.ObjectID, err = resolve(ctx, tx, t.ObjectID); err != nil {
+			return err
+		}
+		st.SubjectID, st.ObjectID = t.SubjectID, t.ObjectID
 		if st.Overlapping, err = overlapping(ctx, tx, t.SubjectID, t.Predicate, t.ValidFrom, t.ValidTo); err != nil {
 			return fmt.Errorf("triples of %s %s: %w", t.SubjectID, t.Predicate, err)
 		}
@@ -343,6 +354,13 @@ func newTripleID() (string, error) {
 func (s *Store) KGInvalidate(ctx context.Context, subjectID, predicate, objectID string, ended time.Time) ([]Triple, error) {
 	var closed []Triple
 	err := s.audited(ctx, "kg.invalidate", func(tx *sql.Tx, rec *auditRec) error {
+		var err error
+		if subjectID, err = resolve(ctx, tx, subjectID); err != nil {
+			return err
+		}
+		if objectID, err = resolve(ctx, tx, objectID); err != nil {
+			return err
+		}
 		rows, err := tx.QueryContext(ctx, tripleSelect+`WHERE t.subject = ? AND t.predicate = ? AND t.object = ?
 			AND t.valid_to IS NULL ORDER BY t.valid_from IS NOT NULL, t.valid_from, t.created_at, t.id`,
 			subjectID, predicate, objectID)
@@ -375,20 +393,14 @@ func (s *Store) KGInvalidate(ctx context.Context, subjectID, predicate, objectID
 	return closed, nil
 }
 
-// KGEntity returns an entity by id, or an error wrapping ErrNotFound.
+// KGEntity returns an entity by id or by one of its aliases, or an error
+// wrapping ErrNotFound.
 func (s *Store) KGEntity(ctx context.Context, id string) (Entity, error) {
-	var e Entity
-	var created string
-	err := s.r.QueryRowContext(ctx, `SELECT id, name, type, created_at FROM entities WHERE id = ?`, id).
-		Scan(&e.ID, &e.Name, &e.Type, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return e, fmt.Errorf("entity %s: %w", id, ErrNotFound)
-	}
+	r, err := resolve(ctx, s.r, id)
 	if err != nil {
-		return e, fmt.Errorf("entity %s: %w", id, err)
+		return Entity{}, err
 	}
-	e.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
-	return e, nil
+	return entityRow(ctx, s.r, r)
 }
 
 // Query directions for KGQuery.
@@ -468,7 +480,8 @@ func (s *Store) KGStats(ctx context.Context, now time.Time) (KGStats, error) {
 	}
 	st.Current = st.Triples - st.Expired - st.Future
 	rows, err := s.r.QueryContext(ctx, `SELECT predicate, count(*),
-		coalesce(sum((valid_from IS NULL OR valid_from <= ?1) AND (valid_to IS NULL OR valid_to > ?1)), 0)
+		coalesce(sum((valid_from IS NULL OR valid_from <= ?1) AND (valid_to IS NULL OR valid_to > ?1)), 0),
+		coalesce(sum(valid_to IS NOT NULL AND valid_to <= ?1), 0)
 		FROM triples GROUP BY predicate ORDER BY count(*) DESC, predicate`, n)
 	if err != nil {
 		return st, fmt.Errorf("kg stats: %w", err)
@@ -476,7 +489,7 @@ func (s *Store) KGStats(ctx context.Context, now time.Time) (KGStats, error) {
 	defer rows.Close()
 	for rows.Next() {
 		var pc PredicateCount
-		if err := rows.Scan(&pc.Predicate, &pc.Triples, &pc.Current); err != nil {
+		if err := rows.Scan(&pc.Predicate, &pc.Triples, &pc.Current, &pc.Expired); err != nil {
 			return st, fmt.Errorf("kg stats: %w", err)
 		}
 		st.Predicates = append(st.Predicates, pc)

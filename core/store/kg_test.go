@@ -278,7 +278,7 @@ func TestKGStatsAndFunctional(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := KGStats{Entities: 4, Triples: 3, Current: 1, Expired: 1, Future: 1, Predicates: []PredicateCount{
-		{"works_at", 2, 1}, {"knows", 1, 0},
+		{"works_at", 2, 1, 1}, {"knows", 1, 0, 0},
 	}}
 	if !reflect.DeepEqual(st, want) {
 		t.Errorf("stats %+v, want %+v", st, want)

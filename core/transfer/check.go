@@ -165,7 +165,8 @@ func checkTaxonomy(f cols) error {
 }
 
 // checkEntity checks an entity as kg.Add writes one: a name kg.Add
-// accepts, its id the name normalized, its properties a JSON object.
+// accepts, its id the name normalized, its properties a JSON object, its
+// type and aliases as kg.Entity writes them (check_kg.go).
 func checkEntity(f cols) error {
 	id, err := f.text("id")
 	if err != nil {
@@ -181,10 +182,10 @@ func checkEntity(f cols) error {
 	if id != kg.NormalizeName(name) {
 		return input.Invalid("id", "%s is not the normalized name %s", input.Quote(id), input.Quote(kg.NormalizeName(name)))
 	}
-	if _, err := f.text("type"); err != nil {
+	if err := f.jsonObject("properties"); err != nil {
 		return err
 	}
-	if err := f.jsonObject("properties"); err != nil {
+	if err := checkEntityGraph(f); err != nil {
 		return err
 	}
 	return f.time("created_at", false)

@@ -10,6 +10,7 @@ import (
 func toolKG() *tool {
 	fact := []string{ops.KGActionAdd, ops.KGActionCheck, ops.KGActionInvalidate}
 	addCheck := []string{ops.KGActionAdd, ops.KGActionCheck}
+	walk := []string{ops.KGActionQuery, ops.KGActionTraverse}
 	return &tool{
 		name:  "palace_kg",
 		title: "Knowledge graph",
@@ -18,13 +19,16 @@ func toolKG() *tool {
 			"nothing is written and the call fails with a message starting \"conflict: \" that lists the conflicting facts — then invalidate the old fact or add again with supersede: true. " +
 			"check answers what add would do without writing (and fails the same way when add would conflict). invalidate closes a fact that stopped being true (history is kept). " +
 			"query lists the facts about an entity (optionally as of a date), timeline lists facts in date order, stats counts them. " +
+			"entity shows or sets an entity's type and aliases; traverse follows facts from an entity, several hops, for questions like which database the project Kai works on uses; " +
+			"rm deletes a wrong fact by id (for a fact that stopped being true, invalidate instead). " +
 			"Names match ignoring case, apostrophes and spacing. Dates are YYYY-MM-DD or RFC 3339.",
-		// Nothing is ever deleted: invalidate and supersede set an end date
-		// and the timeline keeps the fact, so the updates are additive.
-		destructive: false, idempotent: true,
-		params: []param{
+		// rm deletes a wrong fact (audited); invalidate and supersede only
+		// set an end date and the timeline keeps the fact.
+		destructive: true, idempotent: true,
+		params: append([]param{
 			{name: "action", kind: kString, required: true, enum: ops.KGActions,
-				desc: "add: record a fact; check: what add would do, writing nothing; invalidate: close a fact that stopped being true; query: facts about an entity; timeline: facts in date order; stats: counts."},
+				desc: "add: record a fact; check: what add would do, writing nothing; invalidate: close a fact that stopped being true; query: facts about an entity; timeline: facts in date order; stats: counts; " +
+					"entity: an entity's type and aliases, shown or set; traverse: paths of facts from an entity; rm: delete a wrong fact by fact_id."},
 			{name: "subject", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
 				desc: "Who or what the fact is about, such as \"Alice\" or \"billing-service\"."},
 			{name: "predicate", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
@@ -43,15 +47,16 @@ func toolKG() *tool {
 				desc: "Id of the drawer the fact was read from, for provenance; it must exist."},
 			{name: "ended", kind: kString, maxLen: 64, actions: []string{ops.KGActionInvalidate},
 				desc: "When the fact stopped being true: YYYY-MM-DD (true through that day) or RFC 3339. Default now."},
-			{name: "entity", kind: kString, maxLen: ops.KGMaxNameBytes, actions: []string{ops.KGActionQuery, ops.KGActionTimeline}, requiredFor: []string{ops.KGActionQuery},
-				desc: "The entity to list facts about. For timeline, omit it to list every fact."},
-			{name: "as_of", kind: kString, maxLen: 64, actions: []string{ops.KGActionQuery},
+			{name: "entity", kind: kString, maxLen: ops.KGMaxNameBytes, actions: kgEntityActions, requiredFor: kgEntityRequired,
+				desc: "The entity (or one of its aliases) to list facts about, show, set or start from. For timeline, omit it to list every fact."},
+			{name: "as_of", kind: kString, maxLen: 64, actions: walk,
 				desc: "Only facts true at this date or time; omit for every fact, past and present."},
-			{name: "direction", kind: kString, enum: ops.KGDirections, actions: []string{ops.KGActionQuery},
-				desc: "out: facts where the entity is the subject; in: where it is the object; both (default)."},
-			{name: "limit", kind: kInteger, min: num(1), max: num(ops.MaxTimelineLimit), actions: []string{ops.KGActionTimeline},
-				desc: fmt.Sprintf("Maximum number of facts (default %d).", ops.DefaultTimelineLimit)},
-		},
+			{name: "direction", kind: kString, enum: ops.KGDirections, actions: walk,
+				desc: "out: facts where the entity is the subject; in: where it is the object; both. Default: both for query, out for traverse (subject to object, hop after hop)."},
+			{name: "limit", kind: kInteger, min: num(1), max: num(ops.MaxTimelineLimit), actions: []string{ops.KGActionTimeline, ops.KGActionTraverse},
+				desc: fmt.Sprintf("timeline: maximum number of facts (default %d); traverse: maximum number of paths (default %d, at most %d).",
+					ops.DefaultTimelineLimit, ops.DefaultTraversePaths, ops.MaxTraversePaths)},
+		}, kgGraphParams()...),
 		run: runKG,
 	}
 }
@@ -71,6 +76,14 @@ type kgArgs struct {
 	AsOf         string   `json:"as_of"`
 	Direction    string   `json:"direction"`
 	Limit        int      `json:"limit"`
+	// The typed graph's (tool_kg_graph.go).
+	Type       string   `json:"type"`
+	Aliases    []string `json:"aliases"`
+	Unalias    []string `json:"unalias"`
+	Depth      int      `json:"depth"`
+	Predicates []string `json:"predicates"`
+	FactID     string   `json:"fact_id"`
+	Format     string   `json:"format"`
 }
 
 func runKG(ctx context.Context, s *Server, a args) (any, error) {
@@ -91,9 +104,15 @@ func runKG(ctx context.Context, s *Server, a args) (any, error) {
 	case ops.KGActionQuery:
 		return ops.KGQuery(ctx, s.p, ops.KGQueryRequest{Entity: in.Entity, AsOf: in.AsOf, Direction: in.Direction})
 	case ops.KGActionTimeline:
-		return ops.KGTimeline(ctx, s.p, ops.KGTimelineRequest{Entity: in.Entity, Limit: in.Limit})
+		req := ops.KGTimelineRequest{Entity: in.Entity, Limit: in.Limit}
+		if in.Format == ops.KGFormatAAAK {
+			return ops.KGTimelineAAAK(ctx, s.p, req)
+		}
+		return ops.KGTimeline(ctx, s.p, req)
 	case ops.KGActionStats:
 		return ops.KGStats(ctx, s.p)
+	case ops.KGActionEntity, ops.KGActionTraverse, ops.KGActionRm:
+		return runKGGraph(ctx, s, in)
 	}
 	return nil, fmt.Errorf("palace_kg: unknown action %q", in.Action) // unreachable: the enum is checked first
 }
