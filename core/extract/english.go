@@ -125,7 +125,8 @@ var gerundAux = set("am is are been")
 // pastAux make it a past one.
 var pastAux = set("was were had")
 
-// function words end a name or a noun phrase.
+// function words end a name or a noun phrase, as hedges do ("I think
+// Dana owns X": Dana).
 var function = set(`the a an this that these those it its it's he she they them him her his their our my your
 	i we you us me who what which whom whose where when why how whether if unless because since so as
 	and or but nor for in on at with between by from to into onto over than before after until via per
@@ -135,7 +136,7 @@ var function = set(`the a an this that these those it its it's he she they them 
 	all both each every some any many much more most few other another such
 	maybe perhaps probably possibly also still just now then today yesterday tomorrow here there yet again
 	anymore lately currently recently already very really quite instead too either neither
-	please let lets let's ok okay yes well hi hey thanks`)
+	please let lets let's ok okay yes well hi hey thanks`).union(hedges)
 
 // objectStop ends an object: prepositions, conjunctions, time words.
 var objectStop = set(`for in on at with between by from to into onto over than before after since until because
