@@ -111,11 +111,11 @@ type fact struct {
 	conf              float64
 }
 
-// Extract returns the proposals of d's sentences at or above min
+// Extract returns the proposals of d's sentences at or above floor
 // confidence, in the order they were said, without repeats (the same
 // subject, predicate and object keeps its first sentence and its highest
 // confidence). An error comes only from the tagger.
-func (e *Extractor) Extract(d Drawer, min float64) ([]Proposal, error) {
+func (e *Extractor) Extract(d Drawer, floor float64) ([]Proposal, error) {
 	var day time.Time
 	if !d.Time.IsZero() {
 		u := d.Time.UTC()
@@ -138,7 +138,7 @@ func (e *Extractor) Extract(d Drawer, min float64) ([]Proposal, error) {
 			facts = english(u.sentence, w)
 		}
 		for _, f := range facts {
-			if f.conf < min || f.s == "" || f.o == "" || key(f.s) == key(f.o) {
+			if f.conf < floor || f.s == "" || f.o == "" || key(f.s) == key(f.o) {
 				continue
 			}
 			k := [3]string{key(f.s), f.p, key(f.o)}
