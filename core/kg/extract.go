@@ -29,8 +29,8 @@ type ExtractOptions struct {
 	// Drawers limits reading to these drawers (those a write just made);
 	// nil is every drawer not read yet.
 	Drawers []string
-	// MinConfidence drops weaker proposals; 0 is
-	// extract.DefaultMinConfidence.
+	// MinConfidence drops weaker proposals (extract.DefaultMinConfidence
+	// unless the caller wants more).
 	MinConfidence float64
 	// Tagger tags Chinese; nil skips Chinese sentences.
 	Tagger extract.Tagger
@@ -62,10 +62,6 @@ type ExtractResult struct {
 // that is not an error. Facts the graph already holds, and facts pending
 // or rejected, are not proposed again.
 func Extract(ctx context.Context, st *store.Store, o ExtractOptions) (ExtractResult, error) {
-	floor := o.MinConfidence
-	if floor == 0 {
-		floor = extract.DefaultMinConfidence
-	}
 	ex := extract.New(o.Tagger)
 	res := ExtractResult{Proposals: []Proposal{}}
 	list, set, err := st.KGFunctional(ctx)
@@ -89,7 +85,7 @@ func Extract(ctx context.Context, st *store.Store, o ExtractOptions) (ExtractRes
 			if ctx.Err() != nil {
 				break
 			}
-			found, err := ex.Extract(readable(d), floor)
+			found, err := ex.Extract(readable(d), o.MinConfidence)
 			if err != nil {
 				return res, fmt.Errorf("extract drawer %s: %w", d.ID, err)
 			}

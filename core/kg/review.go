@@ -74,6 +74,12 @@ func Pending(ctx context.Context, st *store.Store, min float64, limit int) (Revi
 	return out, nil
 }
 
+// PendingCount counts the pending proposals whose drawer is live.
+func PendingCount(ctx context.Context, st *store.Store) (int, error) {
+	_, n, err := st.KGProposals(ctx, store.ProposalFilter{Status: store.ProposalPending, Live: true, Limit: 1})
+	return n, err
+}
+
 // proposedFact is the fact accepting p adds.
 func proposedFact(p Proposal) Fact {
 	c := p.Confidence

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/audit"
+	"github.com/palace-dev/palace/core/extract"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -73,7 +74,7 @@ func TestReview(t *testing.T) {
 		"Kai: Maybe we should use Loki. Lena prefers tabs.", march)
 	said(t, st, "orion", store.KindFile, "// Kai works on Orion.\npackage main", march) // code is never read
 
-	res, err := Extract(ctx, st, ExtractOptions{})
+	res, err := Extract(ctx, st, ExtractOptions{MinConfidence: extract.DefaultMinConfidence})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestReview(t *testing.T) {
 			t.Errorf("proposal %+v: want pending, from %s, with its sentence", p, chat)
 		}
 	}
-	if again, err := Extract(ctx, st, ExtractOptions{}); err != nil || again.Read != 0 || again.Proposed != 0 {
+	if again, err := Extract(ctx, st, ExtractOptions{MinConfidence: extract.DefaultMinConfidence}); err != nil || again.Read != 0 || again.Proposed != 0 {
 		t.Errorf("a second extraction read %d drawers and proposed %d (%v), want nothing: the drawer was read", again.Read, again.Proposed, err)
 	}
 
@@ -142,7 +143,7 @@ func TestReview(t *testing.T) {
 		t.Fatalf("reject: %+v, %v", dec, err)
 	}
 	said(t, st, "orion", store.KindNote, "Lena prefers tabs, and Priya owns the billing service.", march.Add(time.Hour))
-	if res, err := Extract(ctx, st, ExtractOptions{Wing: "orion"}); err != nil || res.Proposed != 0 || res.Known != 2 {
+	if res, err := Extract(ctx, st, ExtractOptions{Wing: "orion", MinConfidence: extract.DefaultMinConfidence}); err != nil || res.Proposed != 0 || res.Known != 2 {
 		t.Errorf("saying a rejected and an accepted fact again proposed %+v (%v), want nothing new, 2 known", res, err)
 	}
 	if l, err := Pending(ctx, st, 0, 0); err != nil || l.Total != 0 {
@@ -221,7 +222,7 @@ func TestExtractStopsWithItsBudget(t *testing.T) {
 	if err != nil || !res.Stopped || res.Left != 3 || res.Read != 0 {
 		t.Fatalf("extract with no time: %+v, %v; want stopped, 3 left", res, err)
 	}
-	res, err = Extract(context.Background(), st, ExtractOptions{})
+	res, err = Extract(context.Background(), st, ExtractOptions{MinConfidence: extract.DefaultMinConfidence})
 	if err != nil || res.Read != 3 || res.Proposed != 3 || res.Stopped {
 		t.Fatalf("extract: %+v, %v; want the 3 drawers read", res, err)
 	}
