@@ -48,7 +48,7 @@ func newKGCmd(g *globals) *cobra.Command {
 	}
 	needsSubcommand(c)
 	c.AddCommand(newKGAddCmd(g, false), newKGAddCmd(g, true), newKGInvalidateCmd(g), newKGQueryCmd(g),
-		newKGTimelineCmd(g), newKGStatsCmd(g), newKGFunctionalCmd(g))
+		newKGTimelineCmd(g), newKGStatsCmd(g), newKGFunctionalCmd(g), newKGExtractCmd(g), newKGReviewCmd(g))
 	return c
 }
 
