@@ -18,13 +18,15 @@ func toolKG() *tool {
 			"nothing is written and the call fails with a message starting \"conflict: \" that lists the conflicting facts — then invalidate the old fact or add again with supersede: true. " +
 			"check answers what add would do without writing (and fails the same way when add would conflict). invalidate closes a fact that stopped being true (history is kept). " +
 			"query lists the facts about an entity (optionally as of a date), timeline lists facts in date order, stats counts them. " +
-			"Names match ignoring case, apostrophes and spacing. Dates are YYYY-MM-DD or RFC 3339.",
+			"Names match ignoring case, apostrophes and spacing. Dates are YYYY-MM-DD or RFC 3339. " +
+			reviewDesc,
 		// Nothing is ever deleted: invalidate and supersede set an end date
 		// and the timeline keeps the fact, so the updates are additive.
 		destructive: false, idempotent: true,
-		params: []param{
+		params: append([]param{
 			{name: "action", kind: kString, required: true, enum: ops.KGActions,
-				desc: "add: record a fact; check: what add would do, writing nothing; invalidate: close a fact that stopped being true; query: facts about an entity; timeline: facts in date order; stats: counts."},
+				desc: "add: record a fact; check: what add would do, writing nothing; invalidate: close a fact that stopped being true; query: facts about an entity; timeline: facts in date order; stats: counts; " +
+					"extract: read stored conversations, notes and diaries for facts and propose them; review: list the proposed facts, accept or reject them."},
 			{name: "subject", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
 				desc: "Who or what the fact is about, such as \"Alice\" or \"billing-service\"."},
 			{name: "predicate", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
@@ -51,7 +53,7 @@ func toolKG() *tool {
 				desc: "out: facts where the entity is the subject; in: where it is the object; both (default)."},
 			{name: "limit", kind: kInteger, min: num(1), max: num(ops.MaxTimelineLimit), actions: []string{ops.KGActionTimeline},
 				desc: fmt.Sprintf("Maximum number of facts (default %d).", ops.DefaultTimelineLimit)},
-		},
+		}, reviewParams...),
 		run: runKG,
 	}
 }
@@ -71,6 +73,11 @@ type kgArgs struct {
 	AsOf         string   `json:"as_of"`
 	Direction    string   `json:"direction"`
 	Limit        int      `json:"limit"`
+	// extract and review (tool_kg_review.go)
+	Wing          string   `json:"wing"`
+	Decision      string   `json:"decision"`
+	IDs           []string `json:"ids"`
+	MinConfidence *float64 `json:"min_confidence"`
 }
 
 func runKG(ctx context.Context, s *Server, a args) (any, error) {
@@ -94,6 +101,8 @@ func runKG(ctx context.Context, s *Server, a args) (any, error) {
 		return ops.KGTimeline(ctx, s.p, ops.KGTimelineRequest{Entity: in.Entity, Limit: in.Limit})
 	case ops.KGActionStats:
 		return ops.KGStats(ctx, s.p)
+	case ops.KGActionExtract, ops.KGActionReview:
+		return runKGReview(ctx, s, in)
 	}
 	return nil, fmt.Errorf("palace_kg: unknown action %q", in.Action) // unreachable: the enum is checked first
 }
