@@ -107,6 +107,11 @@ var contractCases = []contractCase{
 	{name: "kg/unknown entity", op: "kg.query", args: map[string]any{"entity": "Nobody"}, want: ops.NotFound},
 	// Setup stores Alice works_at Acme; works_at is functional.
 	{name: "kg/conflict", op: "kg.add", args: map[string]any{"subject": "Alice", "predicate": "works_at", "object": "Globex"}, want: ops.Conflict},
+	{name: "kg/extract", op: "kg.extract", args: map[string]any{}, want: ops.OK},
+	{name: "kg/extract unknown wing", op: "kg.extract", args: map[string]any{"wing": "nosuchwing"}, want: ops.Invalid, field: "wing"},
+	{name: "kg/review", op: "kg.review", args: map[string]any{}, want: ops.OK},
+	{name: "kg/accept nothing", op: "kg.accept", args: map[string]any{}, want: ops.Invalid, field: "ids"},
+	{name: "kg/accept above 1", op: "kg.accept", args: map[string]any{"min-confidence": 1.5}, want: ops.Invalid, field: "min_confidence"},
 
 	{name: "taxonomy/rm unknown room", op: "taxonomy.rm", args: map[string]any{"wing": "contract", "room": "nosuchroom"}, want: ops.NotFound},
 }
@@ -325,6 +330,9 @@ var cliCommands = map[string]struct{ words, pos []string }{
 	"wake-up":     {[]string{"wake-up"}, nil},
 	"kg.query":    {[]string{"kg", "query"}, []string{"entity"}},
 	"kg.add":      {[]string{"kg", "add"}, []string{"subject", "predicate", "object"}},
+	"kg.extract":  {[]string{"kg", "extract"}, nil},
+	"kg.review":   {[]string{"kg", "review"}, nil},
+	"kg.accept":   {[]string{"kg", "review", "accept"}, nil},
 	"taxonomy.rm": {[]string{"taxonomy", "rm"}, []string{"wing", "room"}},
 }
 
@@ -399,6 +407,9 @@ var mcpTools = map[string]struct {
 	"wake-up":     {tool: "palace_wake_up"},
 	"kg.query":    {tool: "palace_kg", fixed: map[string]any{"action": "query"}},
 	"kg.add":      {tool: "palace_kg", fixed: map[string]any{"action": "add"}},
+	"kg.extract":  {tool: "palace_kg", fixed: map[string]any{"action": "extract"}},
+	"kg.review":   {tool: "palace_kg", fixed: map[string]any{"action": "review"}},
+	"kg.accept":   {tool: "palace_kg", fixed: map[string]any{"action": "review", "decision": "accept"}, rename: map[string]string{"min-confidence": "min_confidence"}},
 	"taxonomy.rm": {tool: "palace_taxonomy", fixed: map[string]any{"action": "rm"}},
 }
 
