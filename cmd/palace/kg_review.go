@@ -93,22 +93,7 @@ func newKGReviewCmd(g *globals) *cobra.Command {
 			open = readPalace[ops.KGReviewResult]
 		}
 		res, err := open(g, func(p *palace.Palace) (ops.KGReviewResult, error) { return ops.KGReview(c.Context(), p, req) })
-		conflict := errors.Is(err, ops.ErrConflict)
-		if err != nil && !conflict {
-			return inputErr(err)
-		}
-		out := c.OutOrStdout()
-		if asJSON {
-			if err := printJSON(out, res); err != nil {
-				return err
-			}
-		} else {
-			printReview(out, res)
-		}
-		if conflict {
-			return exitError{code: exitConflict, err: err}
-		}
-		return nil
+		return printKGWrite(c, asJSON, res, err, printReview)
 	}
 	c := &cobra.Command{
 		Use:   ops.KGActionReview,
@@ -245,4 +230,28 @@ func printMinedFacts(out io.Writer, f *ops.KGExtractResult) {
 		fmt.Fprintf(out, "; %d left for 'palace kg extract'", f.Left)
 	}
 	fmt.Fprintln(out)
+}
+
+// printKGWrite prints a knowledge-graph write's result, as JSON or with
+// print, and turns a conflict (a fact, or some proposals, not written)
+// into exit code 3; other errors pass as they are.
+func printKGWrite[T any](c *cobra.Command, asJSON bool, res T, err error, print func(io.Writer, T)) error {
+	conflict := errors.Is(err, ops.ErrConflict)
+	if err != nil && !conflict {
+		return inputErr(err)
+	}
+	out := c.OutOrStdout()
+	if asJSON {
+		if err := printJSON(out, res); err != nil {
+			return err
+		}
+	} else {
+		print(out, res)
+	}
+	if conflict {
+		// The message names its class ("conflict: ..."), as on every
+		// front; main prints it after "palace: ".
+		return exitError{code: exitConflict, err: err}
+	}
+	return nil
 }
