@@ -91,6 +91,7 @@ func Extract(ctx context.Context, st *store.Store, o ExtractOptions) (ExtractRes
 			}
 			for _, f := range found {
 				p, ok, err := proposal(ctx, st, f, list, set)
+				p.Wing = d.Wing
 				if err != nil {
 					return res, err
 				}
