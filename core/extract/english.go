@@ -331,7 +331,7 @@ func read(ts []token, i, j int, p pattern, w who) []fact {
 		}
 	}
 	k, aux, past := i-1, false, false
-	for k >= 0 && skippable[ts[k].low] && ts[k].low != "i" {
+	for k >= 0 && skippable[ts[k].low] {
 		aux = aux || gerundAux[ts[k].low]
 		past = past || pastAux[ts[k].low]
 		k--
