@@ -56,6 +56,7 @@ const layers = `
 	# Engine leaves that wrap one library.
 	STD, EXT < core/cjk;
 	core/cjk < core/cjk/internal/cjkprobe;
+	core/cjk < core/extract;
 	core/chunk < core/convo;
 	core/chunk, TREESITTER < core/code;
 	core/audit, SQLITE < core/store;
@@ -64,7 +65,7 @@ const layers = `
 	# The engine, bottom to top.
 	core/cjk, core/embed, core/query, core/store < core/palace;
 	core/input, core/query, core/store < core/route;
-	core/dates, core/input, core/store, EXT < core/kg;
+	core/dates, core/extract, core/input, core/store, EXT < core/kg;
 	core/dates, core/input, core/palace, core/query, core/route < core/search;
 	core/code, core/convo, core/dates, core/palace, core/route, core/secrets, EXT < core/mine;
 	core/search < core/vectors;

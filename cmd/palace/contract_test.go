@@ -119,6 +119,11 @@ var contractCases = []contractCase{
 	{name: "kg/entity unknown", op: "kg.entity", args: map[string]any{"entity": "Nobody"}, want: ops.NotFound},
 	{name: "kg/rm not a fact id", op: "kg.rm", args: map[string]any{"fact_id": "Alice works_at Acme"}, want: ops.Invalid, field: "fact_id"},
 	{name: "kg/rm unknown fact", op: "kg.rm", args: map[string]any{"fact_id": "t_000000000000000000000000"}, want: ops.NotFound},
+	{name: "kg/extract", op: "kg.extract", args: map[string]any{}, want: ops.OK},
+	{name: "kg/extract unknown wing", op: "kg.extract", args: map[string]any{"wing": "nosuchwing"}, want: ops.Invalid, field: "wing"},
+	{name: "kg/review", op: "kg.review", args: map[string]any{}, want: ops.OK},
+	{name: "kg/accept nothing", op: "kg.accept", args: map[string]any{}, want: ops.Invalid, field: "ids"},
+	{name: "kg/accept above 1", op: "kg.accept", args: map[string]any{"min-confidence": 1.5}, want: ops.Invalid, field: "min_confidence"},
 
 	{name: "taxonomy/rm unknown room", op: "taxonomy.rm", args: map[string]any{"wing": "contract", "room": "nosuchroom"}, want: ops.NotFound},
 	{name: "tunnels/ok", op: "tunnels", args: map[string]any{"wing": "contract"}, want: ops.OK},
@@ -342,6 +347,9 @@ var cliCommands = map[string]struct{ words, pos []string }{
 	"kg.traverse": {[]string{"kg", "traverse"}, []string{"entity"}},
 	"kg.entity":   {[]string{"kg", "entity"}, []string{"entity"}},
 	"kg.rm":       {[]string{"kg", "rm"}, []string{"fact_id"}},
+	"kg.extract":  {[]string{"kg", "extract"}, nil},
+	"kg.review":   {[]string{"kg", "review"}, nil},
+	"kg.accept":   {[]string{"kg", "review", "accept"}, nil},
 	"taxonomy.rm": {[]string{"taxonomy", "rm"}, []string{"wing", "room"}},
 	"tunnels":     {[]string{"tunnels"}, nil},
 }
@@ -420,6 +428,9 @@ var mcpTools = map[string]struct {
 	"kg.traverse": {tool: "palace_kg", fixed: map[string]any{"action": "traverse"}},
 	"kg.entity":   {tool: "palace_kg", fixed: map[string]any{"action": "entity"}},
 	"kg.rm":       {tool: "palace_kg", fixed: map[string]any{"action": "rm"}},
+	"kg.extract":  {tool: "palace_kg", fixed: map[string]any{"action": "extract"}},
+	"kg.review":   {tool: "palace_kg", fixed: map[string]any{"action": "review"}},
+	"kg.accept":   {tool: "palace_kg", fixed: map[string]any{"action": "review", "decision": "accept"}, rename: map[string]string{"min-confidence": "min_confidence"}},
 	"taxonomy.rm": {tool: "palace_taxonomy", fixed: map[string]any{"action": "rm"}},
 	"tunnels":     {tool: "palace_taxonomy", fixed: map[string]any{"action": "tunnels"}},
 }

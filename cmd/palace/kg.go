@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -48,7 +47,7 @@ func newKGCmd(g *globals) *cobra.Command {
 	}
 	needsSubcommand(c)
 	c.AddCommand(newKGAddCmd(g, false), newKGAddCmd(g, true), newKGInvalidateCmd(g), newKGQueryCmd(g),
-		newKGTimelineCmd(g), newKGStatsCmd(g), newKGFunctionalCmd(g))
+		newKGTimelineCmd(g), newKGStatsCmd(g), newKGFunctionalCmd(g), newKGExtractCmd(g), newKGReviewCmd(g))
 	c.AddCommand(newKGEntityCmd(g), newKGTraverseCmd(g), newKGRmCmd(g))
 	return c
 }
@@ -99,24 +98,7 @@ Exit codes: 0 no conflict, 1 error, 2 bad usage or input, 3 would conflict.`
 			op = ops.KGCheck
 		}
 		res, err := withPalace(g, func(p *palace.Palace) (ops.KGAddResult, error) { return op(c.Context(), p, req) })
-		conflict := errors.Is(err, ops.ErrConflict)
-		if err != nil && !conflict {
-			return inputErr(err)
-		}
-		out := c.OutOrStdout()
-		if asJSON {
-			if err := printJSON(out, res); err != nil {
-				return err
-			}
-		} else {
-			printAddResult(out, res)
-		}
-		if conflict {
-			// The message names its class ("conflict: ..."), as on every
-			// front; main prints it after "palace: ".
-			return exitError{code: exitConflict, err: err}
-		}
-		return nil
+		return printKGWrite(c, asJSON, res, err, printAddResult)
 	}
 	c.Flags().StringVar(&req.ValidFrom, "from", "", "when the fact became true: YYYY-MM-DD or RFC 3339 (default: since always)")
 	c.Flags().StringVar(&req.ValidTo, "to", "", "when it stopped being true, excluded; a date keeps it true that whole day (default: still true)")

@@ -121,6 +121,7 @@ or input (nothing written).`,
 			for _, m := range res.Duplicates {
 				printMatch(out, m)
 			}
+			printProposed(out, res.Proposed)
 			return nil
 		},
 	}
@@ -196,6 +197,7 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 				verb = "already written:"
 			}
 			fmt.Fprintf(out, "%s %s to %s/%s at %s\n", verb, termLine(res.ID), termLine(res.Wing), termLine(res.Topic), res.At.Format("2006-01-02T15:04:05Z"))
+			printProposed(out, res.Proposed)
 			return nil
 		},
 	}

@@ -78,6 +78,7 @@ the other mode are mined again even if unchanged.`,
 					}
 				} else {
 					printSummary(c.OutOrStdout(), res.Summary)
+					printMinedFacts(c.OutOrStdout(), res.Facts)
 					if res.Vectors != nil {
 						printVectorSummary(c.OutOrStdout(), *res.Vectors)
 					}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/dates"
+	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/secrets"
 	"github.com/palace-dev/palace/core/store"
@@ -119,6 +120,11 @@ type WriteResult struct {
 	// Redacted lists the kind of each secret replaced by a marker in the
 	// entry, in order, as Remember does for notes.
 	Redacted []string `json:"redacted"`
+	// Proposed are the facts read in the entry, pending review, and
+	// Notice what that reading left undone (core/ops reads it after the
+	// write).
+	Proposed []kg.Proposal `json:"proposed,omitempty"`
+	Notice   string        `json:"notice,omitempty"`
 }
 
 // diaryMeta is a diary drawer's metadata.

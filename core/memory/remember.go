@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/secrets"
@@ -173,6 +174,9 @@ type RememberResult struct {
 	// Redacted lists the kind of each secret replaced by a marker in the
 	// note before anything else (github-token, env-secret, ...), in order.
 	Redacted []string `json:"redacted"`
+	// Proposed are the facts read in the note, pending review (core/ops
+	// reads it after the write).
+	Proposed []kg.Proposal `json:"proposed,omitempty"`
 }
 
 // Remember adds a note drawer to n.Wing, unless it duplicates a drawer of

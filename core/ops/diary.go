@@ -51,9 +51,14 @@ func DiaryWrite(ctx context.Context, p *palace.Palace, r DiaryWriteRequest) (Dia
 			return DiaryWriteResult{}, err
 		}
 	}
-	return retryBusy(ctx, "diary write", func() (DiaryWriteResult, error) {
+	res, err := retryBusy(ctx, "diary write", func() (DiaryWriteResult, error) {
 		return memory.WriteDiary(ctx, p, e)
 	})
+	if err == nil && res.Added {
+		facts, notice := proposeAfterWrite(ctx, p, "", []string{res.ID}, WriteExtractBudget)
+		res.Proposed, res.Notice = facts.Proposals, notice
+	}
+	return res, err
 }
 
 // DiaryReadRequest asks for an agent's latest entries.

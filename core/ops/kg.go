@@ -20,7 +20,7 @@ const (
 
 // KGActions are the knowledge-graph actions, in the order help lists them.
 var KGActions = []string{KGActionAdd, KGActionCheck, KGActionInvalidate, KGActionQuery, KGActionTimeline, KGActionStats,
-	KGActionEntity, KGActionTraverse, KGActionRm}
+	KGActionEntity, KGActionTraverse, KGActionRm, KGActionExtract, KGActionReview}
 
 // Query directions: out keeps the facts whose subject is the entity, in
 // those whose object is, both (the default) all of them.

@@ -103,6 +103,9 @@ func (r MineRequest) Validate() error {
 type MineResult struct {
 	*mine.Summary
 	Vectors *vectors.Summary `json:"vectors,omitempty"`
+	// Facts is what reading the wing's new conversations and notes
+	// proposed, within MineExtractBudget (nil when the mine wrote nothing).
+	Facts *KGExtractResult `json:"facts,omitempty"`
 	// Notice: exports only partly readable (their valid part was mined),
 	// or an embedding phase stopped by EmbedBudget.
 	Notice string `json:"notice,omitempty"`
@@ -155,6 +158,10 @@ func Mine(ctx context.Context, p *palace.Palace, r MineRequest) (MineResult, err
 	if len(sum.Errors) > 0 {
 		res.Notice = fmt.Sprintf("%d export(s) only partly readable (their valid part was mined): %s: %s",
 			len(sum.Errors), sum.Errors[0].Path, sum.Errors[0].Detail)
+	}
+	if sum.DrawersAdded > 0 {
+		facts, notice := proposeAfterWrite(ctx, p, sum.Wing, nil, MineExtractBudget)
+		res.Facts, res.Notice = &facts, withNotice(res.Notice, notice)
 	}
 	if r.NoVectors {
 		return res, nil

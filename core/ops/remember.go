@@ -62,5 +62,10 @@ func Remember(ctx context.Context, p *palace.Palace, r RememberRequest) (Remembe
 		return memory.Remember(ctx, p, n, memory.RememberOptions{Force: r.Force, Near: finders})
 	})
 	res.Notice = strings.TrimSpace(notice + " " + res.Notice)
+	if err == nil && res.Added {
+		var facts KGExtractResult
+		facts, notice = proposeAfterWrite(ctx, p, "", []string{res.ID}, WriteExtractBudget)
+		res.Proposed, res.Notice = facts.Proposals, withNotice(res.Notice, notice)
+	}
 	return res, err
 }

@@ -277,6 +277,37 @@ END;
 
 INSERT INTO drawers_fts (drawers_fts) VALUES ('rebuild');
 `,
+	// kg proposals: facts the extractor (core/extract) read in notes,
+	// diaries and conversations, waiting for review (core/kg/review.go),
+	// with the sentence and drawer they came from; rejected ones stay, so
+	// they are not proposed again. drawers.facts_read is the extractor
+	// version that read a drawer (NULL: not yet), so extraction resumes
+	// where a budget stopped it; the partial index holds only the drawers
+	// left to read, so finding them costs nothing in a palace of code.
+	`
+CREATE TABLE kg_proposals (
+	id            TEXT PRIMARY KEY,
+	subject       TEXT NOT NULL,  -- as written
+	subject_id    TEXT NOT NULL,  -- normalised, as entities.id
+	predicate     TEXT NOT NULL,
+	object        TEXT NOT NULL,
+	object_id     TEXT NOT NULL,
+	replaces      TEXT,           -- a move's old object, as written
+	valid_from    TEXT,
+	confidence    REAL NOT NULL,
+	sentence      TEXT NOT NULL,
+	source_drawer TEXT NOT NULL,
+	status        TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'accepted', 'rejected')),
+	triple        TEXT,           -- the fact accepting it wrote or found
+	created_at    TEXT NOT NULL,
+	decided_at    TEXT
+);
+CREATE INDEX kg_proposals_fact ON kg_proposals (subject_id, predicate, object_id);
+CREATE INDEX kg_proposals_status ON kg_proposals (status, confidence);
+ALTER TABLE drawers ADD COLUMN facts_read INTEGER;
+CREATE INDEX drawers_facts_unread ON drawers (wing, seq)
+	WHERE facts_read IS NULL AND deleted_at IS NULL AND kind IN ('conversation', 'note', 'diary');
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

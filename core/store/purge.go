@@ -75,6 +75,9 @@ func (s *Store) PurgeDrawer(ctx context.Context, id string) (at time.Time, alrea
 		if err := eraseVector(ctx, tx, seq); err != nil {
 			return fmt.Errorf("purge drawer %s: %w", id, err)
 		}
+		if err := eraseProposals(ctx, tx, id); err != nil {
+			return fmt.Errorf("purge drawer %s: %w", id, err)
+		}
 		if deleted.Valid {
 			// Forgotten before: its index entry was removed the ordinary
 			// way, which leaves the words in older segments until they

@@ -21,14 +21,16 @@ func toolKG() *tool {
 			"query lists the facts about an entity (optionally as of a date), timeline lists facts in date order, stats counts them. " +
 			"entity shows or sets an entity's type and aliases; traverse follows facts from an entity, several hops, for questions like which database the project Kai works on uses; " +
 			"rm deletes a wrong fact by id (for a fact that stopped being true, invalidate instead). " +
-			"Names match ignoring case, apostrophes and spacing. Dates are YYYY-MM-DD or RFC 3339.",
+			"Names match ignoring case, apostrophes and spacing. Dates are YYYY-MM-DD or RFC 3339. " +
+			reviewDesc,
 		// rm deletes a wrong fact (audited); invalidate and supersede only
 		// set an end date and the timeline keeps the fact.
 		destructive: true, idempotent: true,
-		params: append([]param{
+		params: append(append([]param{
 			{name: "action", kind: kString, required: true, enum: ops.KGActions,
 				desc: "add: record a fact; check: what add would do, writing nothing; invalidate: close a fact that stopped being true; query: facts about an entity; timeline: facts in date order; stats: counts; " +
-					"entity: an entity's type and aliases, shown or set; traverse: paths of facts from an entity; rm: delete a wrong fact by fact_id."},
+					"entity: an entity's type and aliases, shown or set; traverse: paths of facts from an entity; rm: delete a wrong fact by fact_id; " +
+					"extract: read stored conversations, notes and diaries for facts and propose them; review: list the proposed facts, accept or reject them."},
 			{name: "subject", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
 				desc: "Who or what the fact is about, such as \"Alice\" or \"billing-service\"."},
 			{name: "predicate", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
@@ -56,7 +58,7 @@ func toolKG() *tool {
 			{name: "limit", kind: kInteger, min: num(1), max: num(ops.MaxTimelineLimit), actions: []string{ops.KGActionTimeline, ops.KGActionTraverse},
 				desc: fmt.Sprintf("timeline: maximum number of facts (default %d); traverse: maximum number of paths (default %d, at most %d).",
 					ops.DefaultTimelineLimit, ops.DefaultTraversePaths, ops.MaxTraversePaths)},
-		}, kgGraphParams()...),
+		}, kgGraphParams()...), reviewParams...),
 		run: runKG,
 	}
 }
@@ -84,6 +86,11 @@ type kgArgs struct {
 	Predicates []string `json:"predicates"`
 	FactID     string   `json:"fact_id"`
 	Format     string   `json:"format"`
+	// extract and review (tool_kg_review.go)
+	Wing          string   `json:"wing"`
+	Decision      string   `json:"decision"`
+	IDs           []string `json:"ids"`
+	MinConfidence *float64 `json:"min_confidence"`
 }
 
 func runKG(ctx context.Context, s *Server, a args) (any, error) {
@@ -113,6 +120,8 @@ func runKG(ctx context.Context, s *Server, a args) (any, error) {
 		return ops.KGStats(ctx, s.p)
 	case ops.KGActionEntity, ops.KGActionTraverse, ops.KGActionRm:
 		return runKGGraph(ctx, s, in)
+	case ops.KGActionExtract, ops.KGActionReview:
+		return runKGReview(ctx, s, in)
 	}
 	return nil, fmt.Errorf("palace_kg: unknown action %q", in.Action) // unreachable: the enum is checked first
 }

@@ -102,6 +102,23 @@ test("knowledge graph: a contradiction is reported and nothing is written", asyn
   assert.equal(s.superseded[0].object, "Acme");
 });
 
+test("knowledge graph review: facts read in a note wait for the agent's decision", async (t) => {
+  const { client } = await connect(t, tempDir(t));
+  await call(client, "palace_kg", { action: "add", subject: "billing service", predicate: "owner", object: "Rafael", valid_from: "2025-01-01" });
+  const rem = await call(client, "palace_remember", { content: "Dana owns the billing service. Maybe we should use Loki.", wing: "orion" });
+  assert.deepEqual(rem.proposed.map((p) => `${p.subject} ${p.predicate} ${p.object}`), ["billing service owner Dana"]);
+  const list = await call(client, "palace_kg", { action: "review" });
+  assert.equal(list.total, 1);
+  assert.equal(list.pending[0].supersedes[0].object, "Rafael");
+  assert.equal(list.pending[0].source_drawer, rem.id);
+  const acc = await call(client, "palace_kg", { action: "review", decision: "accept", ids: [list.pending[0].id] });
+  assert.equal(acc.decided[0].status, "accepted");
+  assert.equal(acc.total, 0);
+  const q = await call(client, "palace_kg", { action: "query", entity: "billing service", as_of: "2999-01-01" });
+  assert.deepEqual(q.facts.map((f) => f.object), ["Dana"]);
+  assert.match(await toolError(client, "palace_kg", { action: "review", decision: "reject" }), /^invalid input: ids/);
+});
+
 test("wrong arguments are rejected with JSON-RPC -32602, bad values with a tool error", async (t) => {
   const { client } = await connect(t, tempDir(t), { args: ["--wing", "w"] });
   const rejects = async (name, args, re) => {
