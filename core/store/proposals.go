@@ -161,7 +161,8 @@ type ProposalFilter struct {
 }
 
 // KGProposals returns the proposals f selects, most confident first, then
-// oldest, and how many there are without the limit.
+// oldest, then in the order they were stored (a drawer's sentence order,
+// not the ids' hash order), and how many there are without the limit.
 func (s *Store) KGProposals(ctx context.Context, f ProposalFilter) ([]Proposal, int, error) {
 	where, args := []string{`p.confidence >= ?`}, []any{f.MinConfidence}
 	if f.Status != "" {
@@ -191,7 +192,7 @@ func (s *Store) KGProposals(ctx context.Context, f ProposalFilter) ([]Proposal, 
 	rows, err := s.r.QueryContext(ctx, `SELECT p.id, p.subject, p.subject_id, p.predicate, p.object, p.object_id,
 		coalesce(p.replaces, ''), p.valid_from, p.confidence, p.sentence, p.source_drawer, coalesce(d.wing, ''),
 		p.status, coalesce(p.triple, ''), p.created_at, p.decided_at`+from+`
-		ORDER BY p.confidence DESC, p.created_at, p.id LIMIT ?`, append(args, limit)...)
+		ORDER BY p.confidence DESC, p.created_at, p.rowid LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("proposals: %w", err)
 	}
