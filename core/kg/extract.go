@@ -106,11 +106,11 @@ func Extract(ctx context.Context, st *store.Store, o ExtractOptions) (ExtractRes
 		if len(read) == 0 {
 			break
 		}
-		kept, err := st.KGPropose(ctx, ps, read, extract.Version)
+		// What was read is written even when the time ran out while
+		// reading it: the budget bounds the reading, and a write cut
+		// short by it would leave a failed line in the audit log.
+		kept, err := st.KGPropose(context.WithoutCancel(ctx), ps, read, extract.Version)
 		if err != nil {
-			if ctx.Err() != nil {
-				break // not written: the batch stays unread
-			}
 			return res, err
 		}
 		res.Read += len(read)
