@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/audit"
+	"github.com/palace-dev/palace/core/cjk"
 	"github.com/palace-dev/palace/core/extract"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -225,5 +226,42 @@ func TestExtractStopsWithItsBudget(t *testing.T) {
 	res, err = Extract(context.Background(), st, ExtractOptions{MinConfidence: extract.DefaultMinConfidence})
 	if err != nil || res.Read != 3 || res.Proposed != 3 || res.Stopped {
 		t.Fatalf("extract: %+v, %v; want the 3 drawers read", res, err)
+	}
+}
+
+// cancellingTagger ends the extraction's time while it reads a drawer.
+type cancellingTagger struct{ cancel context.CancelFunc }
+
+func (c cancellingTagger) Tag(string) ([]cjk.Tagged, error) {
+	c.cancel()
+	return nil, nil
+}
+
+// The time budget bounds reading, not writing: a drawer read when the
+// time runs out is marked read, in a write that commits, and the audit
+// log holds no failed write (under concurrent writers the write used to
+// be attempted with the expired context).
+func TestExtractWritesWhatItReadWhenTimeRunsOut(t *testing.T) {
+	st := openStore(t)
+	when := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	said(t, st, "orion", "note", "张伟负责部署脚本。", when)
+	said(t, st, "orion", "note", "Kai works on Orion.", when.Add(time.Minute))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := Extract(ctx, st, ExtractOptions{Wing: "orion", MinConfidence: extract.DefaultMinConfidence, Tagger: cancellingTagger{cancel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Stopped || res.Read != 1 || res.Left != 1 {
+		t.Fatalf("extraction cut short after one drawer: %+v", res)
+	}
+	es, err := st.AuditLog().Read(audit.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		if e.Status != audit.Applied {
+			t.Errorf("audit line %s: %s %s", e.Op, e.Status, e.Error)
+		}
 	}
 }
