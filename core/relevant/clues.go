@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/palace-dev/palace/core/query"
 )
 
 // Position is a place in a document: a 0-based line and a byte offset into
@@ -106,7 +108,7 @@ func Extract(text string, start, end Position, path, root string) Clues {
 	var c Clues
 	if start == end {
 		c.Identifier = identifierAt(lines[start.Line], start.Col)
-		if isKeyword(c.Identifier) {
+		if isKeyword(c.Identifier) || query.IsStopWord(c.Identifier) {
 			c.Identifier = ""
 		} else if c.Identifier != "" {
 			c.Qualifier = qualifierAt(lines[start.Line], start.Col)
@@ -373,7 +375,7 @@ func distinctive(counts, freq map[string]int, exclude map[string]bool, n, minLen
 	var cs []cand
 	for w, c := range counts {
 		lw := strings.ToLower(w)
-		if utf8.RuneCountInString(w) < minLen || isKeyword(w) || common[lw] || exclude[lw] {
+		if utf8.RuneCountInString(w) < minLen || isKeyword(w) || common[lw] || exclude[lw] || query.IsStopWord(lw) {
 			continue
 		}
 		cs = append(cs, cand{w, float64(c) / float64(1+freq[w])})
@@ -432,16 +434,25 @@ var typeKeywords = map[string]bool{
 	"service": true, "message": true,
 }
 
-// controlWords look like calls in a signature pattern but are statements.
-// A line starting with one is a statement too, whatever follows: "if
-// len(x) < y {" has the shape of a C signature named len.
-var controlWords = map[string]bool{
-	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true,
-	"sizeof": true, "elif": true, "else": true, "foreach": true, "until": true, "with": true,
-	"match": true, "when": true, "unless": true, "new": true, "typeof": true, "await": true,
-	"defer": true, "go": true, "throw": true, "raise": true, "yield": true, "case": true,
-	"do": true, "assert": true, "delete": true, "del": true,
-}
+// controlWords look like calls in a signature pattern but are statements,
+// in some language: Go's select and range, Java's synchronized, C#'s using,
+// lock and fixed, Ruby's elsif, Swift's guard, Kotlin's when, PHP's
+// elseif. A line starting with one is a statement too, whatever follows:
+// "if len(x) < y {" has the shape of a C signature named len.
+var controlWords = wordSet(`
+assert await case catch checked del delete do elif else elseif elsif except finally fixed for
+foreach go guard if lock loop match new raise range repeat return select sizeof switch
+synchronized throw try typeof unchecked unless until using when while with yield defer
+`)
+
+// builtins are the calls every file of a language makes (Go's len and make,
+// Python's print and range, ...): a line that calls one is a statement,
+// never the definition of a function of that name. A real definition of
+// one is still found by its keyword (func, def, function).
+var builtins = wordSet(`
+append cap clear close complex copy imag len make panic print println real recover
+isinstance enumerate sorted reversed zip super require printf sprintf fprintf malloc free
+`)
 
 // leadingWord is the first run of letters, digits and '_' on a line.
 var leadingWord = regexp.MustCompile(`^\s*([\p{L}_][\p{L}\p{N}_]*)`)
@@ -460,11 +471,18 @@ func definition(line string) (name, recv string, isType, ok bool) {
 		return "", "", false, false
 	}
 	for _, re := range []*regexp.Regexp{boundFunc, methodLine, cSignature} {
-		if m := re.FindStringSubmatch(line); m != nil && !controlWords[strings.ToLower(m[1])] && !isKeyword(m[1]) {
+		if m := re.FindStringSubmatch(line); m != nil && !statementWord(m[1]) {
 			return m[1], "", false, true
 		}
 	}
 	return "", "", false, false
+}
+
+// statementWord reports whether a name a signature pattern found is a
+// control word, a keyword or a builtin call rather than a function's name.
+func statementWord(name string) bool {
+	lw := strings.ToLower(name)
+	return controlWords[lw] || builtins[lw] || isKeyword(name) || query.IsStopWord(lw)
 }
 
 func indent(line string) int {
@@ -586,9 +604,22 @@ func headings(lines []string, line int) []string {
 			continue
 		}
 		level = len(m[1])
+		if onlyStopWords(m[2]) {
+			continue // "About", "Why we do it": no word of it says what the section is
+		}
 		out = append(out, m[2])
 	}
 	return out
+}
+
+// onlyStopWords reports whether every word of a heading is a stop word.
+func onlyStopWords(heading string) bool {
+	for _, w := range strings.FieldsFunc(heading, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !query.IsStopWord(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // genericPathWords say where code lives, not what it is about.
@@ -622,7 +653,7 @@ func pathWords(path, root string, exclude map[string]bool) []string {
 		for _, w := range strings.FieldsFunc(parts[i], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			lw := strings.ToLower(w)
 			if len(out) == maxPathWords || utf8.RuneCountInString(w) < minNearbyLen || genericPathWords[lw] ||
-				exclude[lw] || seen[lw] || isKeyword(lw) || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+				exclude[lw] || seen[lw] || isKeyword(lw) || query.IsStopWord(lw) || strings.IndexFunc(w, unicode.IsLetter) < 0 {
 				continue
 			}
 			seen[lw] = true

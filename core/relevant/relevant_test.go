@@ -11,6 +11,7 @@ import (
 
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -72,6 +73,18 @@ func (s *Server) handle(w http.ResponseWriter) {
 		{"go cursor inside an if with a call", "/p/cache/evict.go", "package cache\n\nfunc evictOldest(entries []entry, limit int) {\n\tif len(entries) < limit {\n\t\ttrimTail(entries)\n\t}\n}\n",
 			"trimTail", "trimTail", []string{"evictOldest"}},
 		{"python with a call", "/p/io.py", "def load(path):\n    with open(path) as f:\n        parse_all(f)\n", "parse_all", "parse_all", []string{"load"}},
+		// Control statements of other languages were once taken for the
+		// enclosing function: synchronized, lock, elsif.
+		{"java synchronized block", "/p/A.java", "class Account {\n  void deposit() {\n    synchronized (guardLock) {\n      addFunds(x);\n    }\n  }\n}\n",
+			"addFunds", "addFunds", []string{"deposit", "Account"}},
+		{"c# lock block", "/p/A.cs", "class Account {\n  void Deposit() {\n    lock (guardLock) {\n      AddFunds(x);\n    }\n  }\n}\n",
+			"AddFunds", "AddFunds", []string{"Deposit", "Account"}},
+		{"perl elsif", "/p/a.pl", "sub settle {\n    if ($paid) {\n        close_out();\n    }\n    elsif ($overdue) {\n        send_reminder($x);\n    }\n}\n",
+			"send_reminder", "send_reminder", []string{"settle"}},
+		// A call to a builtin on a line of its own is a statement, not a
+		// signature named len.
+		{"go builtin call continued", "/p/cache/evict.go", "package cache\n\nfunc evictOldest(entries []entry) {\n\tkeep := x ||\n\t\tlen(entries) {\n\t\t\ttrimTail(entries)\n\t}\n}\n",
+			"trimTail", "trimTail", []string{"evictOldest"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,6 +143,34 @@ func TestExtractPathAndNearby(t *testing.T) {
 	c = Extract(text, s, e, "", "")
 	if c.Identifier != "" || len(c.Selection) == 0 || c.Selection[0] != "loadBudget" {
 		t.Errorf("selection clues = %+v", c)
+	}
+}
+
+// TestExtractNoStopWordClues: stop words say nothing of what a reader
+// looks for, in a comment, a Markdown paragraph, a heading or a path; they
+// were once nearby clues ("there", "The").
+func TestExtractNoStopWordClues(t *testing.T) {
+	cases := []struct{ name, path, text, cursor string }{
+		{"comment", "/p/cache/there/what.go", "package cache\n\n// There are many readers when the store is slow, and these are they.\nfunc serve() {\n\tflushQueue(x)\n}\n", "flushQueue"},
+		{"markdown", "/p/docs/about.md", "# About\n\n## Why we do it\n\nThe drawers are here, and there they stay.\n", "drawers"},
+		{"cursor on a stop word", "/p/docs/notes.md", "# Storage\n\nThe drawers are here.\n", "here"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := at(t, tc.text, tc.cursor)
+			p.Col++
+			c := Extract(tc.text, p, p, tc.path, "/p")
+			for _, w := range c.terms() {
+				for _, word := range strings.Fields(w.term) {
+					if query.IsStopWord(word) {
+						t.Errorf("clue %q (%s) holds the stop word %q; clues %+v", w.term, w.role, word, c)
+					}
+				}
+			}
+			if len(c.terms()) == 0 {
+				t.Errorf("no clue at all: %+v", c)
+			}
+		})
 	}
 }
 

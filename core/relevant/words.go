@@ -14,7 +14,7 @@ final finally fn for foreach from func function go goto if impl implements impor
 interface is lambda let loop match mod module mut namespace new nil none not null of or package
 pass private protected pub public raise range return select self static struct super switch then
 this throw throws trait true try type typedef typeof undefined union unless unsafe until use var
-void where while with yield
+void where while with yield fun guard using elsif elseif synchronized
 `
 
 // commonList holds names so frequent in code that, near the cursor, they say
