@@ -65,6 +65,18 @@ func (r *router) route(rel, content string) string {
 	return DefaultRoom
 }
 
+// RoomRepeatsPath reports whether room only repeats the first folder of
+// rel (a path relative to the mined folder, '/'-separated), as rule 3 of
+// route names it: a list showing both would say "core · core/relevant/x.go".
+// A file at the top has no folder to repeat.
+func RoomRepeatsPath(room, rel string) bool {
+	first, _, ok := strings.Cut(rel, "/")
+	if !ok || first == "" {
+		return false
+	}
+	return room == Slug(first) || strings.EqualFold(room, first)
+}
+
 // topicRooms place conversations no taxonomy keyword claims, by the kind of
 // talk they hold: the topic with the most hits (at least two) wins, ties
 // going to the earlier one.

@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -100,7 +101,12 @@ type Result struct {
 	// Excluded are the drawers left out as the lines being read.
 	Excluded []string `json:"excluded"`
 	Hits     []Hit    `json:"hits"`
-	Notice   string   `json:"notice,omitempty"`
+	// About names what the hits are relevant to, for a panel's title: the
+	// identifier at the cursor, else the enclosing function (or type or
+	// section), else the place as path:line, the path relative to Root.
+	About string `json:"about"`
+	// Empty says in one sentence why there are no hits; "" when there are.
+	Empty string `json:"empty"`
 }
 
 // Validate checks a request without touching the palace.
@@ -138,9 +144,10 @@ func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 	}
 	clues := Extract(r.Text, r.Start, r.End, r.Path, r.Root)
 	terms := clues.terms()
-	res := Result{Query: joinTerms(terms), Clues: clues, Mode: search.ModeLexical, Excluded: []string{}, Hits: []Hit{}}
+	res := Result{Query: joinTerms(terms), Clues: clues, Mode: search.ModeLexical, Excluded: []string{}, Hits: []Hit{},
+		About: about(clues, r)}
 	if len(terms) == 0 {
-		res.Notice = "nothing at this place to search for"
+		res.Empty = "Nothing to search for at " + res.About + ": no name under the cursor, around it or nearby says what it is about."
 		return res, nil
 	}
 	freq, err := frequenciesOf(ctx, p, terms)
@@ -155,7 +162,7 @@ func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res.Mode, res.Notice = s.mode, s.notice
+	res.Mode = s.mode
 	scopes := []scope{{store.Filter{Wing: r.Wing}, searched}}
 	if r.Wing != "" && !r.NoConversations {
 		// Conversations of other wings rarely share a file's nearby names:
@@ -240,7 +247,62 @@ func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 	for _, c := range cands[:min(len(cands), r.Limit)] {
 		res.Hits = append(res.Hits, c.result())
 	}
+	if len(res.Hits) == 0 {
+		res.Empty = emptyReason(freq.n, terms, clues, len(res.Excluded) > 0)
+	}
 	return res, nil
+}
+
+// about names what a request's hits are relevant to (see Result.About).
+func about(c Clues, r Request) string {
+	switch {
+	case c.Identifier != "":
+		return c.Identifier
+	case len(c.Enclosing) > 0:
+		return c.Enclosing[0]
+	}
+	if r.Path == "" {
+		return fmt.Sprintf("line %d", r.Start.Line+1)
+	}
+	return RelPath(r.Path, r.Root) + ":" + fmt.Sprint(r.Start.Line+1)
+}
+
+// RelPath is path relative to root when it lies inside it, else path as it
+// is: how a panel names a file of the workspace.
+func RelPath(path, root string) string {
+	if root == "" || path == "" {
+		return path
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return filepath.ToSlash(rel)
+}
+
+// emptyReason says why a search of terms found nothing: an empty palace,
+// or nothing mentioning the strongest clues (outside the lines on screen,
+// when drawers of those were left out).
+func emptyReason(drawers int, terms []weighted, c Clues, excluded bool) string {
+	if drawers == 0 {
+		return "The palace holds no drawers yet: mine this folder first (`palace mine DIR`, or wait for the first mine to finish)."
+	}
+	var names []string
+	if c.Identifier != "" {
+		names = []string{c.Identifier}
+	} else {
+		for _, t := range terms[:min(len(terms), 3)] {
+			names = append(names, t.term)
+		}
+	}
+	what := names[0]
+	if len(names) > 1 {
+		what = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	}
+	if excluded {
+		return "Nothing in the palace mentions " + what + " outside the lines on screen."
+	}
+	return "Nothing in the palace mentions " + what + "."
 }
 
 // scope is one search of Find: where, and for which clues.
@@ -336,6 +398,7 @@ func (c *candidate) score(terms []weighted) {
 
 func (c candidate) result() Hit {
 	h := Hit{Hit: c.hit.Hit, Matched: []string{}}
+	h.Snippet = snippetOf(c.hit.Content, c.matched)
 	for _, m := range c.matched {
 		h.Matched = append(h.Matched, m.term)
 	}
@@ -397,10 +460,9 @@ type scored struct {
 
 // searcher runs the clue query in one mode over several scopes.
 type searcher struct {
-	p      *palace.Palace
-	mode   string
-	notice string
-	vec    []float32 // the query's vector in hybrid and vector modes
+	p    *palace.Palace
+	mode string
+	vec  []float32 // the query's vector in hybrid and vector modes
 }
 
 func newSearcher(ctx context.Context, p *palace.Palace, mode, text string) (*searcher, error) {
@@ -416,7 +478,8 @@ func newSearcher(ctx context.Context, p *palace.Palace, mode, text string) (*sea
 		if mode != search.ModeAuto {
 			return nil, input.Invalid("mode", "%s needs vectors: %s", mode, notice)
 		}
-		s.notice = notice
+		// Lexical only, which palace/status says once; every answer
+		// saying it again is noise.
 		return s, nil
 	}
 	if s.vec, err = p.QueryVector(ctx, emb, text); err != nil {

@@ -249,7 +249,7 @@ func TestFindRefusesBadInput(t *testing.T) {
 		}
 	}
 	res, err := Find(context.Background(), p, Request{Text: "   \n", Start: Position{}, End: Position{}})
-	if err != nil || res.Notice == "" || len(res.Hits) != 0 {
+	if err != nil || res.Empty == "" || len(res.Hits) != 0 {
 		t.Errorf("empty place: %+v, %v", res, err)
 	}
 }
