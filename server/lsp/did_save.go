@@ -27,7 +27,7 @@ func didSave(_ context.Context, s *server, raw json.RawMessage) error {
 	u := ps.TextDocument.URI
 	if err := s.docs.saved(u, ps.Text); err != nil {
 		// The save is still mined, which reads the file itself.
-		s.logf("textDocument/didSave: %v", err)
+		s.warnf("textDocument/didSave: %v", err)
 	}
 	if !s.cfg.mineOnSave {
 		return nil

@@ -100,7 +100,7 @@ func unsafeFolder(path string) string {
 func (s *server) refuseFolder(u, why string) {
 	msg := fmt.Sprintf("Palace does not mine the workspace folder %s: %s, and mining it would store everything below "+
 		"it. Open a project folder instead, or mine what you mean with `palace mine DIR`.", uriPath(u), why)
-	s.logf("%s", msg)
+	s.warnf("%s", msg)
 	s.sendNotification("window/showMessage", map[string]any{"type": 2, "message": msg}) // 2: Warning
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/relevant"
 	"github.com/palace-dev/palace/core/search"
@@ -12,25 +13,38 @@ import (
 
 // hit is a drawer as palace/relevant and palace/search return it: the core
 // hit (drawer fields, citation, time, scores, matched clues, why), plus
-// where an editor can open it.
+// where an editor can open it and how to name it in a list.
 type hit struct {
 	relevant.Hit
 	// URI and Range locate a drawer mined from a file; notes and diaries
 	// have neither.
 	URI   string          `json:"uri,omitempty"`
 	Range *protocol.Range `json:"range,omitempty"`
+	// RelPath is the source relative to the workspace folder holding it,
+	// else the source as stored (a file outside every folder, a note's
+	// source).
+	RelPath string `json:"relPath"`
+	// RoomRedundant is true when the room only repeats RelPath's first
+	// folder, so a list need not show it.
+	RoomRedundant bool `json:"roomRedundant"`
 }
 
 // snippetMark wraps matched words in snippets: Markdown bold, which editors
 // render in hovers and lists alike.
 const snippetMark = "**"
 
-func toHits(hs []relevant.Hit) []hit {
+func (s *server) toHits(hs []relevant.Hit) []hit {
 	out := make([]hit, 0, len(hs))
 	for _, h := range hs {
 		h.Snippet = search.Highlight(h.Snippet, snippetMark, snippetMark)
-		x := hit{Hit: h}
+		x := hit{Hit: h, RelPath: h.Source}
 		x.URI, x.Range = locate(h.Kind, h.Source, h.LineStart, h.LineEnd)
+		if x.URI != "" {
+			if f := s.folders.of(h.Source); f != nil {
+				x.RelPath = relevant.RelPath(h.Source, f.path)
+				x.RoomRedundant = mine.RoomRepeatsPath(h.Room, x.RelPath)
+			}
+		}
 		out = append(out, x)
 	}
 	return out

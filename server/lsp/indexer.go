@@ -242,12 +242,12 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 	switch {
 	case err != nil && mine.IsInterrupted(err):
 		note.Interrupted = true
-		ix.s.logf("mine %s (wing %s): interrupted; what was committed is kept and the next mine resumes", f.path, wing)
+		ix.s.infof("mine %s (wing %s): interrupted; what was committed is kept and the next mine resumes", f.path, wing)
 	case err != nil:
 		note.Error = err.Error()
-		ix.s.logf("mine %s (wing %s): %v", f.path, wing, err)
+		ix.s.errorf("mine %s (wing %s): %v", f.path, wing, err)
 	default:
-		ix.s.logf("mine %s (wing %s, %s): %d files mined, %d drawers added, %d removed, %d sources pruned in %.3fs",
+		ix.s.infof("mine %s (wing %s, %s): %d files mined, %d drawers added, %d removed, %d sources pruned in %.3fs",
 			f.path, wing, j.why, sum.FilesMined, sum.DrawersAdded, sum.DrawersRemoved, sum.SourcesPruned, note.Seconds)
 	}
 	if prog != nil {
@@ -409,9 +409,9 @@ func (v *vectorFiller) run() {
 		note := &vectorNote{Backend: sum.Backend, Model: sum.Model, Reason: sum.Reason, Embedded: sum.Embedded, Pending: sum.Pending}
 		if err != nil && !paused {
 			note.Error = err.Error()
-			v.s.logf("embed drawers: %v", err)
+			v.s.errorf("embed drawers: %v", err)
 		} else if sum.Embedded > 0 {
-			v.s.logf("embedded %d drawers with %s; %d pending", sum.Embedded, sum.Model, sum.Pending)
+			v.s.infof("embedded %d drawers with %s; %d pending", sum.Embedded, sum.Model, sum.Pending)
 		}
 		v.mu.Lock()
 		v.cancel = nil

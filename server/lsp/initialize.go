@@ -47,7 +47,7 @@ type clientInfo struct {
 // Custom methods, advertised in capabilities.experimental.palace.
 var (
 	customRequests      = []string{"palace/relevant", "palace/search", "palace/drawer", "palace/remember", "palace/forget", "palace/status", "palace/wakeUp", "palace/mine"}
-	customNotifications = []string{"palace/didIndex"}
+	customNotifications = []string{"palace/didIndex", "palace/changed"}
 )
 
 // initialize opens the palace, records the folders and answers with the
@@ -69,7 +69,7 @@ func initialize(ctx context.Context, s *server, raw json.RawMessage) (any, error
 		return nil, err
 	}
 	if len(unknown) > 0 {
-		s.logf("initializationOptions: ignoring unknown keys %v", unknown)
+		s.warnf("initializationOptions: ignoring unknown keys %v", unknown)
 	}
 	home := s.opts.Home
 	if home == "" {
@@ -110,7 +110,7 @@ func initialize(ctx context.Context, s *server, raw json.RawMessage) (any, error
 	s.initialized = true
 	s.mu.Unlock()
 	s.watchParent()
-	s.logf("palace %s; folders: %s", p.Store.Home(), describeFolders(s.folders.all()))
+	s.infof("palace %s; folders: %s", p.Store.Home(), describeFolders(s.folders.all()))
 	return protocol.InitializeResult{
 		Capabilities: capabilities(cfg),
 		ServerInfo:   &protocol.ServerInfo{Name: "palace", Version: s.opts.Version},

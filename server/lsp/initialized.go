@@ -6,8 +6,9 @@ import (
 )
 
 // initialized asks the client to watch the workspace's files (changes made
-// outside the editor: git checkout, formatters, generators) and queues the
-// first mine of every folder, which reports progress. Both run in the
+// outside the editor: git checkout, formatters, generators), starts
+// watching the palace for palace/changed, and queues the first mine of
+// every folder, which reports progress. Both run in the
 // background: registering is a request to the client, and waiting for its
 // answer on the read loop would deadlock.
 func initialized(_ context.Context, s *server, _ json.RawMessage) error {
@@ -21,10 +22,11 @@ func initialized(_ context.Context, s *server, _ json.RawMessage) error {
 				},
 			}}}
 			if err := s.callClient(s.bg, "client/registerCapability", params, nil); err != nil && s.bg.Err() == nil {
-				s.logf("watch files: %v (changes made outside the editor are seen at the next save)", err)
+				s.warnf("watch files: %v (changes made outside the editor are seen at the next save)", err)
 			}
 		}()
 	}
+	s.watchChanges()
 	if s.cfg.mineOnStartup {
 		for _, f := range s.folders.all() {
 			s.idx.enqueue(f, "startup", true)

@@ -70,5 +70,5 @@ func palaceRelevant(ctx context.Context, s *server, raw json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return relevantResult{Result: res, Hits: toHits(res.Hits)}, nil
+	return relevantResult{Result: res, Hits: s.toHits(res.Hits)}, nil
 }

@@ -54,5 +54,9 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return searchResult{SearchResult: res, Hits: toHits(relevant.Explain(res.Result))}, nil
+	// Whether the palace searches lexically only is palace/status's to
+	// say, once; the other notices (a route that fell back, a query with
+	// no searchable words) are in route and in an empty hits list.
+	res.Notice = ""
+	return searchResult{SearchResult: res, Hits: s.toHits(relevant.Explain(res.Result))}, nil
 }

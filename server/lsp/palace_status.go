@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 
 	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/search"
 )
 
 // statusResult is `palace status --json` plus the server's own state.
 type statusResult struct {
 	ops.StatusResult
 	Server serverStatus `json:"server"`
+	// Notice says, when searches are lexical only, why and how to get
+	// vectors: said here once rather than in every answer.
+	Notice string `json:"notice,omitempty"`
 }
 
 type serverStatus struct {
@@ -45,6 +49,9 @@ func palaceStatus(ctx context.Context, s *server, _ json.RawMessage) (any, error
 		Version: s.opts.Version, Client: s.client.name, MineOnSave: s.cfg.mineOnSave, Hover: s.cfg.hover,
 		Mines: mines, Folders: []folderStatus{}, Embedding: vec,
 	}}
+	if _, res.Notice, err = search.VectorsReady(ctx, s.p); err != nil {
+		return nil, err
+	}
 	for _, f := range s.folders.all() {
 		fs := folderStatus{URI: f.uri, Path: f.path, Wing: f.wing(), folderState: folderState{State: "idle"}}
 		if st, ok := states[f.path]; ok {

@@ -28,7 +28,7 @@ func (s *server) watchParent() {
 				return
 			case <-t.C:
 				if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-					s.logf("the client process %d is gone; exiting", pid)
+					s.infof("the client process %d is gone; exiting", pid)
 					s.exitOnce.Do(func() { close(s.exit) })
 					return
 				}

@@ -40,7 +40,7 @@ func (s *server) beginProgress(ctx context.Context, title, message string, onTok
 	// A map, not protocol.WorkDoneProgressCreateParams: its token marshals
 	// only through a pointer, and would go out as {}.
 	if err := s.callClient(ctx, "window/workDoneProgress/create", map[string]string{"token": token}, nil); err != nil {
-		s.logf("progress %q: %v", title, err)
+		s.warnf("progress %q: %v", title, err)
 		return nil
 	}
 	onToken(token)

@@ -146,6 +146,7 @@ type server struct {
 	exit        chan struct{}
 	running     map[jsonrpc2.ID]context.CancelFunc // requests in flight, for $/cancelRequest
 	requests    sync.WaitGroup
+	watching    sync.WaitGroup // the palace/changed watcher
 
 	p       *palace.Palace
 	cfg     config
@@ -155,7 +156,44 @@ type server struct {
 	idx     *indexer
 }
 
-func (s *server) logf(format string, a ...any) { s.log.Printf(format, a...) }
+// Levels of window/logMessage (LSP's MessageType).
+const (
+	levelError   = 1
+	levelWarning = 2
+	levelInfo    = 3
+	levelLog     = 4
+)
+
+func (s *server) errorf(format string, a ...any) { s.logAt(levelError, format, a...) }
+func (s *server) warnf(format string, a ...any)  { s.logAt(levelWarning, format, a...) }
+func (s *server) infof(format string, a ...any)  { s.logAt(levelInfo, format, a...) }
+func (s *server) tracef(format string, a ...any) { s.logAt(levelLog, format, a...) }
+
+// logAt sends a log line to the client as window/logMessage with its
+// level, so an editor files it as what it is (VS Code's output channel
+// showed every stderr line as an error, Neovim's lsp.log as ERROR).
+// Standard error (Options.Log) gets only errors and warnings the client
+// can no longer be told: before the connection runs or after it ended.
+func (s *server) logAt(level int, format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	if s.conn != nil && s.ctx.Err() == nil {
+		b, err := json.Marshal(map[string]any{"type": level, "message": msg})
+		if err == nil && s.conn.Notify(s.ctx, "window/logMessage", json.RawMessage(b)) == nil {
+			return
+		}
+	}
+	if level <= levelWarning {
+		s.log.Print(msg)
+	}
+}
+
+// panicked reports a recovered panic: to the client, and to standard error
+// too, since it is a bug whatever the client does with its log.
+func (s *server) panicked(method string, p any) {
+	msg := fmt.Sprintf("%s panicked: %v\n%s", method, p, debug.Stack())
+	s.log.Print(msg)
+	s.errorf("%s", msg)
+}
 
 // request is how a request method is answered. Inline requests run on the
 // read loop (they must be quick and must not wait for the client); the
@@ -174,7 +212,7 @@ type request struct {
 // itself.
 func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	if err := s.dispatch(ctx, reply, req); err != nil {
-		s.logf("%s: reply: %v", req.Method(), err)
+		s.errorf("%s: reply: %v", req.Method(), err)
 	}
 	return nil
 }
@@ -225,7 +263,7 @@ func (s *server) dispatch(ctx context.Context, reply jsonrpc2.Replier, req jsonr
 		// The reply must not use rctx: a cancelled context makes jsonrpc2
 		// drop the write, and the client would wait forever.
 		if rerr := s.reply(s.ctx, reply, method, res, err); rerr != nil {
-			s.logf("reply to %s: %v", method, rerr)
+			s.errorf("reply to %s: %v", method, rerr)
 		}
 	}()
 	return nil
@@ -250,7 +288,7 @@ func shortName(method string) string {
 func (s *server) call(ctx context.Context, r request, method string, params json.RawMessage) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.logf("%s panicked: %v\n%s", method, p, debug.Stack())
+			s.panicked(method, p)
 			res, err = nil, fmt.Errorf("%s: internal error: %v", method, p)
 		}
 	}()
@@ -264,13 +302,13 @@ func (s *server) reply(ctx context.Context, reply jsonrpc2.Replier, method strin
 	if err != nil {
 		we := wireError(err)
 		if we.Code == jsonrpc2.InternalError {
-			s.logf("%s: %v", method, err)
+			s.errorf("%s: %v", method, err)
 		}
 		return reply(ctx, nil, we)
 	}
 	b, merr := json.Marshal(res)
 	if merr != nil {
-		s.logf("%s: marshal result: %v", method, merr)
+		s.errorf("%s: marshal result: %v", method, merr)
 		return reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InternalError, method+": cannot encode the result"))
 	}
 	return reply(ctx, json.RawMessage(b), nil)
@@ -291,11 +329,11 @@ func (s *server) notify(ctx context.Context, method string, params json.RawMessa
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			s.logf("%s panicked: %v\n%s", method, p, debug.Stack())
+			s.panicked(method, p)
 		}
 	}()
 	if err := fn(ctx, s, params); err != nil {
-		s.logf("%s: %v", method, err)
+		s.warnf("%s: %v", method, err)
 	}
 }
 
@@ -304,11 +342,11 @@ func (s *server) notify(ctx context.Context, method string, params json.RawMessa
 func (s *server) sendNotification(method string, params any) {
 	b, err := json.Marshal(params)
 	if err != nil {
-		s.logf("notify %s: %v", method, err)
+		s.errorf("notify %s: %v", method, err)
 		return
 	}
 	if err := s.conn.Notify(s.ctx, method, json.RawMessage(b)); err != nil && s.ctx.Err() == nil {
-		s.logf("notify %s: %v", method, err)
+		s.errorf("notify %s: %v", method, err)
 	}
 }
 
@@ -337,6 +375,7 @@ func (s *server) stop() {
 			s.idx.wait()
 		}
 		s.requests.Wait()
+		s.watching.Wait()
 		close(done)
 	}()
 	clean := true
@@ -344,7 +383,7 @@ func (s *server) stop() {
 	case <-done:
 	case <-time.After(s.opts.ShutdownWait):
 		clean = false
-		s.logf("background work did not stop within %s; closing the database anyway", s.opts.ShutdownWait)
+		s.warnf("background work did not stop within %s; closing the database anyway", s.opts.ShutdownWait)
 	}
 	if s.p == nil {
 		return
@@ -358,6 +397,6 @@ func (s *server) stop() {
 		err = s.p.Store.Close()
 	}
 	if err != nil {
-		s.logf("close palace: %v", err)
+		s.errorf("close palace: %v", err)
 	}
 }

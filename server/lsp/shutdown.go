@@ -28,7 +28,7 @@ func shutdown(_ context.Context, s *server, _ json.RawMessage) (any, error) {
 	select {
 	case <-done:
 	case <-time.After(s.opts.ShutdownWait):
-		s.logf("shutdown: background work still running after %s", s.opts.ShutdownWait)
+		s.warnf("shutdown: background work still running after %s", s.opts.ShutdownWait)
 	}
 	return nil, nil
 }

@@ -25,7 +25,7 @@ func workDoneProgressCancel(_ context.Context, s *server, raw json.RawMessage) e
 		token = fmt.Sprint(n)
 	}
 	if !s.idx.cancelToken(token) {
-		s.logf("cancel progress %s: no such work (already finished?)", token)
+		s.tracef("cancel progress %s: no such work (already finished?)", token)
 	}
 	return nil
 }
