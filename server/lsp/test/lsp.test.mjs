@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, fileUri } from './harness.mjs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { startServer, fileUri, serverCommand } from './harness.mjs';
 import { writeFixture, files, cursor } from './fixture.mjs';
 
 const tmp = (name) => mkdtempSync(join(tmpdir(), `palace-lsp-${name}-`));
@@ -38,7 +40,7 @@ test('initialize advertises sync, folders and the palace methods', async (t) => 
   for (const m of ['palace/relevant', 'palace/search', 'palace/drawer', 'palace/remember', 'palace/forget', 'palace/status', 'palace/wakeUp']) {
     assert.ok(caps.experimental.palace.requests.includes(m), m);
   }
-  assert.deepEqual(caps.experimental.palace.notifications, ['palace/didIndex']);
+  assert.deepEqual(caps.experimental.palace.notifications, ['palace/didIndex', 'palace/changed']);
   assert.equal(caps.hoverProvider, undefined, 'hover is off by default');
   assert.equal(init.serverInfo.name, 'palace');
   await mined(client);
@@ -152,4 +154,84 @@ test('exit without shutdown ends the process with code 1', async (t) => {
   await client.notify('exit');
   const exit = await client.exited;
   assert.deepEqual(exit, { code: 1, signal: null });
+});
+
+test('palace/relevant says what it is about, why it is empty, and where each hit is', async (t) => {
+  const { client, root } = await session(t);
+  await mined(client);
+  const path = join(root, cursor.file);
+  await client.didOpen(path, readFileSync(path, 'utf8'), 'go');
+  const res = await client.request('palace/relevant', {
+    textDocument: { uri: fileUri(path) },
+    position: { line: cursor.line, character: cursor.character },
+  });
+  assert.equal(res.about, 'computeChecksum');
+  assert.equal(res.empty, '');
+  assert.ok(!('notice' in res), `no notice in relevant: ${res.notice}`);
+  const [def, note] = res.hits;
+  assert.equal(def.relPath, 'src/checksum.go');
+  assert.equal(note.relPath, 'docs/decisions.md');
+  // The rooms (src, docs) only repeat the folder: a list can leave them out.
+  assert.equal(def.room, 'src');
+  assert.equal(def.roomRedundant, true);
+  assert.equal(note.roomRedundant, true);
+  // About 160 characters of the drawer, the match still marked.
+  assert.match(note.snippet, /\*\*computeChecksum\*\*/);
+  assert.ok(note.snippet.replaceAll('**', '').length >= 120, note.snippet);
+
+  // A place nothing else mentions explains the empty panel.
+  const fresh = join(root, 'src/fresh.go');
+  await client.didOpen(fresh, 'quuxfrobnicate()\n', 'go');
+  const none = await client.request('palace/relevant', { textDocument: { uri: fileUri(fresh) }, position: { line: 0, character: 3 } });
+  assert.deepEqual(none.hits, []);
+  assert.equal(none.about, 'quuxfrobnicate');
+  assert.equal(none.empty, 'Nothing in the palace mentions quuxfrobnicate.');
+
+  // Search hits carry relPath too; the lexical-only notice is status's.
+  const sr = await client.request('palace/search', { query: 'CRC-32C' });
+  assert.ok(!('notice' in sr), `no notice in search: ${sr.notice}`);
+  assert.ok(sr.hits.length >= 1);
+  for (const h of sr.hits) assert.ok(!h.relPath.startsWith('/'), h.relPath);
+  const st = await client.request('palace/status');
+  assert.match(st.notice, /^lexical only/);
+});
+
+test('hover shows the drawer in a fenced code block', async (t) => {
+  const { client, root } = await session(t, { wing: 'proj', hover: true });
+  await mined(client);
+  const path = join(root, cursor.file);
+  await client.didOpen(path, readFileSync(path, 'utf8'), 'go');
+  const h = await client.request('textDocument/hover', {
+    textDocument: { uri: fileUri(path) },
+    position: { line: cursor.line, character: cursor.character },
+  });
+  assert.equal(h.contents.kind, 'markdown');
+  assert.match(h.contents.value, /```go\n[^]*func computeChecksum\(b \[\]byte\) uint32 \{\n[^]*```/);
+  assert.doesNotMatch(h.contents.value, /^> /m);
+});
+
+test('palace/changed follows a write by another process (the CLI)', async (t) => {
+  const { client, home } = await session(t);
+  await mined(client);
+  const before = (await client.request('palace/status')).drawers;
+  const from = client.notes.length;
+  const [bin] = serverCommand();
+  await promisify(execFile)(bin, ['--home', home, 'remember', 'the cache is flushed at midnight', '--wing', 'proj'],
+    { env: { ...process.env, PALACE_MODEL_DIR: '' } });
+  const n = await client.waitFor('palace/changed', (p) => p.drawers === before + 1, { from, timeout: 10000 });
+  assert.ok(!Number.isNaN(Date.parse(n.params.at)), n.params.at);
+  assert.match(n.params.at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+});
+
+test('logs are window/logMessage with their level, and stderr stays empty', async (t) => {
+  const { client } = await session(t, { wing: 'proj', hoverr: true });
+  await mined(client);
+  const mine = await client.waitFor('window/logMessage', (p) => /files mined/.test(p.message));
+  assert.equal(mine.params.type, 3, 'a finished mine is info');
+  const warn = await client.waitFor('window/logMessage', (p) => /hoverr/.test(p.message));
+  assert.equal(warn.params.type, 2, 'an unknown option is a warning');
+  assert.ok(!client.notes.some((n) => n.method === 'window/logMessage' && n.params.type === 1), 'no error');
+  const exit = await client.shutdown();
+  assert.deepEqual(exit, { code: 0, signal: null });
+  assert.equal(client.stderr, '', 'nothing on stderr');
 });
