@@ -216,6 +216,30 @@ local function main()
   if os.getenv('PALACE_TEST_VERBOSE') then
     out(table.concat(lines, '\n'))
   end
+  -- Matches are highlighted, not shown as the server's ** markers.
+  local text = panel_text()
+  local marks = vim.api.nvim_buf_get_extmarks(panel.buf, vim.api.nvim_create_namespace('palace_panel'), 0, -1, { details = true })
+  check('the panel shows no ** markers', rel and rel.hits[2] and rel.hits[2].snippet:find('**', 1, true) and not text:find('**', 1, true), text)
+  local marked = {}
+  for _, m in ipairs(marks) do
+    local line = vim.api.nvim_buf_get_lines(panel.buf, m[2], m[2] + 1, false)[1] or ''
+    marked[line:sub(m[3] + 1, m[4].end_col)] = true
+  end
+  check('the panel highlights the matches instead', marked['computeChecksum'] == true, vim.inspect(vim.tbl_keys(marked)))
+  -- A room that only repeats the path's first folder (src, docs) is not shown.
+  check('the panel leaves out rooms that repeat the path', (lines[l] or ''):find('[proj]', 1, true) ~= nil
+    and not text:find('[proj/src]', 1, true), lines[l])
+
+  -- On a keyword inside verifyUpload, the panel is titled by the function.
+  vim.api.nvim_win_set_cursor(code_win, { 8, 1 })
+  vim.cmd('doautocmd CursorHold')
+  wait(10000, function()
+    return relevant_n.value >= 2
+  end)
+  check('the panel is titled by what the server says it is about', palace.last_relevant.about == 'verifyUpload'
+    and vim.api.nvim_buf_get_lines(panel.buf, 0, 1, false)[1]:match('^Relevant: verifyUpload  %(%d+%)$') ~= nil,
+    vim.api.nvim_buf_get_lines(panel.buf, 0, 1, false)[1])
+  relevant_n.value = 1
 
   -- CursorHold refreshes the panel for the new cursor position.
   vim.api.nvim_win_set_cursor(code_win, { 9, 20 })
@@ -241,6 +265,7 @@ local function main()
   vim.api.nvim_win_set_cursor(panel.win, { hit_line(1) or 1, 0 })
   vim.cmd('execute "normal \\<CR>"')
   check('<CR> opens the source', vim.api.nvim_buf_get_name(0) == ws .. '/src/checksum.go', vim.api.nvim_buf_get_name(0))
+  check('<CR> opens it by its path relative to the working directory', vim.fn.bufname('%') == 'ws/src/checksum.go', vim.fn.bufname('%'))
   check('<CR> opens it at its lines', vim.api.nvim_win_get_cursor(0)[1] == palace.last_relevant.hits[1].line_start)
   check('<CR> opens it in the code window', vim.api.nvim_get_current_win() == code_win)
   vim.api.nvim_set_current_win(panel.win)
@@ -250,6 +275,24 @@ local function main()
   check(':PalaceRelevant opens the panel again', panel.is_open())
   vim.cmd('PalaceRelevant')
   check(':PalaceRelevant toggles it closed', not panel.is_open())
+
+  -- A place nothing else mentions: the panel says why it is empty.
+  local fresh = write('src/fresh.go', 'quuxfrobnicate()\n')
+  vim.cmd('edit ' .. fresh)
+  local fresh_buf = vim.api.nvim_get_current_buf()
+  wait(5000, function()
+    return vim.lsp.buf_is_attached(fresh_buf, client.id)
+  end)
+  vim.api.nvim_win_set_cursor(0, { 1, 3 })
+  local before = relevant_n.value
+  vim.cmd('PalaceRelevant')
+  wait(10000, function()
+    return relevant_n.value > before
+  end)
+  local empty = palace.last_relevant and palace.last_relevant.empty or ''
+  check('an empty panel says why', empty:find('Nothing in the palace mentions quuxfrobnicate', 1, true) == 1
+    and panel_text():find(empty, 1, true) ~= nil, panel_text())
+  vim.cmd('PalaceRelevant')
 
   -- A save re-mines the file (palace/didIndex), then its new text is found.
   vim.cmd('edit ' .. ws .. '/src/checksum.go')

@@ -278,11 +278,13 @@ function M.refresh_relevant(force)
     if seq ~= relevant_seq or panel.mode ~= 'relevant' then
       return -- an answer overtaken by a newer question
     end
-    local what = res.clues and res.clues.identifier
+    -- about names the identifier, function or place the hits are for
+    -- (servers before it: the identifier, else the query).
+    local what = res.about
     if not what or what == '' then
-      what = res.query or ''
+      what = (res.clues and res.clues.identifier ~= '' and res.clues.identifier) or res.query or ''
     end
-    panel.render('Relevant: ' .. what, res.hits or {}, res.notice)
+    panel.render('Relevant: ' .. what, res.hits or {}, res.empty)
     M.last_relevant = res
     fire('PalaceRelevant', res)
   end, buf)
@@ -306,7 +308,7 @@ function M.search(query)
   M.request('palace/search', { query = query, limit = M.config.search.limit }, function(res)
     local items = {}
     for _, h in ipairs(res.hits or {}) do
-      local text = string.format('[%s/%s] %s', h.wing, h.room, panel.one_line(h.snippet or h.content or ''))
+      local text = string.format('[%s/%s] %s', h.wing, h.room, (panel.unmark(panel.one_line(h.snippet or h.content or ''))))
       if h.uri and h.range then
         table.insert(items, { filename = vim.uri_to_fname(h.uri), lnum = h.range.start.line + 1, end_lnum = h.line_end, text = text })
       else
@@ -317,7 +319,7 @@ function M.search(query)
     panel.mode = 'search'
     panel.open(M.config.relevant.width)
     M.last_search = res
-    panel.render('Search: ' .. query, res.hits or {}, res.notice)
+    panel.render('Search: ' .. query, res.hits or {}, 'Nothing in the palace matches ' .. query .. '.')
     fire('PalaceSearch', res)
   end)
 end
@@ -402,10 +404,12 @@ function M.show_drawer(id, win)
   end)
 end
 
+-- A file is opened by its path relative to the working directory (when it
+-- is below it), so its buffer is named as the user's own :edit would name it.
 panel.on_open = function(h, win)
   if h.uri and h.range then
     vim.api.nvim_set_current_win(win)
-    vim.cmd('edit ' .. vim.fn.fnameescape(vim.uri_to_fname(h.uri)))
+    vim.cmd('edit ' .. vim.fn.fnameescape(vim.fn.fnamemodify(vim.uri_to_fname(h.uri), ':.')))
     vim.api.nvim_win_set_cursor(win, { h.range.start.line + 1, 0 })
   else
     M.show_drawer(h.id, win)

@@ -13,9 +13,35 @@ local P = {
 }
 
 local scratch_bufs = {} -- name -> buffer
+local ns = vim.api.nvim_create_namespace('palace_panel')
 
 function P.one_line(s)
   return (s:gsub('%s+', ' '):gsub('^ ', ''))
+end
+
+-- Strips the **match** markers the server puts in snippets, returning the
+-- plain text and the byte ranges ({first, last}, 0-based, last exclusive)
+-- the markers wrapped, so the panel can highlight them instead.
+function P.unmark(s)
+  local parts, marks, i, len, open = {}, {}, 1, 0, nil
+  while true do
+    local j = s:find('**', i, true)
+    if not j then
+      break
+    end
+    local piece = s:sub(i, j - 1)
+    table.insert(parts, piece)
+    len = len + #piece
+    if open then
+      table.insert(marks, { open, len })
+      open = nil
+    else
+      open = len
+    end
+    i = j + 2
+  end
+  table.insert(parts, s:sub(i))
+  return table.concat(parts), marks
 end
 
 function P.is_open()
@@ -66,11 +92,9 @@ local function buffer()
     vim.cmd([=[
       syntax match PalaceLocation /^\S.*$/ contains=PalaceWingRoom
       syntax match PalaceTitle /\%1l.*/
-      syntax match PalaceNotice /\%2l.\+/
       syntax match PalaceWingRoom /\[[^]]*\]/ contained
-      syntax match PalaceMatch /\*\*[^*]\+\*\*/
       highlight default link PalaceTitle Title
-      highlight default link PalaceNotice Comment
+      highlight default link PalaceEmpty Comment
       highlight default link PalaceLocation Directory
       highlight default link PalaceWingRoom Comment
       highlight default link PalaceMatch Search
@@ -111,39 +135,54 @@ function P.close()
   P.win = nil
 end
 
+-- where names a hit: its file relative to the working directory (else
+-- under ~) with its lines, else the drawer's id and citation; then its
+-- wing, and its room unless the room only repeats the path's first folder.
 local function where(h)
+  local at
   if h.uri and h.range then
-    return string.format('%s:%d-%d', vim.fn.fnamemodify(vim.uri_to_fname(h.uri), ':~:.'), h.line_start, h.line_end)
+    at = string.format('%s:%d-%d', vim.fn.fnamemodify(vim.uri_to_fname(h.uri), ':~:.'), h.line_start, h.line_end)
+  else
+    at = h.id .. '  ' .. (h.citation or h.source or '')
   end
-  return h.id .. '  ' .. (h.citation or h.source or '')
+  if h.roomRedundant or not h.room or h.room == '' then
+    return string.format('%s  [%s]', at, h.wing or '')
+  end
+  return string.format('%s  [%s/%s]', at, h.wing or '', h.room)
 end
 
--- notice: the server's remark on the answer (e.g. lexical only), if any.
-function P.render(title, hits, notice)
-  P.title, P.hits, P.notice, P.line_hit = title, hits, notice, {}
-  local lines = { string.format('%s  (%d)', title, #hits) }
-  if notice and notice ~= '' then
-    table.insert(lines, notice)
-  end
-  table.insert(lines, '')
+-- empty: the server's sentence saying why there are no hits, if any.
+function P.render(title, hits, empty)
+  P.title, P.hits, P.empty, P.line_hit = title, hits, empty, {}
+  local lines = { string.format('%s  (%d)', title, #hits), '' }
+  local highlights = {} -- {line (0-based), group, first, last}
   for i, h in ipairs(hits) do
-    table.insert(lines, string.format('%s  [%s/%s]', where(h), h.wing or '', h.room or ''))
+    table.insert(lines, where(h))
     P.line_hit[#lines] = i
     if h.why and h.why ~= '' then
       table.insert(lines, '  ' .. h.why)
       P.line_hit[#lines] = i
     end
-    table.insert(lines, '  ' .. P.one_line(h.snippet or h.content or ''))
+    local text, marks = P.unmark(P.one_line(h.snippet or h.content or ''))
+    table.insert(lines, '  ' .. text)
     P.line_hit[#lines] = i
+    for _, m in ipairs(marks) do
+      table.insert(highlights, { #lines - 1, 'PalaceMatch', m[1] + 2, m[2] + 2 })
+    end
     table.insert(lines, '')
   end
   if #hits == 0 then
-    table.insert(lines, 'Nothing found.')
+    table.insert(lines, (empty and empty ~= '') and empty or 'Nothing found.')
+    table.insert(highlights, { #lines - 1, 'PalaceEmpty', 0, -1 })
   end
   local buf = buffer()
   vim.bo[buf].modifiable = true
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.bo[buf].modifiable = false
+  vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+  for _, hl in ipairs(highlights) do
+    vim.api.nvim_buf_add_highlight(buf, ns, hl[2], hl[1], hl[3], hl[4])
+  end
 end
 
 -- Leaves a forgotten drawer out of what the panel shows.
@@ -152,7 +191,7 @@ function P.drop(id)
     return h.id ~= id
   end, P.hits)
   if #kept ~= #P.hits then
-    P.render(P.title, kept, P.notice)
+    P.render(P.title, kept, P.empty)
   end
 end
 
