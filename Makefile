@@ -47,6 +47,8 @@ test: build vet
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/concurrency/run.sh
 	@echo "==> Neovim plugin suite (headless Neovim from Debian)"
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash editors/nvim/test/run.sh
+	@echo "==> Emacs eglot suite (emacs --batch, Debian's Emacs 28 and elpa-eglot)"
+	@PALACE_BIN=$(CURDIR)/$(BIN) bash editors/emacs/test/run.sh
 	@echo "==> VS Code extension suite (unit tests, then a real VS Code: code-server + Debian chromium)"
 	@cd vscode-extension && PALACE_BIN=$(CURDIR)/$(BIN) bash test/run.sh
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(if $(PALACE_LONG),2m,20000x)

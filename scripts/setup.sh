@@ -29,6 +29,15 @@ for p in "${editor_test_pkgs[@]}"; do
 	dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
 done
 
+# Emacs 28 with eglot, both from Debian, for the Emacs test
+# (editors/emacs/test/run.sh); Emacs 29 and later carry eglot themselves.
+if $for_tests; then
+	command -v emacs >/dev/null 2>&1 || need_apt+=(emacs-nox)
+	if ! command -v emacs >/dev/null 2>&1 || ! emacs --batch -Q --eval "(require 'eglot)" >/dev/null 2>&1; then
+		dpkg -s elpa-eglot >/dev/null 2>&1 || need_apt+=(elpa-eglot)
+	fi
+fi
+
 if ((${#need_apt[@]})); then
 	SUDO=""
 	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
