@@ -43,8 +43,11 @@ type Options struct {
 	ModelDir string
 	// Version is reported as serverInfo.version.
 	Version string
-	// Log receives the server's log lines; nil means os.Stderr. Standard
-	// output is the protocol and is never logged to.
+	// Log receives what the client cannot be told: errors and warnings
+	// before the connection runs or after it ended, invalid framing, and
+	// recovered panics (the rest goes to the client as window/logMessage);
+	// nil means os.Stderr. Standard output is the protocol and is never
+	// logged to.
 	Log io.Writer
 	// ShutdownWait bounds how long shutdown waits for background mining and
 	// embedding to stop; 0 means 5 s. Every write is a transaction, so what
