@@ -55,7 +55,8 @@ func (r MapRequest) Validate() error {
 // MapResult is the palace's shape: wings and their rooms with live drawer
 // counts, counts by kind and the time span of what they hold, the tunnels
 // between wings, and the most connected knowledge-graph entities. Wings
-// and rooms are sorted by name; none is null.
+// and rooms are sorted by name; none is null. Entities are the whole
+// graph's, so a map of one wing lists none.
 type MapResult struct {
 	Wings    []MapWing      `json:"wings"`
 	Tunnels  []MapTunnel    `json:"tunnels"`
@@ -137,6 +138,9 @@ func Map(ctx context.Context, p *palace.Palace, r MapRequest) (MapResult, error)
 			}
 		}
 		res.Tunnels = append(res.Tunnels, mt)
+	}
+	if r.Wing != "" {
+		return res, nil // the graph is not filed by wing
 	}
 	stats, err := kg.Stats(ctx, p.Store)
 	if err != nil {

@@ -26,22 +26,29 @@
     if (parent) parent.appendChild(e);
     return e;
   }
-  const plural = (n, w) => n + " " + w + (n === 1 ? "" : "s");
+  const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
   const day = (t) => (t ? t.slice(0, 10) : "");
+  // An end is excluded: a fact ending at a midnight held through the day
+  // before, which is the day to show.
+  function lastDay(t) {
+    const d = new Date(t);
+    if (d.getUTCHours() || d.getUTCMinutes() || d.getUTCSeconds()) return day(t);
+    return new Date(d.getTime() - 86400000).toISOString().slice(0, 10);
+  }
   function state(f) {
     if (f.current) return "current";
     return f.valid_from && Date.parse(f.valid_from) > now ? "future" : "ended";
   }
   function interval(f) {
-    const from = f.valid_from ? day(f.valid_from) : "always";
-    return f.valid_to ? from + " to " + day(f.valid_to) : from + " on";
+    if (!f.valid_to) return f.valid_from ? "since " + day(f.valid_from) : "since always";
+    return (f.valid_from ? day(f.valid_from) : "always") + " until " + lastDay(f.valid_to);
   }
   const sentence = (f) => f.subject + " " + f.predicate + " " + f.object;
 
   const counts = { current: 0, ended: 0, future: 0 };
   for (const f of data.facts) counts[state(f)]++;
-  document.getElementById("summary").textContent = plural(data.nodes.length - 1, "entity") + " around " + data.entity.name + ", " +
-    plural(data.facts.length, "fact") + " (" + counts.current + " current, " + counts.ended + " ended, " + counts.future + " future)" +
+  document.getElementById("summary").textContent = plural(data.nodes.length - 1, "entity", "entities") + " around " + data.entity.name + ", " +
+    plural(data.facts.length, "fact", "facts") + " (" + counts.current + " current, " + counts.ended + " ended, " + counts.future + " future)" +
     (data.as_of ? ", as of " + day(data.as_of) : "") + (data.truncated ? "; the neighbourhood was cut" : "");
 
   // The neighbourhood: the entity in the middle, each hop on its own ring.
@@ -57,6 +64,10 @@
       pos[n.id] = { x: cx + rad * 2 * Math.cos(a), y: cy + rad * Math.sin(a) };
     });
   }
+  // Fit the picture to the rings drawn: one or two hops seldom fill it.
+  const ys = Object.values(pos).map((p) => p.y);
+  const top = Math.min(...ys) - 30, bottom = Math.max(...ys) + 20;
+  graph.setAttribute("viewBox", "0 " + top + " " + GW + " " + (bottom - top));
   const edges = [];
   for (const f of data.facts) {
     const a = pos[f.subject_id], b = pos[f.object_id];

@@ -103,7 +103,7 @@
 
   const svg = el("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "Treemap of wings and rooms" }, app);
   const tiles = [];
-  const centres = {};
+  const centres = {}, roomCentres = {};
   for (const wt of squarify(data.wings.map((w) => ({ value: w.drawers, w: w })), 0, 0, W, H)) {
     const w = wt.item.w;
     const g = el("g", { class: "wing" }, svg);
@@ -117,6 +117,7 @@
       rect.addEventListener("click", () => openRoom(w, r, rect));
       rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openRoom(w, r, rect); } });
       tiles.push({ rect: rect, room: r });
+      roomCentres[w.name + "\u0000" + r.name] = { x: rt.x + rt.w / 2, y: rt.y + rt.h / 2 };
       if (rt.w > 40 && rt.h > 24) {
         const max = Math.floor(rt.w / 6);
         const name = r.name.length > max ? r.name.slice(0, Math.max(max - 1, 1)) + "…" : r.name;
@@ -130,19 +131,22 @@
     el("text", { class: "wing-label", x: wt.x + 4, y: wt.y + 13 }, g, label.length > max ? label.slice(0, Math.max(max - 1, 1)) + "…" : label);
   }
 
-  // Tunnels: one dashed curve per pair of wings a tunnel joins, bowed so
+  // Tunnels: one dashed curve per pair of sides in different wings, from
+  // room to room (from the wing when the room holds no drawer), bowed so
   // two links between the same wings stay apart.
   const pairs = {};
+  const at = (s) => roomCentres[s.wing + "\u0000" + s.room] || centres[s.wing];
   for (const t of data.tunnels) {
-    for (let i = 0; i < t.wings.length; i++) for (let j = i + 1; j < t.wings.length; j++) {
-      const a = centres[t.wings[i]], b = centres[t.wings[j]];
-      if (!a || !b) continue;
-      const key = t.wings[i] + "\u0000" + t.wings[j];
+    for (let i = 0; i < t.sides.length; i++) for (let j = i + 1; j < t.sides.length; j++) {
+      const si = t.sides[i], sj = t.sides[j];
+      const a = at(si), b = at(sj);
+      if (!a || !b || si.wing === sj.wing) continue;
+      const key = si.wing + "\u0000" + sj.wing;
       const n = (pairs[key] = (pairs[key] || 0) + 1);
       const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2, dx = b.x - a.x, dy = b.y - a.y;
       const len = Math.hypot(dx, dy) || 1, bow = 0.15 * len + 12 * (n - 1);
       const path = el("path", { class: "tunnel", d: "M" + a.x + "," + a.y + " Q" + (mx - (dy / len) * bow) + "," + (my + (dx / len) * bow) + " " + b.x + "," + b.y }, svg);
-      el("title", {}, path, "tunnel " + (t.room || (t.keywords || []).join(", ")) + ": " + t.wings[i] + " ↔ " + t.wings[j]);
+      el("title", {}, path, "tunnel " + (t.room || (t.keywords || []).join(", ")) + ": " + si.wing + "/" + si.room + " ↔ " + sj.wing + "/" + sj.room);
       el("circle", { class: "tunnel-end", cx: a.x, cy: a.y, r: 3 }, svg);
       el("circle", { class: "tunnel-end", cx: b.x, cy: b.y, r: 3 }, svg);
     }
