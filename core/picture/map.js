@@ -104,12 +104,16 @@
   const svg = el("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": "Treemap of wings and rooms" }, app);
   const tiles = [];
   const centres = {}, roomCentres = {};
-  for (const wt of squarify(data.wings.map((w) => ({ value: w.drawers, w: w })), 0, 0, W, H)) {
+  // Areas follow drawers, with a floor so a wing of a few drawers beside
+  // one of thousands (or a room beside its big siblings) stays big enough
+  // to see, read and click; the labels and tooltips give the true counts.
+  const floored = (n, sum, share) => Math.max(n, sum * share);
+  for (const wt of squarify(data.wings.map((w) => ({ value: floored(w.drawers, total, 0.02), w: w })), 0, 0, W, H)) {
     const w = wt.item.w;
     const g = el("g", { class: "wing" }, svg);
     centres[w.name] = { x: wt.x + wt.w / 2, y: wt.y + wt.h / 2 };
     const inner = { x: wt.x + 2, y: wt.y + HEAD, w: Math.max(wt.w - 4, 0), h: Math.max(wt.h - HEAD - 2, 0) };
-    for (const rt of squarify(w.rooms.map((r) => ({ value: r.drawers, r: r })), inner.x, inner.y, inner.w, inner.h)) {
+    for (const rt of squarify(w.rooms.map((r) => ({ value: floored(r.drawers, w.drawers, 0.01), r: r })), inner.x, inner.y, inner.w, inner.h)) {
       const r = rt.item.r;
       const rect = el("rect", { class: "room", x: rt.x, y: rt.y, width: Math.max(rt.w, 0), height: Math.max(rt.h, 0), tabindex: 0, role: "button",
         "data-wing": w.name, "data-room": r.name }, g);
@@ -126,9 +130,10 @@
       }
     }
     el("rect", { class: "wing-box", x: wt.x + 0.5, y: wt.y + 0.5, width: Math.max(wt.w - 1, 0), height: Math.max(wt.h - 1, 0) }, g);
+    el("title", {}, g, w.name + ": " + plural(w.drawers, "drawer") + " in " + plural(w.rooms.length, "room") + " (" + kindsText(w.kinds) + ")");
     const label = w.name + " · " + w.drawers;
     const max = Math.floor(wt.w / 7);
-    el("text", { class: "wing-label", x: wt.x + 4, y: wt.y + 13 }, g, label.length > max ? label.slice(0, Math.max(max - 1, 1)) + "…" : label);
+    if (max >= 3) el("text", { class: "wing-label", x: wt.x + 4, y: wt.y + 13 }, g, label.length > max ? label.slice(0, max - 1) + "…" : label);
   }
 
   // Tunnels: one dashed curve per pair of sides in different wings, from
