@@ -128,7 +128,7 @@
     el("title", {}, bar, s + ": " + interval(f) + " (" + state(f) + ")");
     rows.push({ f: f, g: g });
   });
-  if (!data.facts.length) html("p", app, "No fact is true at that date.", "muted");
+  if (!data.facts.length) html("p", app, data.as_of ? "No fact about it is true on " + day(data.as_of) + "." : "No fact joins it to another entity.", "muted");
 
   html("h2", app, "Facts");
   const ul = html("ul", app, undefined, "list");

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -43,7 +44,7 @@ func palaceGraph(ctx context.Context, s *server, raw json.RawMessage) (any, erro
 	}
 	g, err := ops.GraphPage(ctx, s.p, ops.GraphRequest{Entity: ps.Entity, AsOf: ps.AsOf, Nonce: ps.Nonce})
 	if err != nil {
-		return nil, err
+		return nil, input.Rename(err, map[string]string{"as_of": "asOf"}) // the name the client sent
 	}
 	res := graphResult{Entity: g.Graph.Entity.Name, Facts: make([]graphFact, len(g.Graph.Facts)), HTML: g.HTML}
 	for i, f := range g.Graph.Facts {

@@ -101,6 +101,9 @@ func TestPalaceGraph(t *testing.T) {
 	if n := len(asOf["facts"].([]any)); n != 1 {
 		t.Errorf("as of 2021: %d facts, want Initech only", n)
 	}
+	if e := c.callErr("palace/graph", map[string]any{"entity": "Ada", "asOf": "someday"}); e == nil || e.Code != -32602 || !strings.HasPrefix(e.Message, "asOf") {
+		t.Errorf("bad asOf: %v", e)
+	}
 	if e := c.callErr("palace/graph", map[string]any{"entity": "Zebulon"}); e == nil || e.Code != -32602 || !strings.Contains(e.Message, "Zebulon") {
 		t.Errorf("unknown entity: %v", e)
 	}
