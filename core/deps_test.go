@@ -51,7 +51,7 @@ const layers = `
 
 	# Engine leaves: the standard library only.
 	STD < aaak, core/input, core/secrets, core/dates, core/chunk, core/fsx, core/audit;
-	core/input < core/query;
+	core/input < core/query, core/picture;
 
 	# Engine leaves that wrap one library.
 	STD, EXT < core/cjk;
@@ -76,7 +76,7 @@ const layers = `
 
 	# The contract every front speaks: one request type per operation,
 	# over any of the engine.
-	core/memory, core/mine, core/relevant, core/transfer < core/ops;
+	core/memory, core/mine, core/picture, core/relevant, core/transfer < core/ops;
 	core/ops < ENGINE;
 
 	# Fronts: adapters over the engine (never over each other: see boundaries).

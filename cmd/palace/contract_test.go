@@ -128,6 +128,8 @@ var contractCases = []contractCase{
 	{name: "taxonomy/rm unknown room", op: "taxonomy.rm", args: map[string]any{"wing": "contract", "room": "nosuchroom"}, want: ops.NotFound},
 	{name: "tunnels/ok", op: "tunnels", args: map[string]any{"wing": "contract"}, want: ops.OK},
 	{name: "tunnels/unknown wing", op: "tunnels", args: map[string]any{"wing": "nosuchwing"}, want: ops.Invalid, field: "wing"},
+	{name: "map/ok", op: "map", args: map[string]any{"wing": "contract"}, want: ops.OK},
+	{name: "map/unknown wing", op: "map", args: map[string]any{"wing": "nosuchwing"}, want: ops.Invalid, field: "wing"},
 }
 
 // outcome is one answer reduced to its class, with the message that came
@@ -352,6 +354,7 @@ var cliCommands = map[string]struct{ words, pos []string }{
 	"kg.accept":   {[]string{"kg", "review", "accept"}, nil},
 	"taxonomy.rm": {[]string{"taxonomy", "rm"}, []string{"wing", "room"}},
 	"tunnels":     {[]string{"tunnels"}, nil},
+	"map":         {[]string{"map"}, nil},
 }
 
 func (*cliFront) name() string { return "cli" }
@@ -542,6 +545,7 @@ var lspMethods = map[string]struct {
 	"remember": {method: "palace/remember"},
 	"mine":     {method: "palace/mine", rename: map[string]string{"path": ""}},
 	"wake-up":  {method: "palace/wakeUp"},
+	"map":      {method: "palace/map"},
 }
 
 // searchServers sends one search to MCP's palace_search (a server allowed

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -245,6 +246,7 @@ func newKGTimelineCmd(g *globals) *cobra.Command {
 		req    ops.KGTimelineRequest
 		format string
 		asJSON bool
+		file   string
 	)
 	c := &cobra.Command{
 		Use:   ops.KGActionTimeline + " [ENTITY]",
@@ -252,9 +254,15 @@ func newKGTimelineCmd(g *globals) *cobra.Command {
 		Long: `Timeline lists facts by the date they became true, facts true since always
 first, up to --limit. --format aaak writes them as one AAAK document: a
 zettel per fact and an ARC: line, the feelings along the timeline (from the
-drawers the facts were read from).`,
+drawers the facts were read from).
+
+--html FILE draws one entity's graph as a self-contained page: the entities
+within two hops of it, and each fact's validity interval on a timeline,
+current facts apart from ended ones. The page loads nothing, so it opens
+offline.`,
 		Example: `  palace kg timeline Orion
-  palace kg timeline Orion --format aaak | palace aaak decode -`,
+  palace kg timeline Orion --format aaak | palace aaak decode -
+  palace kg timeline Orion --html orion.html`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
 			if len(a) == 1 {
@@ -270,6 +278,9 @@ drawers the facts were read from).`,
 			}
 			if err := ops.CheckKGFormat(format); err != nil {
 				return usageError{err}
+			}
+			if file != "" {
+				return writeGraphPage(c, g, req.Entity, file)
 			}
 			if format == ops.KGFormatAAAK {
 				return printKGTimelineAAAK(c, g, req, asJSON)
@@ -299,7 +310,30 @@ drawers the facts were read from).`,
 	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultTimelineLimit, fmt.Sprintf("maximum number of facts, 1 to %d", ops.MaxTimelineLimit))
 	c.Flags().StringVar(&format, "format", ops.KGFormatFacts, ops.OneOf(ops.KGFormats))
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	c.Flags().StringVar(&file, "html", "", "write the entity's graph and timeline as a self-contained HTML page to this file")
+	c.MarkFlagsMutuallyExclusive("html", "json")
+	c.MarkFlagsMutuallyExclusive("html", "format")
 	return c
+}
+
+// writeGraphPage writes the page of an entity's graph (ops.GraphPage).
+func writeGraphPage(c *cobra.Command, g *globals, entity, file string) error {
+	if entity == "" {
+		return usageError{fmt.Errorf("--html draws one entity's graph: name the entity")}
+	}
+	res, err := readPalace(g, func(p *palace.Palace) (ops.GraphPageResult, error) {
+		return ops.GraphPage(c.Context(), p, ops.GraphRequest{Entity: entity})
+	})
+	if err != nil {
+		return inputErr(err)
+	}
+	if err := os.WriteFile(file, []byte(res.HTML), 0o644); err != nil {
+		return fmt.Errorf("kg timeline --html: %w", err)
+	}
+	fmt.Fprintf(c.OutOrStdout(), "wrote %s: %s, %d %s around it, %d %s, %d bytes\n", file, termLine(res.Graph.Entity.Name),
+		len(res.Graph.Nodes)-1, plural(len(res.Graph.Nodes)-1, "entity", "entities"), len(res.Graph.Facts),
+		plural(len(res.Graph.Facts), "fact", "facts"), len(res.HTML))
+	return nil
 }
 
 func newKGStatsCmd(g *globals) *cobra.Command {

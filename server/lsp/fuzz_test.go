@@ -26,6 +26,7 @@ var fuzzMethods = []struct {
 	{"textDocument/didSave", true}, {"textDocument/didOpen", true}, {"textDocument/didChange", true},
 	{"", false}, // a method the server does not know: "x-fuzz/" + name
 	{"palace/mine", false},
+	{"palace/map", false}, {"palace/graph", false},
 }
 
 // fuzzReplyTimeout is how long a reply may take before the input counts as

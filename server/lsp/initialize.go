@@ -46,7 +46,7 @@ type clientInfo struct {
 
 // Custom methods, advertised in capabilities.experimental.palace.
 var (
-	customRequests      = []string{"palace/relevant", "palace/search", "palace/drawer", "palace/remember", "palace/forget", "palace/status", "palace/wakeUp", "palace/mine"}
+	customRequests      = []string{"palace/relevant", "palace/search", "palace/drawer", "palace/remember", "palace/forget", "palace/status", "palace/wakeUp", "palace/mine", "palace/map", "palace/graph"}
 	customNotifications = []string{"palace/didIndex", "palace/changed"}
 )
 

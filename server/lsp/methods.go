@@ -12,6 +12,8 @@ var (
 		"initialize":         {fn: initialize, inline: true, early: true},
 		"palace/drawer":      {fn: palaceDrawer},
 		"palace/forget":      {fn: palaceForget},
+		"palace/graph":       {fn: palaceGraph},
+		"palace/map":         {fn: palaceMap},
 		"palace/mine":        {fn: palaceMine},
 		"palace/relevant":    {fn: palaceRelevant},
 		"palace/remember":    {fn: palaceRemember},

@@ -39,3 +39,8 @@ end, { desc = 'Palace: show the status of the palace and the server' })
 command('PalaceWakeUp', function()
   palace().wake_up()
 end, { desc = 'Palace: show the wake-up context in a scratch buffer' })
+
+command('PalaceMap', function(o)
+  palace()
+  require('palace.map').open(o.args)
+end, { nargs = '?', desc = 'Palace: the wings and rooms with their sizes in a scratch buffer; <CR> on a room searches it' })

@@ -384,6 +384,48 @@ local function main()
     out(text)
   end
 
+  -- :PalaceMap shows the wings and rooms with their sizes; <CR> on a room
+  -- searches that room for what is typed.
+  local maps = count('PalaceMap')
+  vim.cmd('PalaceMap')
+  wait(10000, function()
+    return maps.value >= 1
+  end)
+  local mapbuf = vim.fn.bufnr('palace://map')
+  local maplines = mapbuf ~= -1 and vim.fn.getbufline(mapbuf, 1, '$') or {}
+  text = table.concat(maplines, '\n')
+  local srcline
+  for i, l in ipairs(maplines) do
+    if l:match('^  src%s+%d+%s+file %d+') then
+      srcline = i
+    end
+  end
+  check(':PalaceMap shows the wing and its rooms with sizes', text:find('\nproj%s+%d+%s+file %d+') ~= nil and srcline ~= nil
+    and text:find('\n  docs%s+1%s+file 1') ~= nil, text)
+  check('the map is a scratch buffer', vim.api.nvim_get_current_buf() == mapbuf and vim.bo.buftype == 'nofile' and not vim.bo.modifiable)
+  if os.getenv('PALACE_TEST_VERBOSE') then
+    out(text)
+  end
+  local asked
+  vim.ui.input = function(opts, on_confirm)
+    asked = opts.prompt
+    on_confirm('checksum')
+  end
+  palace.last_search = nil
+  vim.api.nvim_win_set_cursor(0, { srcline or 1, 0 })
+  vim.cmd('execute "normal \\<CR>"')
+  vim.ui.input = input
+  wait(10000, function()
+    return palace.last_search ~= nil
+  end)
+  local inroom = palace.last_search and #palace.last_search.hits > 0
+  for _, h in ipairs(palace.last_search and palace.last_search.hits or {}) do
+    inroom = inroom and h.wing == 'proj' and h.room == 'src'
+  end
+  check('<CR> on a room asks what to search for there', asked == 'Search proj/src: ', asked)
+  check('<CR> on a room searches only that room', inroom, palace.last_search and vim.inspect(palace.last_search.hits))
+  check('the panel names the room searched', panel_text():find('Search: checksum (proj/src)', 1, true) ~= nil, panel_text())
+
   -- :help palace works (helptags on a copy: the plugin folder stays clean).
   local doc = tmp .. '/help/doc'
   vim.fn.mkdir(doc, 'p')

@@ -300,12 +300,19 @@ function M.toggle_relevant()
   M.refresh_relevant(true)
 end
 
-function M.search(query)
+-- Searches for query, within filters.wing and filters.room when given
+-- (:PalaceMap searches a room so).
+function M.search(query, filters)
   if not query or vim.trim(query) == '' then
     vim.notify('Palace: :PalaceSearch needs a query', vim.log.levels.WARN)
     return
   end
-  M.request('palace/search', { query = query, limit = M.config.search.limit }, function(res)
+  filters = filters or {}
+  local title = query
+  if filters.wing then
+    title = string.format('%s (%s/%s)', query, filters.wing, filters.room or '*')
+  end
+  M.request('palace/search', { query = query, limit = M.config.search.limit, wing = filters.wing, room = filters.room }, function(res)
     local items = {}
     for _, h in ipairs(res.hits or {}) do
       local text = string.format('[%s/%s] %s', h.wing, h.room, (panel.unmark(panel.one_line(h.snippet or h.content or ''))))
@@ -315,11 +322,11 @@ function M.search(query)
         table.insert(items, { text = h.id .. ' ' .. h.citation .. ' ' .. text, valid = 0 })
       end
     end
-    vim.fn.setqflist({}, ' ', { title = 'Palace: ' .. query, items = items })
+    vim.fn.setqflist({}, ' ', { title = 'Palace: ' .. title, items = items })
     panel.mode = 'search'
     panel.open(M.config.relevant.width)
     M.last_search = res
-    panel.render('Search: ' .. query, res.hits or {}, 'Nothing in the palace matches ' .. query .. '.')
+    panel.render('Search: ' .. title, res.hits or {}, 'Nothing in the palace matches ' .. query .. '.')
     fire('PalaceSearch', res)
   end)
 end
