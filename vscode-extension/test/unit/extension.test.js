@@ -89,7 +89,14 @@ test('Relevant: cursor on computeChecksum in upload.go lists checksum.go with wh
   // what the rows are relevant to; no raw match markers anywhere.
   const hit = api.relevant.hits[0];
   assert.strictEqual(hit.relPath, 'checksum.go', JSON.stringify(hit));
-  assert.match(item.label, /^checksum\.go:\d+-\d+$/);
+  assert.match(item.label, /^checksum\.go:\d+-\d+/);
+  // A file in a subfolder is shown by its path in the workspace, not its base name.
+  await until(async () => { await api.refreshRelevant(); return api.relevant.hits.some((h) => /digest\.go$/.test(h.source || '')); }, 15000, 'the store/digest.go mention');
+  const sub = tree.getChildren().find((i) => i.hit.relPath === 'store/digest.go');
+  assert.ok(sub, 'store/digest.go row: ' + JSON.stringify(api.relevant.hits.map((h) => [h.source, h.relPath])));
+  // Its room, store, only repeats the path's first folder: not shown.
+  assert.strictEqual(sub.hit.roomRedundant, true, JSON.stringify(sub.hit));
+  assert.match(sub.label, /^store\/digest\.go:\d+-\d+$/);
   assert.strictEqual(T.state.treeViews['palace.relevant'].title, 'Relevant: computeChecksum');
   assert.strictEqual(T.state.treeViews['palace.relevant'].message, undefined);
   for (const i of items) assert.ok(!/\*\*/.test(`${i.label} ${i.description} ${i.tooltip}`), 'raw markers: ' + i.description);
