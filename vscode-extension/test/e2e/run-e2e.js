@@ -173,7 +173,9 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
     await step('the Search view searches on Enter; its rows are reached and opened from the keyboard', async () => {
       await page.locator('.tab', { hasText: 'NOTES.md' }).first().click();
       await page.locator('.tab.active', { hasText: 'NOTES.md' }).waitFor({ timeout: 10000 });
-      await page.locator('.pane-header', { hasText: /^\s*Search/ }).first().click().catch(() => {});
+      // The Search view starts collapsed under Relevant: expand it.
+      const header = page.locator('.pane-header', { has: page.locator('h3.title', { hasText: /^Search$/ }) }).first();
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
       const f = await webviewFrame(page, '#q');
       if (!(await f.locator('#go').isVisible())) throw new Error('no visible Search button');
       await f.locator('#q').fill('zebrafluxQuota');
