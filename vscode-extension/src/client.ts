@@ -79,7 +79,7 @@ export class PalaceClient {
   private startedAt = 0;
   private subs: vscode.Disposable[] = [];
 
-  constructor(readonly output: vscode.OutputChannel, private events: PalaceClientEvents = {}) {}
+  constructor(readonly output: vscode.LogOutputChannel, private events: PalaceClientEvents = {}) {}
 
   get running(): boolean { return !!this.client && this.client.state === State.Running; }
 
@@ -99,21 +99,21 @@ export class PalaceClient {
       const msg = c.get<string>('serverPath', '')
         ? `Palace: the server binary "${c.get('serverPath')}" (palace.serverPath) was not found.`
         : 'Palace: the `palace` binary is not on PATH. Install it or set palace.serverPath.';
-      this.output.appendLine(msg);
+      this.output.error(msg);
       void vscode.window.showErrorMessage(msg, 'Open Docs', 'Open Settings').then((pick) => {
         if (pick === 'Open Docs') void vscode.env.openExternal(vscode.Uri.parse(DOCS_URL));
         if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'palace.serverPath');
       });
       return false;
     }
-    this.output.appendLine(`Palace: starting ${bin} serve --lsp`);
+    this.output.info(`Palace: starting ${bin} serve --lsp`);
     const serverOptions: ServerOptions = {
       run: { command: bin, args: ['serve', '--lsp'] },
       debug: { command: bin, args: ['serve', '--lsp'] },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
-      outputChannel: this.output as vscode.LogOutputChannel,
+      outputChannel: this.output,
       initializationOptions: this.initializationOptions(),
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue }),
@@ -122,7 +122,7 @@ export class PalaceClient {
           if (Date.now() - this.startedAt > 60_000) this.backoff = 1000;
           const wait = this.backoff;
           this.backoff = Math.min(this.backoff * 2, 30_000);
-          this.output.appendLine(`Palace: server exited; restarting in ${wait} ms`);
+          this.output.warn(`Palace: server exited; restarting in ${wait} ms`);
           await new Promise((r) => setTimeout(r, wait));
           this.startedAt = Date.now();
           return { action: CloseAction.Restart, handled: true };
@@ -143,7 +143,7 @@ export class PalaceClient {
     try {
       await client.start();
     } catch (err) {
-      this.output.appendLine(`Palace: failed to start: ${String(err)}`);
+      this.output.error(`Palace: failed to start: ${String(err)}`);
       this.events.onState?.('stopped');
       return false;
     }

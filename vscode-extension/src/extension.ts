@@ -76,8 +76,6 @@ export class RelevantProvider implements vscode.TreeDataProvider<DrawerItem> {
     this.changed();
   }
 
-  clear(msg: string) { this.hits = []; this.about = ''; this.message = msg; this.changed(); }
-
   private changed() {
     if (this.view) {
       this.view.title = this.about ? `Relevant: ${this.about}` : 'Relevant';
@@ -191,7 +189,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       render();
     },
     onDidIndex: (n) => {
-      output.appendLine(`Palace: indexed ${n.uri} ${n.skipped ? '(skipped: ' + n.skipped + ')' : `(${n.drawers ?? 0} drawers, ${n.ms ?? 0} ms)`}`);
+      output.info(`Palace: indexed ${n.uri} ${n.skipped ? '(skipped: ' + n.skipped + ')' : `(${n.drawers ?? 0} drawers, ${n.ms ?? 0} ms)`}`);
       void refreshStatus();
     },
     // Any write to the palace, ours or another process's (the CLI, an agent).
@@ -368,7 +366,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
   for (const [id, fn] of cmds) {
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...a: unknown[]) => {
       try { return await fn(...a); } catch (err) {
-        output.appendLine(`Palace: ${id} failed: ${String(err)}`);
+        output.error(`Palace: ${id} failed: ${String(err)}`);
         void vscode.window.showErrorMessage(`Palace: ${String((err as Error).message ?? err)}`);
       }
     }));
