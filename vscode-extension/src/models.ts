@@ -262,6 +262,11 @@ export interface PalaceStatus {
   server?: { version?: string; mine_on_save?: boolean; hover?: boolean; mines?: number; folders?: FolderStatus[] };
 }
 
+/** Escapes s and shows its `code` spans as <code> (the server's notices quote commands so). */
+function inlineCode(s: string): string {
+  return escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
 function megabytes(n: number | undefined): string {
   return typeof n === 'number' ? `${(n / 1048576).toFixed(1)} MB` : '?';
 }
@@ -293,8 +298,8 @@ export function statusHtml(st: PalaceStatus, nonce: string): string {
   const emb = st.embedding ?? {};
   const embText = emb.backend && emb.backend !== 'none'
     ? `${e(emb.backend)}${emb.model ? ` (${e(emb.model)})` : ''}: ${e(emb.vectors ?? 0)} vectors, ${e(emb.pending ?? 0)} drawers waiting`
-    : `none${emb.reason ? `: ${e(emb.reason)}` : ''}`;
-  const notice = st.notice ? `<section class="notice"><h2>Notice</h2>${st.notice.split(/\n+/).map((l) => `<p>${e(l.replace(/`/g, ''))}</p>`).join('')}</section>` : '';
+    : `none${emb.reason ? `: ${inlineCode(emb.reason)}` : ''}`;
+  const notice = st.notice ? `<section class="notice"><h2>Notice</h2>${st.notice.split(/\n+/).map((l) => `<p>${inlineCode(l)}</p>`).join('')}</section>` : '';
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}';">

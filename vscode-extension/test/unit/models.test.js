@@ -71,12 +71,12 @@ test('escapeHtml and searchHtml: escaped, strict CSP with nonce, a submit button
   assert.match(html, /li\.tabIndex = 0/);
 });
 
-test('statusHtml: a readable page, escaped, no script, the notice without backticks', () => {
+test('statusHtml: a readable page, escaped, no script, the notice\'s commands as code, not backticks', () => {
   const nonce = m.makeNonce();
   const html = m.statusHtml({
     drawers: 12, sources: 3, deleted_drawers: 1, db_bytes: 2097152, database: '/h/palace.db', schema_version: 10,
     rooms: [{ wing: 'fixture', room: 'general', drawers: 9 }, { wing: 'fixture', room: 'decisions', drawers: 3 }, { wing: '<x>', room: 'r', drawers: 1 }],
-    embedding: { backend: 'none', reason: 'no model' },
+    embedding: { backend: 'none', reason: 'no model: run `palace model pull`' },
     notice: 'Search is lexical only:\nrun `palace model pull`.',
     server: { version: '0.9', mine_on_save: true, folders: [{ path: '/w/fixture', wing: 'fixture', state: 'idle', mines: 1, last: { drawers_added: 9 } }] },
   }, nonce);
@@ -85,7 +85,8 @@ test('statusHtml: a readable page, escaped, no script, the notice without backti
   assert.match(html, /<td class="room">decisions<\/td><td class="n">3<\/td>/);
   assert.match(html, /&lt;x&gt;/);
   assert.match(html, /<code>\/w\/fixture<\/code> → wing <b>fixture<\/b>: idle, 1 mines, last mine added 9 drawers/);
-  assert.match(html, /run palace model pull\./);
+  assert.match(html, /run <code>palace model pull<\/code>\./);
+  assert.ok(!html.includes('`'), 'no raw backticks');
   assert.ok(!/<script/.test(html) && !html.includes('{"'), 'no script, no raw JSON');
   assert.match(html, new RegExp(`default-src 'none'; style-src 'nonce-${nonce}';`));
 });
