@@ -10,7 +10,6 @@ const SCHEME = 'palace-drawer';
 export interface PalaceApi {
   client: PalaceClient;
   relevant: RelevantProvider;
-  search: SearchViewProvider;
   status: StatusModel;
   refreshStatus(): Promise<void>;
   refreshRelevant(): Promise<void>;
@@ -100,6 +99,8 @@ export class SearchViewProvider implements vscode.WebviewViewProvider {
     this.view = view;
     this.ready = false;
     view.webview.options = { enableScripts: true, localResourceRoots: [] };
+    // A hidden view is disposed (no retainContextWhenHidden): later messages wait for the next one.
+    view.onDidDispose(() => { if (this.view === view) { this.view = undefined; this.ready = false; } });
     const wing = vscode.workspace.getConfiguration('palace').get<string>('wing', '');
     view.webview.onDidReceiveMessage(async (m) => {
       if (m?.type === 'ready') {
@@ -385,7 +386,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
 
   const started = await client.start();
   if (started) update(vscode.window.activeTextEditor);
-  return { client, relevant, search, status, refreshStatus, refreshRelevant: () => relevant.update(vscode.window.activeTextEditor) };
+  return { client, relevant, status, refreshStatus, refreshRelevant: () => relevant.update(vscode.window.activeTextEditor) };
 }
 
 /** Lets agents (Copilot chat) use `palace serve --mcp`, on VS Code versions that have the API. */

@@ -181,7 +181,7 @@ stub.__test = {
   resolveWebviewView(id) {
     const recv = new EventEmitter(); const posted = [];
     const view = { webview: { html: '', options: {}, cspSource: 'vscode-webview://stub', onDidReceiveMessage: recv.event, postMessage: async (m) => { posted.push(m); return true; } },
-      posted, receive: (m) => recv.fire(m) };
+      onDidDispose: noopEvent, posted, receive: (m) => recv.fire(m) };
     state.webviewProviders[id].resolveWebviewView(view);
     return view;
   },
