@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import { PalaceClient, resolveServer, ProgressValue } from './client';
-import { Hit, hitToItem, drawerText, debounce, statusText, StatusModel, searchHtml, makeNonce } from './models';
+import {
+  Hit, hitToItem, drawerText, debounce, statusText, StatusModel, searchHtml, makeNonce, markSegments,
+  citationTitle, drawerDocPath, statusHtml, withCsp, PalaceStatus,
+} from './models';
 
 const SCHEME = 'palace-drawer';
 
@@ -25,20 +28,22 @@ class DrawerItem extends vscode.TreeItem {
   }
 }
 
-export class RelevantProvider implements vscode.TreeDataProvider<DrawerItem | vscode.TreeItem> {
+export class RelevantProvider implements vscode.TreeDataProvider<DrawerItem> {
   private emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
   hits: Hit[] = [];
+  /** What the hits are relevant to (palace/relevant's `about`): the view's title names it. */
+  about = '';
+  /** Shown instead of rows when there are none: the server's `empty` sentence, or why we have nothing. */
   message = 'Open a file to see what Palace remembers about it.';
+  /** The tree view showing this provider, whose title and message follow the answer. */
+  view?: vscode.TreeView<DrawerItem>;
   private cts?: vscode.CancellationTokenSource;
 
   constructor(private client: PalaceClient) {}
 
-  getTreeItem(e: DrawerItem | vscode.TreeItem) { return e; }
-  getChildren(): (DrawerItem | vscode.TreeItem)[] {
-    if (!this.hits.length) return [new vscode.TreeItem(this.message)];
-    return this.hits.map((h) => new DrawerItem(h));
-  }
+  getTreeItem(e: DrawerItem) { return e; }
+  getChildren(): DrawerItem[] { return this.hits.map((h) => new DrawerItem(h)); }
 
   async update(editor: vscode.TextEditor | undefined): Promise<void> {
     const cfg = vscode.workspace.getConfiguration('palace');
@@ -59,42 +64,103 @@ export class RelevantProvider implements vscode.TreeDataProvider<DrawerItem | vs
       const res = await this.client.relevant(params, cts.token);
       if (cts.token.isCancellationRequested) return;
       this.hits = res?.hits ?? [];
-      this.message = 'Nothing relevant remembered here yet.';
+      this.about = String(res?.about ?? '');
+      this.message = String(res?.empty || 'Nothing relevant remembered here yet.');
     } catch (err) {
       if (cts.token.isCancellationRequested) return;
       this.hits = [];
+      this.about = '';
       this.message = `Palace: ${String((err as Error).message ?? err)}`;
+    }
+    this.changed();
+  }
+
+  private changed() {
+    if (this.view) {
+      this.view.title = this.about ? `Relevant: ${this.about}` : 'Relevant';
+      this.view.message = this.hits.length ? undefined : this.message;
     }
     this.emitter.fire();
   }
-
-  clear(msg: string) { this.hits = []; this.message = msg; this.emitter.fire(); }
 }
 
-class SearchViewProvider implements vscode.WebviewViewProvider {
+export interface SearchQuery { query: string; wing?: string; room?: string }
+
+/** The Search webview: the form posts `search`, rows post `open`. */
+export class SearchViewProvider implements vscode.WebviewViewProvider {
   view?: vscode.WebviewView;
-  constructor(private client: PalaceClient, private open: (h: Hit) => Promise<void>) {}
   private last: Hit[] = [];
+  /** Messages for a webview whose script has not said `ready` yet. */
+  private pending: unknown[] = [];
+  private ready = false;
+  constructor(private client: PalaceClient, private open: (h: Hit) => Promise<void>) {}
+
   resolveWebviewView(view: vscode.WebviewView) {
     this.view = view;
+    this.ready = false;
     view.webview.options = { enableScripts: true, localResourceRoots: [] };
+    // A hidden view is disposed (no retainContextWhenHidden): later messages wait for the next one.
+    view.onDidDispose(() => { if (this.view === view) { this.view = undefined; this.ready = false; } });
     const wing = vscode.workspace.getConfiguration('palace').get<string>('wing', '');
-    view.webview.html = searchHtml(makeNonce(), view.webview.cspSource, wing);
     view.webview.onDidReceiveMessage(async (m) => {
-      if (m?.type === 'search') {
-        try {
-          const res = await this.client.search({ query: String(m.query || ''), wing: m.wing || undefined, room: m.room || undefined, limit: 30 });
-          this.last = res?.hits ?? [];
-          void view.webview.postMessage({ type: 'results', notice: res?.notice, items: this.last.map((h) => ({ ...hitToItem(h), why: h.why })) });
-        } catch (err) {
-          void view.webview.postMessage({ type: 'results', items: [], error: String((err as Error).message ?? err) });
-        }
+      if (m?.type === 'ready') {
+        this.ready = true;
+        for (const p of this.pending.splice(0)) void view.webview.postMessage(p);
+      } else if (m?.type === 'search') {
+        await this.run({ query: String(m.query || ''), wing: m.wing || undefined, room: m.room || undefined });
       } else if (m?.type === 'open') {
         const h = this.last.find((x) => x.id === m.id);
         if (h) await this.open(h);
       }
     });
+    view.webview.html = searchHtml(makeNonce(), view.webview.cspSource, wing);
   }
+
+  private post(m: unknown) {
+    if (this.view && this.ready) void this.view.webview.postMessage(m);
+    else this.pending.push(m);
+  }
+
+  /** Searches and shows the results in the view. */
+  async run(q: SearchQuery, focus = false): Promise<Hit[]> {
+    try {
+      const res = await this.client.search({ query: q.query, wing: q.wing, room: q.room, limit: 30 });
+      this.last = res?.hits ?? [];
+      this.post({ type: 'results', query: q.query, focus, items: this.last.map((h) => ({ ...hitToItem(h), segments: markSegments(h.snippet || h.content), why: h.why })) });
+    } catch (err) {
+      this.last = [];
+      this.post({ type: 'results', query: q.query, items: [], error: String((err as Error).message ?? err) });
+    }
+    return this.last;
+  }
+
+  /** Fills the form with q, shows the view and runs the search there. */
+  async show(q: SearchQuery): Promise<Hit[]> {
+    this.post({ type: 'fill', ...q });
+    await vscode.commands.executeCommand('palace.search.focus');
+    return this.run(q, true);
+  }
+}
+
+/** One webview panel per kind of page (status, map, graph), reused while it is open. */
+class Pages {
+  private panels = new Map<string, vscode.WebviewPanel>();
+  show(key: string, title: string, html: string, onMessage?: (m: any) => unknown, scripts = false): vscode.WebviewPanel {
+    let p = this.panels.get(key);
+    if (!p) {
+      p = vscode.window.createWebviewPanel(key, title, vscode.ViewColumn.Active, { enableScripts: scripts, localResourceRoots: [] });
+      this.panels.set(key, p);
+      const panel = p;
+      p.onDidDispose(() => { if (this.panels.get(key) === panel) this.panels.delete(key); });
+      if (onMessage) p.webview.onDidReceiveMessage(onMessage);
+    } else {
+      p.reveal(undefined);
+    }
+    p.title = title;
+    p.webview.html = html;
+    return p;
+  }
+  dispose() { for (const p of this.panels.values()) p.dispose(); this.panels.clear(); }
 }
 
 let palace: PalaceClient | undefined;
@@ -105,7 +171,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
   bar.command = 'palace.showStatus';
   bar.name = 'Palace';
   const status: StatusModel = { state: 'starting' };
-  const render = () => { bar.text = statusText(status); bar.tooltip = 'Palace memory — click for status'; bar.show(); };
+  // The lexical-only notice (no embedding model) is said here and on the
+  // status page, not on every answer.
+  let notice = '';
+  const render = () => {
+    bar.text = statusText(status);
+    bar.tooltip = ['Palace memory — click for status', notice.replace(/`/g, '')].filter(Boolean).join('\n\n');
+    bar.show();
+  };
   render();
 
   let refreshStatus = async () => { /* set below */ };
@@ -117,25 +190,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       render();
     },
     onDidIndex: (n) => {
-      output.appendLine(`Palace: indexed ${n.uri} ${n.skipped ? '(skipped: ' + n.skipped + ')' : `(${n.drawers ?? 0} drawers, ${n.ms ?? 0} ms)`}`);
+      output.info(`Palace: indexed ${n.uri} ${n.skipped ? '(skipped: ' + n.skipped + ')' : `(${n.drawers ?? 0} drawers, ${n.ms ?? 0} ms)`}`);
       void refreshStatus();
     },
+    // Any write to the palace, ours or another process's (the CLI, an agent).
+    onChanged: (n) => { if (typeof n?.drawers === 'number') { status.drawers = n.drawers; render(); } },
   });
   palace = client;
   refreshStatus = async () => {
-    try { status.drawers = (await client.status())?.drawers; } catch { /* not running */ }
+    try { const st = await client.status(); status.drawers = st?.drawers; notice = String(st?.notice ?? ''); } catch { /* not running */ }
     render();
   };
 
   const relevant = new RelevantProvider(client);
   const tree = vscode.window.createTreeView('palace.relevant', { treeDataProvider: relevant });
+  relevant.view = tree;
+  tree.message = relevant.message;
+  const pages = new Pages();
 
   const drawers = new Map<string, string>();
   const docEmitter = new vscode.EventEmitter<vscode.Uri>();
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
     onDidChange: docEmitter.event,
     provideTextDocumentContent: async (uri) => {
-      const id = decodeURIComponent(uri.path.replace(/^\//, '').replace(/\.md$/, ''));
+      const id = new URLSearchParams(uri.query).get('id') ?? '';
       if (drawers.has(id)) return drawers.get(id)!;
       const d = await client.drawer(id);
       const t = drawerText(d); drawers.set(id, t); return t;
@@ -149,9 +227,39 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       await vscode.window.showTextDocument(doc, { selection: r, preview: true });
       return;
     }
+    // The tab is named by the drawer's citation; the id rides in the query.
+    let hit = h;
+    if (!h.citation && !h.source) { try { hit = { ...h, ...(await client.drawer(h.id)) }; } catch { /* the id names it */ } }
     drawers.delete(h.id);
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: SCHEME, path: `/${encodeURIComponent(h.id)}.md` }));
+    const uri = vscode.Uri.from({ scheme: SCHEME, path: drawerDocPath(hit), query: new URLSearchParams({ id: h.id }).toString() });
+    let doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== 'markdown') doc = await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     await vscode.window.showTextDocument(doc, { preview: true });
+  };
+
+  const showGraph = async (name?: string) => {
+    let entity = name;
+    if (!entity) {
+      const ed = vscode.window.activeTextEditor;
+      const r = ed && (ed.selection.isEmpty ? ed.document.getWordRangeAtPosition(ed.selection.active) : ed.selection);
+      const word = ed && r ? ed.document.getText(r).trim() : '';
+      entity = word || await vscode.window.showInputBox({ title: 'Palace: knowledge graph of', placeHolder: 'entity name' });
+    }
+    if (!entity) return;
+    const nonce = makeNonce();
+    const res = await client.graph({ entity, nonce });
+    pages.show('palace.graph', `Palace Graph: ${res.entity || entity}`, withCsp(res.html, nonce), onPageMessage, true);
+    return res;
+  };
+  // Clicks in the map and graph pages (see the palace/map contract).
+  const onPageMessage = async (m: any) => {
+    try {
+      if (m?.type === 'openRoom') await search.show({ query: String(m.room || m.wing || ''), wing: m.wing || undefined, room: m.room || undefined });
+      else if (m?.type === 'openEntity' && m.name) await showGraph(String(m.name));
+    } catch (err) {
+      output.error(`Palace: ${m?.type} failed: ${String((err as Error).message ?? err)}`);
+      void vscode.window.showErrorMessage(`Palace: ${String((err as Error).message ?? err)}`);
+    }
   };
 
   const search = new SearchViewProvider(client, openDrawer);
@@ -221,13 +329,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       return res;
     }],
     ['palace.showStatus', async () => {
-      const st = await client.status();
-      output.appendLine(JSON.stringify(st, null, 2));
-      output.show(true);
-      status.drawers = st?.drawers; render();
-      void vscode.window.showInformationMessage(`Palace: ${status.drawers ?? '?'} drawers`);
+      const st: PalaceStatus = await client.status();
+      status.drawers = st?.drawers; notice = String(st?.notice ?? ''); render();
+      pages.show('palace.status', 'Palace Status', statusHtml(st, makeNonce()));
       return st;
     }],
+    ['palace.showMap', async () => {
+      const nonce = makeNonce();
+      const res = await client.map({ nonce });
+      pages.show('palace.map', 'Palace Map', withCsp(res.html, nonce), onPageMessage, true);
+      return res;
+    }],
+    ['palace.showGraph', (name?: string) => showGraph(typeof name === 'string' ? name : undefined)],
     ['palace.wakeUp', async () => {
       const wing = vscode.workspace.getConfiguration('palace').get<string>('wing', '') || undefined;
       const res = await client.wakeUp(wing ? { wing } : {});
@@ -254,14 +367,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
   for (const [id, fn] of cmds) {
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...a: unknown[]) => {
       try { return await fn(...a); } catch (err) {
-        output.appendLine(`Palace: ${id} failed: ${String(err)}`);
+        output.error(`Palace: ${id} failed: ${String(err)}`);
         void vscode.window.showErrorMessage(`Palace: ${String((err as Error).message ?? err)}`);
       }
     }));
   }
 
   context.subscriptions.push(
-    output, bar, tree, docEmitter,
+    output, bar, tree, docEmitter, pages,
     vscode.window.registerWebviewViewProvider('palace.search', search),
     vscode.window.onDidChangeActiveTextEditor((e) => update(e)),
     vscode.window.onDidChangeTextEditorSelection((e) => { if (e.textEditor === vscode.window.activeTextEditor) update(e.textEditor); }),

@@ -18,6 +18,10 @@ export interface Hit {
   why?: string;
   uri?: string;
   range?: LspRange;
+  /** The source relative to its workspace folder (or as stored outside any). */
+  relPath?: string;
+  /** True when the room only repeats relPath's first folder. */
+  roomRedundant?: boolean;
 }
 
 export function escapeHtml(s: unknown): string {
@@ -38,6 +42,27 @@ export function plainSnippet(s: string | undefined, max = 120): string {
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
+export interface Segment { text: string; match: boolean }
+
+/**
+ * Splits a snippet at its `**` match markers into plain and matched runs
+ * (whitespace collapsed), so a view can render the matches as text nodes:
+ * never as HTML, never with the raw markers. An unpaired marker is dropped.
+ */
+export function markSegments(s: string | undefined): Segment[] {
+  const parts = String(s ?? '').replace(/\s+/g, ' ').trim().split('**');
+  const out: Segment[] = [];
+  parts.forEach((text, i) => {
+    // An odd count of parts means every marker is paired.
+    const match = i % 2 === 1 && parts.length % 2 === 1;
+    if (!text) return;
+    const last = out[out.length - 1];
+    if (last && last.match === match) last.text += text;
+    else out.push({ text, match });
+  });
+  return out;
+}
+
 function baseName(p: string): string {
   const clean = p.replace(/^file:\/\//, '');
   const i = clean.lastIndexOf('/');
@@ -51,31 +76,64 @@ export function shortTime(t: string | undefined): string {
   return d.toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** "auth.go:12-30" for a mined file, else "conversation · 2026-01-02 10:00" (or the source). */
+function lines(h: Hit): string {
+  const ls = h.line_start, le = h.line_end;
+  if (!ls) return '';
+  return le && le !== ls ? `:${ls}-${le}` : `:${ls}`;
+}
+
+/**
+ * "core/auth.go:12-30" for a mined file (the path relative to its workspace
+ * folder; the base name from a server that sends no relPath), else
+ * "conversation · 2026-01-02 10:00" (or the source).
+ */
 export function formatSource(h: Hit): string {
   if (h.uri || (h.source && h.line_start)) {
-    const name = baseName(h.uri || h.source || '');
-    const ls = h.line_start, le = h.line_end;
-    if (ls) return le && le !== ls ? `${name}:${ls}-${le}` : `${name}:${ls}`;
-    return name;
+    return (h.relPath || baseName(h.uri || h.source || '')) + lines(h);
   }
-  const what = h.kind && h.kind !== 'file' ? h.kind : (h.source ? baseName(h.source) : 'conversation');
+  const what = h.kind && h.kind !== 'file' ? h.kind : (h.relPath || (h.source ? baseName(h.source) : 'conversation'));
   const when = shortTime(h.time);
   return when ? `${what} · ${when}` : what;
+}
+
+/** A row's label: where the drawer is from, then its room unless the room only repeats the path's first folder. */
+export function rowLabel(h: Hit): string {
+  const room = h.roomRedundant ? '' : (h.room || '');
+  return room ? `${formatSource(h)} · ${room}` : formatSource(h);
 }
 
 export interface ItemModel { id: string; label: string; description: string; tooltip: string; opensSource: boolean }
 
 export function hitToItem(h: Hit): ItemModel {
-  const room = h.room || h.wing || 'drawer';
   return {
     id: h.id,
-    label: `${room} · ${formatSource(h)}`,
-    description: plainSnippet(h.snippet || h.content, 80),
-    tooltip: [h.citation || formatSource(h), h.why ? `why: ${h.why}` : '', plainSnippet(h.snippet || h.content, 400)]
-      .filter(Boolean).join('\n'),
+    label: rowLabel(h),
+    description: plainSnippet(h.snippet || h.content, 160),
+    tooltip: [h.citation || formatSource(h), h.wing && h.room ? `${h.wing}/${h.room}` : '', h.why ? `why: ${h.why}` : '',
+      plainSnippet(h.snippet || h.content, 400)].filter(Boolean).join('\n'),
     opensSource: !!(h.uri && h.range),
   };
+}
+
+/**
+ * The title of a drawer's tab: its citation ("core/store/search.go:31-46",
+ * or the source of a note), never its id unless it has nothing else.
+ */
+export function citationTitle(h: Hit): string {
+  const c = (h.citation || '').trim();
+  if (c) return c;
+  const src = h.relPath || h.source || '';
+  return src ? src + lines(h) : h.id;
+}
+
+/**
+ * The path of a drawer's virtual document: the citation as path segments,
+ * so the editor names the tab by the citation's last segment and shows the
+ * rest as its folder. The id travels in the query.
+ */
+export function drawerDocPath(h: Hit): string {
+  const segs = citationTitle(h).split('/').filter((x) => x && x !== '.' && x !== '..');
+  return '/' + (segs.length ? segs.join('/') : h.id);
 }
 
 /** Text of the drawer detail virtual document. */
@@ -112,7 +170,13 @@ export function statusText(s: StatusModel): string {
   return `$(database) Palace: ${s.drawers ?? '?'} drawers`;
 }
 
-/** HTML of the Search webview: escaped, strict CSP, scripts only by nonce. */
+/**
+ * HTML of the Search webview: escaped, strict CSP, scripts only by nonce.
+ * Enter in any field or the Search button submits; the results are a
+ * listbox whose rows take focus (Tab, or the arrow keys from the query)
+ * and open with Enter or Space. Matches are drawn as <mark> elements built
+ * from text segments, never from HTML.
+ */
 export function searchHtml(nonce: string, cspSource: string, wing = ''): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="UTF-8">
@@ -121,38 +185,155 @@ export function searchHtml(nonce: string, cspSource: string, wing = ''): string 
 <style nonce="${nonce}">
 body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:4px 8px}
 input{width:100%;box-sizing:border-box;margin:2px 0;background:var(--vscode-input-background);color:var(--vscode-input-foreground);border:1px solid var(--vscode-input-border,transparent);padding:3px}
+input:focus,li:focus,button:focus{outline:1px solid var(--vscode-focusBorder);outline-offset:-1px}
 .row{display:flex;gap:4px}.row input{flex:1}
+button{margin:4px 0;padding:3px 12px;border:none;background:var(--vscode-button-background);color:var(--vscode-button-foreground);cursor:pointer}
+button:hover{background:var(--vscode-button-hoverBackground)}
 ul{list-style:none;padding:0;margin:6px 0}
 li{padding:4px 2px;border-bottom:1px solid var(--vscode-panel-border);cursor:pointer}
-li:hover{background:var(--vscode-list-hoverBackground)}
+li:hover,li:focus{background:var(--vscode-list-hoverBackground)}
+mark{background:var(--vscode-editor-findMatchHighlightBackground);color:inherit}
 .src{opacity:.8;font-size:.9em}.why{opacity:.7;font-size:.85em;font-style:italic}
 .msg{opacity:.8}
 </style></head><body>
 <form id="f"><input id="q" placeholder="Search Palace" aria-label="query">
-<div class="row"><input id="wing" placeholder="wing" value="${escapeHtml(wing)}" aria-label="wing"><input id="room" placeholder="room" aria-label="room"></div></form>
-<div id="msg" class="msg"></div><ul id="results"></ul>
+<div class="row"><input id="wing" placeholder="wing" value="${escapeHtml(wing)}" aria-label="wing"><input id="room" placeholder="room" aria-label="room"></div>
+<button id="go" type="submit">Search</button></form>
+<div id="msg" class="msg" role="status"></div><ul id="results" role="listbox" aria-label="results"></ul>
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
 const $ = (id) => document.getElementById(id);
+const ul = $('results');
+const rows = () => Array.from(ul.children);
 document.getElementById('f').addEventListener('submit', (e) => {
   e.preventDefault();
+  $('msg').textContent = 'Searching…';
   vscode.postMessage({type:'search', query:$('q').value, wing:$('wing').value, room:$('room').value});
+});
+$('q').addEventListener('keydown', (e) => {
+  if (e.key === 'ArrowDown' && ul.firstElementChild) { e.preventDefault(); ul.firstElementChild.focus(); }
+});
+ul.addEventListener('keydown', (e) => {
+  const list = rows(); const i = list.indexOf(document.activeElement);
+  if (i < 0) return;
+  if (e.key === 'ArrowDown' && i + 1 < list.length) { e.preventDefault(); list[i + 1].focus(); }
+  else if (e.key === 'ArrowUp') { e.preventDefault(); (i ? list[i - 1] : $('q')).focus(); }
+  else if (e.key === 'Home') { e.preventDefault(); list[0].focus(); }
+  else if (e.key === 'End') { e.preventDefault(); list[list.length - 1].focus(); }
+  else if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); vscode.postMessage({type:'open', id: list[i].dataset.id}); }
 });
 window.addEventListener('message', (e) => {
   const m = e.data;
-  if (m.type === 'results') {
-    const ul = $('results'); ul.textContent = '';
-    $('msg').textContent = m.error ? m.error : (m.items.length + ' results' + (m.notice ? ' — ' + m.notice : ''));
+  if (m.type === 'fill') {
+    $('q').value = m.query || ''; $('wing').value = m.wing || ''; $('room').value = m.room || '';
+  } else if (m.type === 'results') {
+    ul.textContent = '';
+    $('msg').textContent = m.error ? m.error : (m.items.length ? m.items.length + ' results' : 'No results' + (m.query ? ' for “' + m.query + '”' : '') + '.');
     for (const it of m.items) {
       const li = document.createElement('li');
-      const a = document.createElement('div'); a.className='src'; a.textContent = it.label;
-      const b = document.createElement('div'); b.textContent = it.description;
+      li.tabIndex = 0; li.setAttribute('role', 'option'); li.dataset.id = it.id;
+      const a = document.createElement('div'); a.className = 'src'; a.textContent = it.label;
+      const b = document.createElement('div');
+      for (const s of it.segments) {
+        const n = document.createElement(s.match ? 'mark' : 'span'); n.textContent = s.text; b.append(n);
+      }
       li.append(a, b);
-      if (it.why) { const c = document.createElement('div'); c.className='why'; c.textContent = it.why; li.append(c); }
+      if (it.why) { const c = document.createElement('div'); c.className = 'why'; c.textContent = it.why; li.append(c); }
+      li.setAttribute('aria-label', it.label + ': ' + b.textContent);
       li.addEventListener('click', () => vscode.postMessage({type:'open', id: it.id}));
       ul.append(li);
     }
+    if (m.focus && ul.firstElementChild) ul.firstElementChild.focus();
   }
 });
+vscode.postMessage({type:'ready'});
 </script></body></html>`;
+}
+
+export interface FolderStatus { uri?: string; path?: string; wing?: string; state?: string; mines?: number; last?: Record<string, unknown> }
+
+/** The parts of palace/status the status page shows. */
+export interface PalaceStatus {
+  home?: string; database?: string; schema_version?: number; db_bytes?: number;
+  drawers?: number; deleted_drawers?: number; sources?: number;
+  rooms?: { wing: string; room: string; drawers: number }[];
+  embedding?: { backend?: string; model?: string; reason?: string; vectors?: number; pending?: number };
+  notice?: string;
+  server?: { version?: string; mine_on_save?: boolean; hover?: boolean; mines?: number; folders?: FolderStatus[] };
+}
+
+/** Escapes s and shows its `code` spans as <code> (the server's notices quote commands so). */
+function inlineCode(s: string): string {
+  return escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
+function megabytes(n: number | undefined): string {
+  return typeof n === 'number' ? `${(n / 1048576).toFixed(1)} MB` : '?';
+}
+
+/**
+ * The Status page (what Neovim's :PalaceStatus buffer shows): counts, the
+ * rooms of each wing, the workspace folders and their mines, embeddings and
+ * the lexical-only notice, as escaped HTML with no script.
+ */
+export function statusHtml(st: PalaceStatus, nonce: string): string {
+  const e = escapeHtml;
+  const wings = new Map<string, { room: string; drawers: number }[]>();
+  for (const r of st.rooms ?? []) {
+    if (!wings.has(r.wing)) wings.set(r.wing, []);
+    wings.get(r.wing)!.push(r);
+  }
+  const wingRows = [...wings].map(([w, rooms]) => {
+    const total = rooms.reduce((n, r) => n + r.drawers, 0);
+    const list = rooms.map((r) => `<tr><td class="room">${e(r.room)}</td><td class="n">${r.drawers}</td></tr>`).join('');
+    return `<tr class="wing"><th>${e(w)}</th><td class="n">${total}</td></tr>${list}`;
+  }).join('');
+  const folders = (st.server?.folders ?? []).map((f) => {
+    const last = f.last ?? {};
+    const lastText = last.error ? `last mine failed: ${e(last.error)}`
+      : last.drawers_added !== undefined ? `last mine added ${e(last.drawers_added)} drawers` : '';
+    return `<li><code>${e(f.path || f.uri)}</code> → wing <b>${e(f.wing)}</b>: ${e(f.state || 'idle')}` +
+      `${f.mines !== undefined ? `, ${e(f.mines)} mines` : ''}${lastText ? `, ${lastText}` : ''}</li>`;
+  }).join('');
+  const emb = st.embedding ?? {};
+  const embText = emb.backend && emb.backend !== 'none'
+    ? `${e(emb.backend)}${emb.model ? ` (${e(emb.model)})` : ''}: ${e(emb.vectors ?? 0)} vectors, ${e(emb.pending ?? 0)} drawers waiting`
+    : `none${emb.reason ? `: ${inlineCode(emb.reason)}` : ''}`;
+  const notice = st.notice ? `<section class="notice"><h2>Notice</h2>${st.notice.split(/\n+/).map((l) => `<p>${inlineCode(l)}</p>`).join('')}</section>` : '';
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}';">
+<style nonce="${nonce}">
+body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:8px 16px;max-width:60em}
+h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.4em}
+table{border-collapse:collapse}td,th{padding:1px 10px 1px 0;text-align:left}
+.n{text-align:right;font-variant-numeric:tabular-nums}.room{padding-left:1.5em}
+tr.wing th,tr.wing td{padding-top:6px;font-weight:bold}
+.notice{border-left:3px solid var(--vscode-editorWarning-foreground);padding-left:8px}
+.dim{opacity:.75}
+</style></head><body>
+<h1>Palace: ${e(st.drawers ?? '?')} drawers</h1>
+<p class="dim">${e(st.sources ?? '?')} sources, ${e(st.deleted_drawers ?? 0)} deleted drawers; ${megabytes(st.db_bytes)} in <code>${e(st.database ?? '?')}</code> (schema v${e(st.schema_version ?? '?')})${st.server?.version ? `; server ${e(st.server.version)}` : ''}</p>
+${notice}
+<h2>Wings and rooms</h2>
+${wingRows ? `<table>${wingRows}</table>` : '<p>The palace is empty.</p>'}
+<h2>Workspace folders</h2>
+${folders ? `<ul>${folders}</ul>` : '<p>No workspace folder.</p>'}
+<p class="dim">Mine on save: ${st.server?.mine_on_save ? 'on' : 'off'}; hover: ${st.server?.hover ? 'on' : 'off'}.</p>
+<h2>Embeddings</h2>
+<p>${embText}</p>
+</body></html>`;
+}
+
+/**
+ * Makes sure a page from the server has the strict policy the webview
+ * needs: its own CSP meta if it carries one with default-src 'none',
+ * else ours (no network, inline script and style only by nonce).
+ */
+export function withCsp(html: string, nonce: string): string {
+  const m = /<meta[^>]+http-equiv=["']?Content-Security-Policy["']?[^>]*>/i.exec(html);
+  if (m && /default-src 'none'/.test(m[0])) return html;
+  const meta = `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">`;
+  const stripped = m ? html.replace(m[0], '') : html;
+  return /<head[^>]*>/i.test(stripped) ? stripped.replace(/<head[^>]*>/i, (h) => h + meta) : meta + stripped;
 }

@@ -33,10 +33,13 @@ if [ -z "${PALACE_BIN:-}" ]; then
 fi
 export PALACE_BIN="$(cd "$(dirname "$PALACE_BIN")" && pwd)/$(basename "$PALACE_BIN")"
 
-[ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --prefer-offline --no-audit --no-fund >/dev/null || { echo "npm ci failed"; fail=1; finish; }
-node esbuild.mjs --minify && npx tsc -p . || { echo "build/typecheck failed"; fail=1; finish; }
-rm -rf test/artifacts; mkdir -p out test/artifacts
-npx vsce package --no-dependencies --allow-missing-repository -o out/palace.vsix </dev/null >/dev/null || { echo "vsce package failed"; fail=1; finish; }
+# The .vsix is built with the README's command, as a user would (stdin
+# closed: vsce must not need to ask anything); `vscode:prepublish` bundles.
+rm -rf out test/artifacts; mkdir -p test/artifacts
+( export npm_config_prefer_offline=true npm_config_audit=false npm_config_fund=false
+  npm ci && npm run package ) </dev/null >"$HERE/test/artifacts/package.log" 2>&1 || { cat test/artifacts/package.log; echo "npm ci && npm run package failed"; fail=1; finish; }
+[ -f out/palace.vsix ] || { echo "npm run package wrote no out/palace.vsix"; fail=1; finish; }
+npx tsc -p . || { echo "typecheck failed"; fail=1; finish; }
 
 LOG="$(mktemp)"
 trap 'rm -f "$LOG"' EXIT

@@ -34,6 +34,25 @@ async function step(name, fn) {
   try { await fn(); results.push([name, true]); console.log(`ok - ${name}`); }
   catch (e) { results.push([name, false]); console.log(`not ok - ${name}\n  ${String(e && e.stack || e).split('\n').slice(0, 4).join('\n  ')}`); throw e; }
 }
+// The Palace output channel is a log channel: VS Code writes it to a file
+// under the user data dir's logs, one "[level]" per line.
+function palaceLogLines() {
+  const found = [];
+  const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else if (/Palace\.log$/.test(e.name)) found.push(p); } };
+  try { walk(path.join(UDD, 'logs')); } catch { /* no logs yet */ }
+  return { files: found, lines: found.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean)) };
+}
+// The frame of a webview (VS Code nests each in two iframes) holding selector.
+async function webviewFrame(page, selector, timeout = 20000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    for (const f of page.frames()) { if (await f.$(selector).catch(() => null)) return f; }
+    if (Date.now() > end) throw new Error(`no webview holds ${selector}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+const shots = [];
+const shot = async (target, name) => { const p = path.join(ART, name); await target.screenshot({ path: p }); shots.push(p); };
 const freePort = () => new Promise((r) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
 
 (async () => {
@@ -87,9 +106,21 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
         label = (await row.getAttribute('aria-label')) || '';
       }
       if (!/why: definition of computeChecksum/.test(label)) throw new Error(`the checksum.go row is not the definition of computeChecksum at the cursor: ${JSON.stringify(label)}`);
+      // The view's title names what the rows are relevant to; each row shows
+      // the path relative to the workspace with its lines, the snippet with
+      // no raw ** markers.
+      const header = page.locator('.pane-header', { hasText: 'Relevant' }).first();
+      await page.locator('.pane-header', { hasText: 'Relevant: computeChecksum' }).first().waitFor({ timeout: 10000 })
+        .catch(async () => { throw new Error(`the Relevant view's title does not name computeChecksum: ${JSON.stringify(await header.innerText())}`); });
+      const rows = page.locator('.pane', { hasText: 'Relevant' }).locator('.monaco-list-row');
+      const texts = await rows.allInnerTexts();
+      if (!texts.some((t) => /^checksum\.go:\d+-\d+/.test(t.trim()))) throw new Error(`no row starts with checksum.go:LINES: ${JSON.stringify(texts)}`);
+      if (!texts.some((t) => /^store\/digest\.go:\d+-\d+/.test(t.trim()))) throw new Error(`no row starts with store/digest.go:LINES (the path in the workspace): ${JSON.stringify(texts)}`);
+      const raw = texts.filter((t) => t.includes('**'));
+      if (raw.length) throw new Error(`rows with raw ** markers: ${JSON.stringify(raw)}`);
       await page.mouse.move(700, 500);
-      await page.locator('#workbench\\.parts\\.sidebar').screenshot({ path: path.join(ART, 'panel.png') });
-      await page.screenshot({ path: path.join(ART, 'workbench.png') });
+      await shot(page.locator('#workbench\\.parts\\.sidebar'), 'panel.png');
+      await shot(page, 'workbench.png');
     });
 
     await step('Remember Selection (wing quick pick, room input) stores the selection', async () => {
@@ -135,17 +166,77 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
         catch { await kb.press('Escape'); await new Promise((r) => setTimeout(r, 500)); }
       }
       if (!found) throw new Error('search did not find the saved text');
-      await page.screenshot({ path: path.join(ART, 'search.png') });
+      await shot(page, 'search.png');
       await kb.press('Escape');
     });
+
+    await step('the Search view searches on Enter; its rows are reached and opened from the keyboard', async () => {
+      await page.locator('.tab', { hasText: 'NOTES.md' }).first().click();
+      await page.locator('.tab.active', { hasText: 'NOTES.md' }).waitFor({ timeout: 10000 });
+      // The Search view starts collapsed under Relevant: expand it.
+      const header = page.locator('.pane-header', { has: page.locator('h3.title', { hasText: /^Search$/ }) }).first();
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      const f = await webviewFrame(page, '#q');
+      if (!(await f.locator('#go').isVisible())) throw new Error('no visible Search button');
+      await f.locator('#q').fill('zebrafluxQuota');
+      await f.locator('#q').press('Enter');
+      const row = f.locator('#results li', { hasText: 'upload.go' }).first();
+      await row.waitFor({ timeout: 15000 });
+      const text = await row.innerText();
+      if (text.includes('**')) throw new Error(`raw ** markers in a Search row: ${JSON.stringify(text)}`);
+      if (!(await row.locator('mark').count())) throw new Error(`the match is not marked: ${JSON.stringify(text)}`);
+      await shot(page.locator('#workbench\\.parts\\.sidebar'), 'search-view.png');
+      // From the query, ArrowDown reaches the first row; Enter opens it.
+      await f.locator('#q').focus();
+      await f.locator('#q').press('ArrowDown');
+      const focused = await f.evaluate(() => document.activeElement && document.activeElement.tagName);
+      if (focused !== 'LI') throw new Error(`ArrowDown from the query focused ${focused}, not a row`);
+      await f.locator('#results li:focus').press('Enter');
+      await page.locator('.tab.active', { hasText: 'upload.go' }).waitFor({ timeout: 10000 });
+    });
+
+    await step('Show Status opens a readable page', async () => {
+      await palette('Palace: Show Status');
+      await page.locator('.tab.active', { hasText: 'Palace Status' }).waitFor({ timeout: 10000 });
+      const f = await webviewFrame(page, 'h1');
+      const h1 = await f.locator('h1').innerText();
+      if (!/^Palace: \d+ drawers$/.test(h1)) throw new Error(`status page heading: ${JSON.stringify(h1)}`);
+      const body = await f.locator('body').innerText();
+      if (!/fixture/.test(body) || body.includes('{"')) throw new Error(`status page: ${JSON.stringify(body.slice(0, 300))}`);
+      await shot(page, 'status.png');
+    });
+
+    await step('Show Map draws the wings and rooms; a room click searches that room in the Search view', async () => {
+      await palette('Palace: Show Map');
+      await page.locator('.tab.active', { hasText: 'Palace Map' }).waitFor({ timeout: 10000 });
+      const f = await webviewFrame(page, 'rect.room[data-wing="fixture"]');
+      const rooms = await f.locator('rect.room[data-wing="fixture"]').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-room')));
+      if (!rooms.includes('decisions')) throw new Error(`the map's fixture rooms: ${JSON.stringify(rooms)}`);
+      await shot(page, 'map.png');
+      await f.locator('rect.room[data-wing="fixture"][data-room="decisions"]').click();
+      const s = await webviewFrame(page, '#q');
+      for (let i = 0; i < 40 && (await s.locator('#room').inputValue()) !== 'decisions'; i++) await new Promise((r) => setTimeout(r, 250));
+      const got = [await s.locator('#wing').inputValue(), await s.locator('#room').inputValue()];
+      if (got.join('/') !== 'fixture/decisions') throw new Error(`the Search view after a room click: ${got.join('/')}`);
+      await s.locator('#msg', { hasText: /result/ }).waitFor({ timeout: 15000 });
+    });
+
+    await step('the Palace output holds no [error] line', async () => {
+      const { files, lines } = palaceLogLines();
+      if (!files.length) throw new Error(`no Palace log under ${path.join(UDD, 'logs')}`);
+      const errors = lines.filter((l) => /\[error\]/.test(l));
+      if (errors.length) throw new Error(`[error] lines in the Palace output:\n${errors.join('\n')}`);
+      log(`Palace output: ${lines.length} lines, no [error] (${files.join(', ')})`);
+    });
   } catch (e) {
-    if (page) await page.screenshot({ path: path.join(ART, 'failure.png') }).catch(() => {});
+    if (page) await shot(page, 'failure.png').catch(() => {});
     if (!results.some((r) => !r[1])) { results.push(['e2e setup', false]); console.log(`not ok - e2e setup\n  ${e && e.stack || e}`); }
   } finally {
     if (browser) await browser.close().catch(() => {});
     if (server) { try { process.kill(-server.pid, 'SIGTERM'); } catch {} }
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+  for (const p of shots) console.log(`# screenshot ${p}`);
   const pass = results.filter((r) => r[1]).length; const fail = results.length - pass;
   console.log(`# e2e pass ${pass}\n# e2e fail ${fail}\n# e2e took ${((Date.now() - t0) / 1000).toFixed(1)}s`);
   process.exit(fail ? 1 : 0);

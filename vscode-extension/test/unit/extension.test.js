@@ -57,6 +57,18 @@ test('server starts and mines the workspace; the status bar shows its $/progress
   const st = await api.client.status();
   assert.ok(st.drawers > 0, 'palace/status drawers: ' + st.drawers);
   assert.strictEqual(T.state.statusBar[0].text, `$(database) Palace: ${st.drawers} drawers`);
+  // One status item while mining: ours. The languageclient's own progress
+  // feature would show the mine again as a window progress.
+  assert.deepStrictEqual(T.state.progress, [], 'no second progress item: ' + JSON.stringify(T.state.progress));
+});
+
+// The server's routine lines (the mine, the folders) reach the Palace
+// output as window/logMessage at their level; none is an error.
+test('the Palace output holds no [error] line after startup and the first mine', () => {
+  const out = T.state.outputs.find((o) => o.name === 'Palace');
+  const errors = out.lines.filter((l) => l.startsWith('[error]'));
+  assert.deepStrictEqual(errors, []);
+  assert.ok(out.lines.length > 0, 'the output has lines');
 });
 
 test('Relevant: cursor on computeChecksum in upload.go lists checksum.go with why', async () => {
@@ -73,6 +85,21 @@ test('Relevant: cursor on computeChecksum in upload.go lists checksum.go with wh
   const item = items[0];
   assert.ok(item && /checksum\.go:\d+/.test(item.label), 'first tree item is checksum.go: ' + items.map((i) => i.label).join(', '));
   assert.match(String(item.tooltip), /why: definition of computeChecksum/);
+  // The row names the path relative to the workspace folder; the view names
+  // what the rows are relevant to; no raw match markers anywhere.
+  const hit = api.relevant.hits[0];
+  assert.strictEqual(hit.relPath, 'checksum.go', JSON.stringify(hit));
+  assert.match(item.label, /^checksum\.go:\d+-\d+/);
+  // A file in a subfolder is shown by its path in the workspace, not its base name.
+  await until(async () => { await api.refreshRelevant(); return api.relevant.hits.some((h) => /digest\.go$/.test(h.source || '')); }, 15000, 'the store/digest.go mention');
+  const sub = tree.getChildren().find((i) => i.hit.relPath === 'store/digest.go');
+  assert.ok(sub, 'store/digest.go row: ' + JSON.stringify(api.relevant.hits.map((h) => [h.source, h.relPath])));
+  // Its room, store, only repeats the path's first folder: not shown.
+  assert.strictEqual(sub.hit.roomRedundant, true, JSON.stringify(sub.hit));
+  assert.match(sub.label, /^store\/digest\.go:\d+-\d+$/);
+  assert.strictEqual(T.state.treeViews['palace.relevant'].title, 'Relevant: computeChecksum');
+  assert.strictEqual(T.state.treeViews['palace.relevant'].message, undefined);
+  for (const i of items) assert.ok(!/\*\*/.test(`${i.label} ${i.description} ${i.tooltip}`), 'raw markers: ' + i.description);
   // Selecting it jumps to the source lines.
   await vscode.commands.executeCommand(item.command.command, ...item.command.arguments);
   assert.match(T.state.shown.doc.uri.fsPath, /checksum\.go$/);
@@ -99,9 +126,84 @@ test('Remember Selection (wing/room pick) then Search finds it, drawer opens as 
   // opened it as a read-only virtual document.
   assert.ok(!note.range, 'a note has no range: ' + JSON.stringify(note));
   assert.strictEqual(T.state.shown.doc.uri.scheme, 'palace-drawer');
+  // The tab is named by the citation, never by the id.
+  const shownPath = T.state.shown.doc.uri.path;
+  assert.ok(note.citation && !shownPath.includes(rememberedId), `tab path ${shownPath} for citation ${note.citation}`);
+  assert.strictEqual(shownPath, '/' + note.citation.split('/').filter((x) => x && x !== '..' && x !== '.').join('/'));
   await vscode.commands.executeCommand('palace.openDrawer', { id: rememberedId });
   assert.strictEqual(T.state.shown.doc.uri.scheme, 'palace-drawer');
+  assert.ok(!T.state.shown.doc.uri.path.includes(rememberedId), 'opened by id alone, still titled by citation: ' + T.state.shown.doc.uri.path);
   assert.match(T.state.shown.doc.getText(), /exponential backoff capped/);
+});
+
+test('the Search view: a submitted form searches, rows carry match segments (no raw markers), Enter on a row opens it', async () => {
+  const view = T.resolveWebviewView('palace.search');
+  assert.match(view.webview.html, /<button id="go" type="submit">Search<\/button>/);
+  view.receive({ type: 'ready' });
+  view.receive({ type: 'search', query: 'computeChecksum', wing: 'fixture', room: '' });
+  const res = await until(() => view.posted.find((m) => m.type === 'results'), 15000, 'results posted to the view');
+  assert.ok(!res.error, res.error);
+  const row = res.items.find((i) => /checksum\.go:\d+/.test(i.label));
+  assert.ok(row, 'checksum.go row: ' + res.items.map((i) => i.label).join(', '));
+  assert.ok(row.segments.some((s) => s.match && /computeChecksum/i.test(s.text)), JSON.stringify(row.segments));
+  assert.ok(!row.segments.some((s) => s.text.includes('**')) && !row.description.includes('**'));
+  assert.strictEqual(res.notice, undefined, 'no lexical-only notice on answers');
+  view.receive({ type: 'open', id: row.id });
+  await until(() => /checksum\.go$/.test(T.state.shown.doc.uri.fsPath), 5000, 'the row opened');
+});
+
+test('Show Status opens a readable page, not JSON in the output', async () => {
+  const st = await vscode.commands.executeCommand('palace.showStatus');
+  const panel = T.state.panels.find((p) => p.viewType === 'palace.status');
+  assert.ok(panel, 'a status panel');
+  assert.strictEqual(panel.title, 'Palace Status');
+  assert.match(panel.webview.html, new RegExp(`<h1>Palace: ${st.drawers} drawers</h1>`));
+  assert.match(panel.webview.html, /<th>fixture<\/th>/);
+  assert.ok(!panel.webview.html.includes('{"'), 'no raw JSON');
+  const out = T.state.outputs.find((o) => o.name === 'Palace');
+  assert.ok(!out.lines.some((l) => l.includes('"drawers":')), 'status is not dumped to the output');
+});
+
+test('Show Map: the server page in a webview with a fresh nonce and strict CSP; a room click searches it', async () => {
+  await vscode.commands.executeCommand('palace.showMap');
+  const panel = T.state.panels.find((p) => p.viewType === 'palace.map');
+  assert.ok(panel, 'a map panel');
+  const html = panel.webview.html;
+  const nonce = /script-src 'nonce-([A-Za-z0-9]+)'/.exec(html);
+  assert.ok(nonce, 'a nonce in the CSP');
+  assert.match(html, /default-src 'none'/);
+  assert.ok(html.includes(`<script nonce="${nonce[1]}"`), 'the script carries the nonce');
+  assert.deepStrictEqual(panel.webview.options, { enableScripts: true, localResourceRoots: [] });
+  assert.match(html, /fixture/);
+  const view = T.resolveWebviewView('palace.search');
+  view.receive({ type: 'ready' });
+  panel.receive({ type: 'openRoom', wing: 'fixture', room: 'decisions' });
+  const fill = await until(() => view.posted.find((m) => m.type === 'fill'), 5000, 'the search form filled');
+  assert.deepStrictEqual([fill.wing, fill.room], ['fixture', 'decisions']);
+  const res = await until(() => view.posted.find((m) => m.type === 'results'), 15000, 'the room searched');
+  assert.ok(!res.error, res.error);
+});
+
+test('Show Knowledge Graph: the graph page of an entity; an unknown one is an error naming it', async () => {
+  const { execFileSync } = require('child_process');
+  execFileSync(BIN, ['kg', 'add', 'Checksum Service', 'owner', 'Storage Team', '--from', '2025-01-01'], { env: { ...process.env, PALACE_HOME: T.state.config['palace.home'] } });
+  const res = await vscode.commands.executeCommand('palace.showGraph', 'Checksum Service');
+  assert.ok(res && res.facts.length >= 1, JSON.stringify(res && res.facts));
+  const panel = T.state.panels.find((p) => p.viewType === 'palace.graph');
+  assert.match(panel.title, /Checksum Service/);
+  assert.match(panel.webview.html, /Storage Team/);
+  const before = T.state.messages.length;
+  await vscode.commands.executeCommand('palace.showGraph', 'Nobody Known');
+  assert.ok(T.state.messages.slice(before).some((m) => m[0] === 'error' && /Nobody Known/.test(m[1])), JSON.stringify(T.state.messages.slice(before)));
+});
+
+test('palace/changed: a write by another process refreshes the drawer count', async () => {
+  const { execFileSync } = require('child_process');
+  const before = (await api.client.status()).drawers;
+  const from = T.state.statusBar[0].texts.length;
+  execFileSync(BIN, ['remember', 'The nightly compaction job runs at 03:15 UTC.', '--wing', 'fixture', '--room', 'ops'], { env: { ...process.env, PALACE_HOME: T.state.config['palace.home'] } });
+  // Nothing here asks for the status: only the notification can update the bar.
+  await until(() => T.state.statusBar[0].texts.slice(from).includes(`$(database) Palace: ${before + 1} drawers`), 10000, 'the bar to show the new count');
 });
 
 test('didSave re-mines the file (palace/didIndex) and Search finds the new text', async () => {

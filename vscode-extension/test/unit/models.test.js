@@ -10,17 +10,53 @@ test('formatSource: file lines and conversations', () => {
   assert.strictEqual(m.formatSource({ id: '3' }), 'conversation');
 });
 
-test('hitToItem: label, snippet without bold, why in tooltip', () => {
-  const it = m.hitToItem({ id: 'd1', room: 'storage', uri: 'file:///w/c.go', line_start: 1, line_end: 9,
-    range: { start: { line: 0, character: 0 }, end: { line: 8, character: 0 } }, snippet: 'func **computeChecksum**(blob)', why: 'mentions computeChecksum (at cursor)' });
-  assert.strictEqual(it.label, 'storage · c.go:1-9');
-  assert.strictEqual(it.description, 'func computeChecksum(blob)');
-  assert.match(it.tooltip, /why: mentions computeChecksum/);
-  assert.strictEqual(it.opensSource, true);
-  assert.strictEqual(m.hitToItem({ id: 'x', content: 'a' }).opensSource, false);
+test('formatSource: the path relative to the workspace folder when the server sends relPath', () => {
+  assert.strictEqual(m.formatSource({ id: '1', uri: 'file:///w/core/store/search.go', relPath: 'core/store/search.go', line_start: 31, line_end: 46 }),
+    'core/store/search.go:31-46');
 });
 
-test('escapeHtml and searchHtml: escaped, strict CSP with nonce', () => {
+test('rowLabel: the room only where it says something', () => {
+  const h = { id: 'd', uri: 'file:///w/core/store/search.go', relPath: 'core/store/search.go', line_start: 31, line_end: 46, room: 'core' };
+  assert.strictEqual(m.rowLabel({ ...h, roomRedundant: true }), 'core/store/search.go:31-46');
+  assert.strictEqual(m.rowLabel({ ...h, room: 'storage', roomRedundant: false }), 'core/store/search.go:31-46 · storage');
+  assert.strictEqual(m.rowLabel({ id: 'n', kind: 'note', room: 'decisions', roomRedundant: false, time: '2026-01-02T10:00:00Z' }), 'note · 2026-01-02 10:00 · decisions');
+});
+
+test('hitToItem: label, snippet without markers, why in tooltip', () => {
+  const it = m.hitToItem({ id: 'd1', room: 'storage', roomRedundant: false, uri: 'file:///w/c.go', relPath: 'c.go', line_start: 1, line_end: 9,
+    range: { start: { line: 0, character: 0 }, end: { line: 8, character: 0 } }, snippet: 'func **computeChecksum**(blob)', why: 'mentions computeChecksum (at cursor)' });
+  assert.strictEqual(it.label, 'c.go:1-9 · storage');
+  assert.strictEqual(it.description, 'func computeChecksum(blob)');
+  assert.match(it.tooltip, /why: mentions computeChecksum/);
+  assert.ok(!it.tooltip.includes('**'), it.tooltip);
+  assert.strictEqual(it.opensSource, true);
+  assert.strictEqual(m.hitToItem({ id: 'x', content: 'a' }).opensSource, false);
+  // The longer relevant snippets (about 160 characters) are shown whole.
+  const long = 'word '.repeat(32).trim();
+  assert.strictEqual(m.hitToItem({ id: 'y', snippet: long }).description, long);
+});
+
+test('markSegments: matches as their own runs, never the raw markers', () => {
+  assert.deepStrictEqual(m.markSegments('func **computeChecksum**(blob  []byte) **x**'), [
+    { text: 'func ', match: false }, { text: 'computeChecksum', match: true }, { text: '(blob []byte) ', match: false }, { text: 'x', match: true }]);
+  assert.deepStrictEqual(m.markSegments('**a**'), [{ text: 'a', match: true }]);
+  // An unpaired marker is dropped and nothing is taken for a match.
+  assert.deepStrictEqual(m.markSegments('a ** b'), [{ text: 'a  b', match: false }]);
+  assert.deepStrictEqual(m.markSegments(undefined), []);
+});
+
+test('citationTitle and drawerDocPath: drawer tabs are named by citation, not id', () => {
+  const h = { id: 'a1b2c3', citation: 'core/store/search.go:31-46' };
+  assert.strictEqual(m.citationTitle(h), 'core/store/search.go:31-46');
+  assert.strictEqual(m.drawerDocPath(h), '/core/store/search.go:31-46');
+  assert.strictEqual(m.drawerDocPath({ id: 'x', citation: '/home/u/notes/a.md:1-3' }), '/home/u/notes/a.md:1-3');
+  assert.strictEqual(m.drawerDocPath({ id: 'x', citation: '../../etc/passwd' }), '/etc/passwd');
+  assert.strictEqual(m.citationTitle({ id: 'x', relPath: 'NOTES.md', line_start: 3, line_end: 3 }), 'NOTES.md:3');
+  assert.strictEqual(m.citationTitle({ id: 'only-id' }), 'only-id');
+  assert.strictEqual(m.drawerDocPath({ id: 'only-id' }), '/only-id');
+});
+
+test('escapeHtml and searchHtml: escaped, strict CSP with nonce, a submit button, keyboard rows', () => {
   assert.strictEqual(m.escapeHtml('<img src=x onerror="a">&\''), '&lt;img src=x onerror=&quot;a&quot;&gt;&amp;&#39;');
   const nonce = m.makeNonce();
   assert.match(nonce, /^[A-Za-z0-9]{32}$/);
@@ -30,6 +66,39 @@ test('escapeHtml and searchHtml: escaped, strict CSP with nonce', () => {
   const scripts = html.match(/<script[^>]*>/g);
   assert.deepStrictEqual(scripts, [`<script nonce="${nonce}">`]);
   assert.ok(!/innerHTML/.test(html), 'results are inserted as text');
+  // A form with several text fields submits on Enter only when it has a submit button.
+  assert.match(html, /<form id="f">[\s\S]*<button id="go" type="submit">Search<\/button><\/form>/);
+  assert.match(html, /li\.tabIndex = 0/);
+});
+
+test('statusHtml: a readable page, escaped, no script, the notice\'s commands as code, not backticks', () => {
+  const nonce = m.makeNonce();
+  const html = m.statusHtml({
+    drawers: 12, sources: 3, deleted_drawers: 1, db_bytes: 2097152, database: '/h/palace.db', schema_version: 10,
+    rooms: [{ wing: 'fixture', room: 'general', drawers: 9 }, { wing: 'fixture', room: 'decisions', drawers: 3 }, { wing: '<x>', room: 'r', drawers: 1 }],
+    embedding: { backend: 'none', reason: 'no model: run `palace model pull`' },
+    notice: 'Search is lexical only:\nrun `palace model pull`.',
+    server: { version: '0.9', mine_on_save: true, folders: [{ path: '/w/fixture', wing: 'fixture', state: 'idle', mines: 1, last: { drawers_added: 9 } }] },
+  }, nonce);
+  assert.match(html, /<h1>Palace: 12 drawers<\/h1>/);
+  assert.match(html, /<tr class="wing"><th>fixture<\/th><td class="n">12<\/td><\/tr>/);
+  assert.match(html, /<td class="room">decisions<\/td><td class="n">3<\/td>/);
+  assert.match(html, /&lt;x&gt;/);
+  assert.match(html, /<code>\/w\/fixture<\/code> → wing <b>fixture<\/b>: idle, 1 mines, last mine added 9 drawers/);
+  assert.match(html, /run <code>palace model pull<\/code>\./);
+  assert.ok(!html.includes('`'), 'no raw backticks');
+  assert.ok(!/<script/.test(html) && !html.includes('{"'), 'no script, no raw JSON');
+  assert.match(html, new RegExp(`default-src 'none'; style-src 'nonce-${nonce}';`));
+});
+
+test('withCsp: keeps a strict policy the page has, adds one to a page without', () => {
+  const strict = `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-N'; script-src 'nonce-N'"></head><body></body></html>`;
+  assert.strictEqual(m.withCsp(strict, 'N'), strict);
+  const bare = '<!doctype html><html><head><title>t</title></head><body><script nonce="N">1</script></body></html>';
+  const out = m.withCsp(bare, 'N');
+  assert.match(out, /<head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'nonce-N'; script-src 'nonce-N';"><title>/);
+  const loose = `<html><head><meta http-equiv="Content-Security-Policy" content="default-src *"></head></html>`;
+  assert.ok(!m.withCsp(loose, 'N').includes('default-src *'));
 });
 
 // The drawer count comes from palace/status's top-level `drawers`

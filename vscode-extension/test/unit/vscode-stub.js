@@ -23,7 +23,7 @@ class CancellationTokenSource {
 class Uri {
   constructor(scheme, authority, path, query, fragment) { this.scheme = scheme; this.authority = authority || ''; this.path = path || ''; this.query = query || ''; this.fragment = fragment || ''; }
   get fsPath() { return decodeURIComponent(this.path); }
-  toString() { return this.scheme === 'file' ? 'file://' + encodeURI(this.path) : `${this.scheme}:${this.authority ? '//' + this.authority : ''}${this.path}`; }
+  toString() { return this.scheme === 'file' ? 'file://' + encodeURI(this.path) : `${this.scheme}:${this.authority ? '//' + this.authority : ''}${this.path}${this.query ? '?' + this.query : ''}`; }
   toJSON() { return { scheme: this.scheme, path: this.path }; }
   with(c) { return new Uri(c.scheme ?? this.scheme, c.authority ?? this.authority, c.path ?? this.path, c.query ?? this.query, c.fragment ?? this.fragment); }
   static file(p) { return new Uri('file', '', p); }
@@ -38,7 +38,7 @@ class MarkdownString { constructor(v = '') { this.value = v; } appendText(t) { t
 const state = {
   config: {}, commands: new Map(), messages: [], outputs: [], clipboard: '', activeTextEditor: undefined,
   quickPickAnswers: [], inputAnswers: [], warningAnswers: [], treeProviders: {}, webviewProviders: {}, contentProviders: {},
-  statusBar: [],
+  statusBar: [], treeViews: {}, panels: [], progress: [],
 };
 const onDidChangeActiveTextEditor = new EventEmitter();
 const onDidChangeTextEditorSelection = new EventEmitter();
@@ -50,9 +50,11 @@ const noopEvent = new EventEmitter().event;
 
 function makeOutput(name) {
   const lines = [];
-  const log = (l) => { lines.push(String(l)); if (process.env.PALACE_TEST_VERBOSE) console.error(`[${name}] ${l}`); };
-  const o = { name, lines, append: log, appendLine: log, replace: log, clear() {}, show() {}, hide() {}, dispose() {},
-    trace: log, debug: log, info: log, warn: log, error: log, logLevel: 2, onDidChangeLogLevel: noopEvent };
+  // Each line carries its level as VS Code's log output channel writes it
+  // ("[error] …"); append and appendLine log at info, as VS Code's do.
+  const at = (level) => (l) => { lines.push(`[${level}] ${l}`); if (process.env.PALACE_TEST_VERBOSE) console.error(`[${name}] [${level}] ${l}`); };
+  const o = { name, lines, append: at('info'), appendLine: at('info'), replace: at('info'), clear() {}, show() {}, hide() {}, dispose() {},
+    trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warning'), error: at('error'), logLevel: 2, onDidChangeLogLevel: noopEvent };
   state.outputs.push(o); return o;
 }
 
@@ -96,7 +98,14 @@ const window = {
   createOutputChannel: (name) => makeOutput(name),
   // texts keeps every text the item showed, so a test sees a state that has already passed (mining).
   createStatusBarItem() { let text = ''; const s = { texts: [], get text() { return text; }, set text(v) { text = v; s.texts.push(v); }, show() {}, hide() {}, dispose() {} }; state.statusBar.push(s); return s; },
-  createTreeView(id, o) { state.treeProviders[id] = o.treeDataProvider; return { dispose() {}, reveal: async () => {} }; },
+  createTreeView(id, o) { state.treeProviders[id] = o.treeDataProvider; const v = { title: undefined, message: undefined, description: undefined, dispose() {}, reveal: async () => {} }; state.treeViews[id] = v; return v; },
+  // A panel keeps its html and answers messages through receive(m) (what the page's script would post).
+  createWebviewPanel(viewType, title, _column, options) {
+    const recv = new EventEmitter(); const disposed = new EventEmitter();
+    const p = { viewType, title, disposed: false, webview: { html: '', options: options || {}, cspSource: 'vscode-webview://stub', onDidReceiveMessage: recv.event, postMessage: async () => true },
+      reveal() {}, onDidDispose: disposed.event, dispose() { p.disposed = true; disposed.fire(); }, receive: (m) => recv.fire(m) };
+    state.panels.push(p); return p;
+  },
   registerTreeDataProvider(id, p) { state.treeProviders[id] = p; return new Disposable(() => {}); },
   registerWebviewViewProvider(id, p) { state.webviewProviders[id] = p; return new Disposable(() => {}); },
   showInformationMessage: async (m) => { state.messages.push(['info', m]); return undefined; },
@@ -105,7 +114,8 @@ const window = {
   showQuickPick: async (items) => { const f = state.quickPickAnswers.shift(); const list = await items; return typeof f === 'function' ? f(list) : f; },
   showInputBox: async () => state.inputAnswers.shift(),
   async showTextDocument(doc, opts) { const sel = opts && opts.selection ? new Selection(opts.selection.start, opts.selection.end) : new Selection(0, 0, 0, 0); const ed = { document: doc, selection: sel, visibleRanges: [new Range(0, 0, 40, 0)] }; state.activeTextEditor = ed; state.shown = { doc, opts }; return ed; },
-  withProgress: async (_o, task) => task({ report() {} }, new CancellationTokenSource().token),
+  // Every progress shown (the languageclient's own $/progress would show here as a second status item).
+  withProgress: async (o, task) => { state.progress.push(o); return task({ report() {} }, new CancellationTokenSource().token); },
   tabGroups: { all: [], onDidChangeTabs: noopEvent, onDidChangeTabGroups: noopEvent },
 };
 
@@ -125,7 +135,7 @@ function matchSelector(sel, doc) {
   }
   return best;
 }
-const languages = new Proxy({ match: matchSelector, getDiagnostics: () => [], createDiagnosticCollection: () => ({ set() {}, delete() {}, clear() {}, dispose() {} }), onDidChangeDiagnostics: noopEvent },
+const languages = new Proxy({ match: matchSelector, setTextDocumentLanguage: async (doc, languageId) => Object.assign(doc, { languageId }), getDiagnostics: () => [], createDiagnosticCollection: () => ({ set() {}, delete() {}, clear() {}, dispose() {} }), onDidChangeDiagnostics: noopEvent },
   { get: (t, k) => (k in t ? t[k] : k === 'then' ? undefined : () => new Disposable(() => {})) });
 
 const lenientNames = ['CompletionItem', 'CodeLens', 'DocumentLink', 'CodeAction', 'Diagnostic', 'CallHierarchyItem', 'TypeHierarchyItem', 'SymbolInformation', 'InlayHint',
@@ -167,5 +177,13 @@ stub.__test = {
     state.activeTextEditor = ed; onDidChangeActiveTextEditor.fire(ed); return ed;
   },
   save(doc) { onDidSaveTextDocument.fire(doc); },
+  // Resolves a webview view as the workbench would; posted collects what the extension posts to it.
+  resolveWebviewView(id) {
+    const recv = new EventEmitter(); const posted = [];
+    const view = { webview: { html: '', options: {}, cspSource: 'vscode-webview://stub', onDidReceiveMessage: recv.event, postMessage: async (m) => { posted.push(m); return true; } },
+      onDidDispose: noopEvent, posted, receive: (m) => recv.fire(m) };
+    state.webviewProviders[id].resolveWebviewView(view);
+    return view;
+  },
 };
 module.exports = stub;
