@@ -116,7 +116,7 @@ func plan(n Triple, overlapping []Triple, functional, supersede bool) outcome {
 		// An undated restatement says "O (still) holds" without saying since
 		// when; it refers to the latest stint, so earlier stints (and the gaps
 		// between them) stay as they are.
-		same = []Triple{slices.MaxFunc(same, func(a, b Triple) int { return compareFrom(a.ValidFrom, b.ValidFrom) })}
+		same = []Triple{slices.MaxFunc(same, func(a, b Triple) int { return CompareFrom(a.ValidFrom, b.ValidFrom) })}
 	}
 	for _, e := range same {
 		if covers(e, n) {
@@ -166,8 +166,8 @@ func covers(e, n Triple) bool {
 	return e.ValidTo == nil || !e.ValidTo.Before(*n.ValidTo)
 }
 
-// compareFrom orders start bounds, nil (since always) first.
-func compareFrom(a, b *time.Time) int {
+// CompareFrom orders start bounds, nil (since always) first.
+func CompareFrom(a, b *time.Time) int {
 	switch {
 	case a == nil && b == nil:
 		return 0

@@ -106,7 +106,7 @@ func Graph(ctx context.Context, p *palace.Palace, r GraphRequest) (GraphResult, 
 		return cmp.Or(cmp.Compare(a.Hops, b.Hops), cmp.Compare(a.Name, b.Name))
 	})
 	slices.SortStableFunc(res.Facts, func(a, b GraphFact) int {
-		return cmp.Or(compareStart(a.ValidFrom, b.ValidFrom), a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(kg.CompareFrom(a.ValidFrom, b.ValidFrom), a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID, b.ID))
 	})
 	return res, nil
 }
@@ -114,19 +114,6 @@ func Graph(ctx context.Context, p *palace.Palace, r GraphRequest) (GraphResult, 
 // trueAt says whether t holds at now: [from, to), open ends unbounded.
 func trueAt(t kg.Triple, now time.Time) bool {
 	return (t.ValidFrom == nil || !t.ValidFrom.After(now)) && (t.ValidTo == nil || now.Before(*t.ValidTo))
-}
-
-// compareStart orders since-always (nil) first, then by time.
-func compareStart(a, b *time.Time) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return -1
-	case b == nil:
-		return 1
-	}
-	return a.Compare(*b)
 }
 
 // GraphPage reads the graph and draws it as one HTML page that requests

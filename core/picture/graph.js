@@ -5,27 +5,12 @@
 // webview, asks the extension to open that entity.
 "use strict";
 (function () {
-  const NS = "http://www.w3.org/2000/svg";
   const vscode = typeof acquireVsCodeApi === "function" ? acquireVsCodeApi() : null;
   const data = PALACE;
   const app = document.getElementById("app");
   app.textContent = "";
   const now = Date.now();
 
-  function el(name, attrs, parent, text) {
-    const e = document.createElementNS(NS, name);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    if (parent) parent.appendChild(e);
-    return e;
-  }
-  function html(name, parent, text, cls) {
-    const e = document.createElement(name);
-    if (text !== undefined) e.textContent = text;
-    if (cls) e.className = cls;
-    if (parent) parent.appendChild(e);
-    return e;
-  }
   const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
   const day = (t) => (t ? t.slice(0, 10) : "");
   // An end is excluded: a fact ending at a midnight held through the day

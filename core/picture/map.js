@@ -5,7 +5,6 @@
 // a VS Code webview, asks the extension to open the room.
 "use strict";
 (function () {
-  const NS = "http://www.w3.org/2000/svg";
   const W = 1200, H = 700, HEAD = 18;
   const vscode = typeof acquireVsCodeApi === "function" ? acquireVsCodeApi() : null;
   const data = PALACE;
@@ -14,20 +13,6 @@
   const KINDS = ["file", "conversation", "note", "diary"];
   let colourBy = "kind";
 
-  function el(name, attrs, parent, text) {
-    const e = document.createElementNS(NS, name);
-    for (const k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    if (parent) parent.appendChild(e);
-    return e;
-  }
-  function html(name, parent, text, cls) {
-    const e = document.createElement(name);
-    if (text !== undefined) e.textContent = text;
-    if (cls) e.className = cls;
-    if (parent) parent.appendChild(e);
-    return e;
-  }
   const day = (t) => (t || "").slice(0, 10);
   const plural = (n, w) => n + " " + w + (n === 1 ? "" : "s");
   function kindsText(k) {

@@ -22,7 +22,7 @@ import (
 	"github.com/palace-dev/palace/core/input"
 )
 
-//go:embed page.html page.css map.js graph.js
+//go:embed page.html page.css dom.js map.js graph.js
 var files embed.FS
 
 var page = template.Must(template.ParseFS(files, "page.html"))
@@ -66,6 +66,10 @@ func render(script string, data any, o Options) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("picture: %w", err)
 	}
+	dom, err := files.ReadFile("dom.js")
+	if err != nil {
+		return "", fmt.Errorf("picture: %w", err)
+	}
 	code, err := files.ReadFile(script)
 	if err != nil {
 		return "", fmt.Errorf("picture: %w", err)
@@ -76,7 +80,7 @@ func render(script string, data any, o Options) (string, error) {
 	}
 	p := struct {
 		Title, Style, Script, StyleSrc, ScriptSrc, Nonce string
-	}{Title: html.EscapeString(o.Title), Style: string(css), Script: "const PALACE = " + string(js) + ";\n" + string(code)}
+	}{Title: html.EscapeString(o.Title), Style: string(css), Script: string(dom) + "const PALACE = " + string(js) + ";\n" + string(code)}
 	if o.Nonce != "" {
 		p.Nonce = ` nonce="` + o.Nonce + `"`
 		p.StyleSrc, p.ScriptSrc = "'nonce-"+o.Nonce+"'", "'nonce-"+o.Nonce+"'"
