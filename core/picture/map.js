@@ -164,11 +164,13 @@
 
   const panel = html("section", app);
   panel.id = "panel";
-  html("p", panel, vscode ? "Click a room to search it." : "Click a room to list its drawers.", "muted");
+  html("p", panel, vscode ? "Click a room to list its drawers and search it." : "Click a room to list its drawers.", "muted");
 
   function openRoom(w, r, rect) {
     for (const t of tiles) t.rect.classList.toggle("selected", t.rect === rect);
-    if (vscode) { vscode.postMessage({ type: "openRoom", wing: w.name, room: r.name }); return; }
+    // In VS Code the Search view also opens on the room; the list here
+    // shows its drawers even when no drawer says the room's name.
+    if (vscode) vscode.postMessage({ type: "openRoom", wing: w.name, room: r.name });
     panel.textContent = "";
     html("h2", panel, w.name + " / " + r.name);
     html("p", panel, plural(r.drawers, "drawer") + " (" + kindsText(r.kinds) + "), " + day(r.oldest) + " to " + day(r.newest), "muted");
