@@ -3,9 +3,9 @@ package ops
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"slices"
+	"time"
 
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
@@ -139,7 +139,7 @@ func TeamUnshare(ctx context.Context, p *palace.Palace, r TeamShareRequest) (Tea
 		return res, err
 	}
 	if !was {
-		return res, input.Invalid("wing", fmt.Sprintf("%q is not shared", r.Wing))
+		return res, input.Invalid("wing", "%q is not shared", r.Wing)
 	}
 	return res, nil
 }
@@ -265,4 +265,26 @@ func TeamStatus(ctx context.Context, p *palace.Palace) (TeamStatusResult, error)
 		res.Error = err.Error()
 	}
 	return res, nil
+}
+
+// TeamPoll is how often a serving palace syncs when no notification came.
+const TeamPoll = 5 * time.Second
+
+// TeamFollow keeps the palace at home in sync with its team while ctx
+// lives (`palace serve`): each push by a member notifies the others,
+// which pull at once; a poll every TeamPoll covers lost notifications.
+// A palace that joined no team returns at once. It opens its own handle
+// on the palace, so the server's handle needs no change, and reports to
+// logf (never stdout, which carries the protocol).
+func TeamFollow(ctx context.Context, home string, o palace.Options, logf func(string, ...any)) error {
+	p, err := Open(ctx, home, o)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	if _, ok, err := p.Store.Meta(ctx, store.MetaTeamURL); err != nil || (!ok && os.Getenv(TeamURLEnv) == "") {
+		return err
+	}
+	team.Follow(ctx, p, func(ctx context.Context) (*team.Conn, error) { return teamConnect(ctx, p) }, TeamPoll, logf)
+	return nil
 }

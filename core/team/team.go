@@ -404,3 +404,54 @@ func (c *Conn) Status(ctx context.Context) ([]Member, []WingAccess, error) {
 	}
 	return ms, ws, rs.Err()
 }
+
+// Follow keeps p in sync while ctx lives: it syncs, then waits for a
+// push's notification on Channel or for interval (which covers a lost
+// notification), and syncs again. A failure (PostgreSQL down, a cut
+// connection) is reported to logf and retried after interval; local
+// writes queue meanwhile. connect opens a fresh connection each time one
+// is lost.
+func Follow(ctx context.Context, p *palace.Palace, connect func(context.Context) (*Conn, error), interval time.Duration, logf func(string, ...any)) {
+	var c *Conn
+	defer func() {
+		if c != nil {
+			c.Close(context.WithoutCancel(ctx))
+		}
+	}()
+	for ctx.Err() == nil {
+		if c == nil || c.pg.IsClosed() {
+			var err error
+			if c, err = connect(ctx); err != nil {
+				logf("team sync: %v (retrying in %s)", err, interval)
+				c = nil
+				sleep(ctx, interval)
+				continue
+			}
+			if _, err := c.pg.Exec(ctx, `LISTEN `+Channel); err != nil {
+				logf("team sync: listen: %v", err)
+			}
+		}
+		if _, err := Sync(ctx, p, c, ""); err != nil && ctx.Err() == nil {
+			logf("team sync: %v (retrying in %s)", err, interval)
+			if !c.pg.IsClosed() {
+				sleep(ctx, interval)
+				continue
+			}
+		}
+		wait, cancel := context.WithTimeout(ctx, interval)
+		_, err := c.pg.WaitForNotification(wait)
+		cancel()
+		if err != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !c.pg.IsClosed() {
+			logf("team sync: wait: %v", err)
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
