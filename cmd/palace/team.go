@@ -184,4 +184,8 @@ func printTeamStatus(out io.Writer, res ops.TeamStatusResult) {
 		last = "never"
 	}
 	fmt.Fprintf(out, "last sync: %s\n", last)
+	if len(res.Contradictions) > 0 {
+		fmt.Fprintf(out, "knowledge-graph contradictions (%d; palace kg check):\n", len(res.Contradictions))
+		printContradictions(out, res.Contradictions)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/route"
 	"github.com/palace-dev/palace/core/store"
@@ -211,7 +212,11 @@ type TeamStatusResult struct {
 	Wings   []team.WingAccess `json:"team_wings,omitempty"`
 	Shared  []TeamSharedWing  `json:"shared"`
 	Synced  string            `json:"last_sync,omitempty"`
-	Error   string            `json:"error,omitempty"` // the team database could not be reached
+	// Contradictions are the graph's functional predicates holding
+	// different values over overlapping dates, as 'kg check' lists them: a
+	// sync keeps both members' facts, and the later start is current.
+	Contradictions []KGContradiction `json:"contradictions"`
+	Error          string            `json:"error,omitempty"` // the team database could not be reached
 }
 
 // TeamSharedWing is a wing this palace shares.
@@ -221,8 +226,9 @@ type TeamSharedWing struct {
 	Seq     int64  `json:"seq"`     // the last operation applied
 }
 
-// TeamStatus reports the members, the wings and this palace's shared
-// wings with their pending operations and last sync. It works offline:
+// TeamStatus reports the members, the wings, this palace's shared wings
+// with their pending operations and last sync, and the contradictions of
+// the knowledge graph. It works offline:
 // the team's part is then replaced by Error.
 func TeamStatus(ctx context.Context, p *palace.Palace) (TeamStatusResult, error) {
 	var res TeamStatusResult
@@ -247,6 +253,9 @@ func TeamStatus(ctx context.Context, p *palace.Palace) (TeamStatusResult, error)
 	}
 	res.Synced, _, err = p.Store.Meta(ctx, store.MetaTeamSynced)
 	if err != nil {
+		return res, err
+	}
+	if res.Contradictions, err = kg.Contradictions(ctx, p.Store); err != nil {
 		return res, err
 	}
 	c, err := teamConnect(ctx, p)
