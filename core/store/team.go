@@ -123,6 +123,15 @@ func (s *Store) TeamPending(ctx context.Context) (map[string]int, error) {
 	return out, rows.Err()
 }
 
+// TeamQueued reports whether any write waits to be pushed.
+func (s *Store) TeamQueued(ctx context.Context) (bool, error) {
+	var queued bool
+	if err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM team_outbox)`).Scan(&queued); err != nil {
+		return false, fmt.Errorf("pending operations: %w", err)
+	}
+	return queued, nil
+}
+
 // TeamOutbox returns up to limit queued writes (of wing, "" for all), oldest first, each with
 // the current state of its row: a row written twice travels twice with its
 // latest values, which the merge rules (TeamApply) make harmless. A row
@@ -359,7 +368,7 @@ func mergeDrawer(ctx context.Context, tx *sql.Tx, t transferTable, r Row, han *b
 		switch {
 		case in == "":
 			return held.String, false
-		case !held.Valid || in < held.String:
+		case !held.Valid || EarlierTime(in, held.String):
 			return in, true
 		}
 		return held.String, false
@@ -403,4 +412,17 @@ func optString(s string) any {
 		return nil
 	}
 	return s
+}
+
+// EarlierTime reports whether a is before b, both stored times (RFC 3339
+// with as many fraction digits as needed, so the text does not compare as
+// the times do); b that is not a time (nil, "") is later than any a.
+func EarlierTime(a string, b any) bool {
+	bs, _ := b.(string)
+	tb, err := time.Parse(timeLayout, bs)
+	if err != nil {
+		return true
+	}
+	ta, err := time.Parse(timeLayout, a)
+	return err == nil && ta.Before(tb)
 }

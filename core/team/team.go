@@ -180,12 +180,11 @@ func (c *Conn) Push(ctx context.Context, ops []store.TeamOp) error {
 		ON CONFLICT (op_id) DO NOTHING`, ids, ws, kinds, keys, gone, ats, rows); err != nil {
 		return fmt.Errorf("team push: %w", err)
 	}
-	for i, op := range ops {
+	for _, op := range ops {
 		if op.Kind != "drawer" || op.Gone || !purged(op.Rows) {
 			continue
 		}
-		if _, err := tx.Exec(ctx, `UPDATE palace.ops SET rows = $1::jsonb
-			WHERE wing = $2 AND kind = 'drawer' AND key = $3 AND op_id <> $4`, rows[i], op.Wing, op.Key, op.ID); err != nil {
+		if err := erase(ctx, tx, op); err != nil {
 			return fmt.Errorf("team push: purge drawer %s: %w", op.Key, err)
 		}
 	}
@@ -196,6 +195,59 @@ func (c *Conn) Push(ctx context.Context, ops []store.TeamOp) error {
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("team push: %w", err)
+	}
+	return nil
+}
+
+// erase rewrites the earlier operations of a purged drawer as its
+// tombstone, keeping each one's own removal times when they are earlier:
+// a member that pulled such an operation before the purge holds those
+// times, and the merge keeps the earliest, so a member pulling it after
+// must find them too.
+func erase(ctx context.Context, tx pgx.Tx, tomb store.TeamOp) error {
+	rs, err := tx.Query(ctx, `SELECT seq, rows::text FROM palace.ops
+		WHERE wing = $1 AND kind = 'drawer' AND key = $2 AND op_id <> $3 AND NOT gone`, tomb.Wing, tomb.Key, tomb.ID)
+	if err != nil {
+		return err
+	}
+	type old struct {
+		seq  int64
+		rows []store.Row
+	}
+	var olds []old
+	for rs.Next() {
+		var o old
+		var text string
+		if err := rs.Scan(&o.seq, &text); err != nil {
+			rs.Close()
+			return err
+		}
+		if err := json.Unmarshal([]byte(text), &o.rows); err != nil {
+			rs.Close()
+			return fmt.Errorf("operation %d: %w", o.seq, err)
+		}
+		olds = append(olds, o)
+	}
+	rs.Close()
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	for _, o := range olds {
+		row := store.Row{Kind: "drawer", Cols: maps.Clone(tomb.Rows[0].Cols)}
+		if len(o.rows) == 1 {
+			for _, c := range []string{"deleted_at", "purged_at"} {
+				if v, _ := o.rows[0].Cols[c].(string); v != "" && store.EarlierTime(v, row.Cols[c]) {
+					row.Cols[c] = v
+				}
+			}
+		}
+		b, err := json.Marshal([]store.Row{row})
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE palace.ops SET rows = $1::jsonb WHERE seq = $2`, string(b), o.seq); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -405,12 +457,17 @@ func (c *Conn) Status(ctx context.Context) ([]Member, []WingAccess, error) {
 	return ms, ws, rs.Err()
 }
 
+// LocalPoll is how often a following member looks for local writes to
+// push between notifications: a remember made through the CLI, or
+// another process's server, queues them without telling this one.
+const LocalPoll = 200 * time.Millisecond
+
 // Follow keeps p in sync while ctx lives: it syncs, then waits for a
-// push's notification on Channel or for interval (which covers a lost
-// notification), and syncs again. A failure (PostgreSQL down, a cut
-// connection) is reported to logf and retried after interval; local
-// writes queue meanwhile. connect opens a fresh connection each time one
-// is lost.
+// push's notification on Channel, for local writes to be queued (checked
+// every LocalPoll), or for interval (which covers a lost notification),
+// and syncs again. A failure (PostgreSQL down, a cut connection) is
+// reported to logf and retried after interval; local writes queue
+// meanwhile. connect opens a fresh connection each time one is lost.
 func Follow(ctx context.Context, p *palace.Palace, connect func(context.Context) (*Conn, error), interval time.Duration, logf func(string, ...any)) {
 	var c *Conn
 	defer func() {
@@ -422,6 +479,9 @@ func Follow(ctx context.Context, p *palace.Palace, connect func(context.Context)
 		if c == nil || c.pg.IsClosed() {
 			var err error
 			if c, err = connect(ctx); err != nil {
+				if ctx.Err() != nil {
+					return
+				}
 				logf("team sync: %v (retrying in %s)", err, interval)
 				c = nil
 				sleep(ctx, interval)
@@ -438,11 +498,29 @@ func Follow(ctx context.Context, p *palace.Palace, connect func(context.Context)
 				continue
 			}
 		}
-		wait, cancel := context.WithTimeout(ctx, interval)
-		_, err := c.pg.WaitForNotification(wait)
+		wait(ctx, p.Store, c, interval, logf)
+	}
+}
+
+// wait returns on a notification, on local writes queued, after
+// interval, or when the connection is lost.
+func wait(ctx context.Context, st *store.Store, c *Conn, interval time.Duration, logf func(string, ...any)) {
+	end := time.Now().Add(interval)
+	for ctx.Err() == nil && !c.pg.IsClosed() && time.Now().Before(end) {
+		w, cancel := context.WithTimeout(ctx, min(LocalPoll, time.Until(end)))
+		_, err := c.pg.WaitForNotification(w)
 		cancel()
-		if err != nil && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !c.pg.IsClosed() {
+		switch {
+		case err == nil:
+			return
+		case ctx.Err() != nil || c.pg.IsClosed():
+			return
+		case !errors.Is(err, context.DeadlineExceeded):
 			logf("team sync: wait: %v", err)
+			return
+		}
+		if queued, err := st.TeamQueued(ctx); err != nil || queued {
+			return
 		}
 	}
 }
