@@ -460,7 +460,7 @@ func (c *Conn) Status(ctx context.Context) ([]Member, []WingAccess, error) {
 // LocalPoll is how often a following member looks for local writes to
 // push between notifications: a remember made through the CLI, or
 // another process's server, queues them without telling this one.
-const LocalPoll = 200 * time.Millisecond
+const LocalPoll = 50 * time.Millisecond
 
 // Follow keeps p in sync while ctx lives: it syncs, then waits for a
 // push's notification on Channel, for local writes to be queued (checked
