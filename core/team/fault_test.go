@@ -142,9 +142,9 @@ func TestTeamWritesQueueWhileUnreachable(t *testing.T) {
 // the shared wing is identical, every drawer written is there, and doctor
 // passes on each.
 func TestTeamConvergence(t *testing.T) {
-	// 2,000 keeps the team tests within their two minutes on two cores;
+	// 1,500 keeps the team tests within their two minutes on two cores;
 	// PALACE_TEAM_OPS=10000 is the run.
-	n := 2000
+	n := 1500
 	if v, err := strconv.Atoi(os.Getenv("PALACE_TEAM_OPS")); err == nil && v > 0 {
 		n = v
 	} else if testing.Short() {
