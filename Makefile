@@ -37,8 +37,8 @@ vet:
 # short fuzz runs of each fuzz target.
 test: build vet
 	@bash scripts/setup.sh --test
-	@echo "==> go test ./..."
-	@go test -count=1 -timeout 30m ./...
+	@echo "==> go test ./... (team tests against the local PostgreSQL cluster scripts/postgres.sh started)"
+	@PALACE_TEST_PG="$$(bash scripts/postgres.sh)" go test -count=1 -timeout 30m ./...
 	@echo "==> LSP integration suite (node --test, vscode-languageserver-protocol)"
 	@PALACE_BIN=$(CURDIR)/$(BIN) bash server/lsp/test/run.sh
 	@echo "==> MCP integration suite (MCP SDK client, inspector CLI, conformance)"

@@ -48,6 +48,7 @@ const layers = `
 	github.com/mark3labs/mcp-go/... < MCPLIB;
 	go.lsp.dev/... < LSPLIB;
 	github.com/spf13/cobra/... < CLILIB;
+	github.com/jackc/pgx/... < PGX;
 
 	# Engine leaves: the standard library only.
 	STD < aaak, core/input, core/secrets, core/dates, core/chunk, core/fsx, core/audit;
@@ -73,10 +74,11 @@ const layers = `
 	core/search < core/relevant;
 	core/compress, core/fsx, core/kg, core/secrets, core/vectors < core/memory;
 	core/convo, core/memory < core/transfer;
+	core/transfer, PGX < core/team;
 
 	# The contract every front speaks: one request type per operation,
 	# over any of the engine.
-	core/memory, core/mine, core/picture, core/relevant, core/transfer < core/ops;
+	core/memory, core/mine, core/picture, core/relevant, core/team, core/transfer < core/ops;
 	core/ops < ENGINE;
 
 	# Fronts: adapters over the engine (never over each other: see boundaries).
@@ -124,6 +126,8 @@ var boundaries = []boundary{
 		why: "the MCP library belongs to the MCP front (and the benchmark's client)"},
 	{imp: "go.lsp.dev/...", only: []string{"server/lsp", "cmd/palace/internal/bench"},
 		why: "the LSP libraries belong to the LSP front (and the benchmark's client)"},
+	{imp: "github.com/jackc/pgx/...", only: []string{"core/team", "cmd/palace/internal/bench"},
+		why: "the team database is core/team's business; the store stays the only package that speaks SQL to the palace; the team benchmark creates and drops its own database and roles"},
 	{imp: "github.com/spf13/cobra/...", only: []string{"cmd/palace"},
 		why: "flags and commands are the CLI's business"},
 	{imp: "server/...", only: []string{"cmd/palace"},

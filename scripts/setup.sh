@@ -58,3 +58,9 @@ go mod download
 command -v npm >/dev/null || { echo "setup: npm is not on PATH (Node.js is needed for ONNX Runtime and the editor tests)" >&2; exit 1; }
 echo "==> ONNX Runtime library (core/embed/setup_ort.sh .cache/ort-lib)"
 bash core/embed/setup_ort.sh "$PWD/.cache/ort-lib"
+
+# PostgreSQL 15 for the team palace tests (core/team): installed from
+# Debian's packages when missing, its local cluster started.
+if $for_tests; then
+	bash scripts/postgres.sh >/dev/null
+fi

@@ -526,6 +526,7 @@ func badCases() []badCase {
 	cases = append(cases, badCostsCases()...)
 	cases = append(cases, badHooksCases()...)
 	cases = append(cases, badbenchcodeCases()...)
+	cases = append(cases, badbenchteamCases()...)
 	cases = append(cases, badbyfileCases()...)
 	cases = append(cases, badbenchrelevantCases()...)
 	cases = append(cases, badbenchmineCases()...)

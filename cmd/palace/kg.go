@@ -76,17 +76,36 @@ Exit codes: 0 done, 1 error, 2 bad usage or input, 3 conflict (nothing written).
 		Args: args(cobra.ExactArgs(3)),
 	}
 	if check {
-		c.Use = ops.KGActionCheck + " SUBJECT PREDICATE OBJECT"
-		c.Short = "Say what 'kg add' would do, writing nothing (exit 3 if it would conflict)"
+		c.Use = ops.KGActionCheck + " [SUBJECT PREDICATE OBJECT]"
+		c.Short = "Say what 'kg add' would do, writing nothing (exit 3 if it would conflict); alone, list the graph's contradictions"
 		c.Long = `Check answers what 'palace kg add' would do with the same arguments, without
 writing: add, already known, merge, or conflict (listing the facts it would
 contradict, exit code 3). With --supersede it lists the facts that would be
 closed.
 
-Exit codes: 0 no conflict, 1 error, 2 bad usage or input, 3 would conflict.`
-		c.Example = `  palace kg check Alice works_at Globex --from 2023-06-01`
+Without arguments it checks the graph itself: it lists every functional
+predicate holding different values over overlapping dates, and which value
+is current (the one that starts later). 'kg add' never writes such a pair; a
+team sync or an import can, keeping both facts (exit code 3 when there is one).
+
+Exit codes: 0 no conflict, 1 error, 2 bad usage or input, 3 would conflict
+(or the graph holds a contradiction).`
+		c.Example = `  palace kg check Alice works_at Globex --from 2023-06-01
+  palace kg check --json`
+		c.Args = args(func(c *cobra.Command, a []string) error {
+			if len(a) != 0 && len(a) != 3 {
+				return fmt.Errorf("accepts 0 or 3 arg(s), received %d", len(a))
+			}
+			return nil
+		})
 	}
 	c.RunE = func(c *cobra.Command, a []string) error {
+		if check && len(a) == 0 {
+			if c.Flags().Changed("from") || c.Flags().Changed("to") || req.Supersede {
+				return usageError{fmt.Errorf("%s: --from, --to and --supersede need SUBJECT PREDICATE OBJECT", c.CommandPath())}
+			}
+			return checkGraph(c, g, asJSON)
+		}
 		req.Subject, req.Predicate, req.Object = a[0], a[1], a[2]
 		if c.Flags().Changed("confidence") {
 			req.Confidence = &conf
@@ -426,3 +445,45 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 // describeFact is kg.Describe made safe for a terminal: names come from
 // agents and mined text.
 func describeFact(t kg.Triple) string { return termLine(kg.Describe(t)) }
+
+// checkGraph lists the graph's contradictions (kg check without a fact);
+// it exits 3 when there is one, as a check of a conflicting fact does.
+func checkGraph(c *cobra.Command, g *globals, asJSON bool) error {
+	res, err := readPalace(g, func(p *palace.Palace) (ops.KGContradictionsResult, error) {
+		return ops.KGContradictions(c.Context(), p)
+	})
+	if err != nil {
+		return inputErr(err)
+	}
+	out := c.OutOrStdout()
+	if asJSON {
+		if err := printJSON(out, res); err != nil {
+			return err
+		}
+	} else {
+		printContradictions(out, res.Contradictions)
+	}
+	if n := len(res.Contradictions); n > 0 {
+		return exitError{code: exitConflict, err: fmt.Errorf("conflict: the graph holds %d contradiction(s) of functional predicates", n)}
+	}
+	return nil
+}
+
+// printContradictions is shared with 'team status'.
+func printContradictions(out io.Writer, cs []ops.KGContradiction) {
+	if len(cs) == 0 {
+		fmt.Fprintln(out, "no contradictions: every functional predicate holds one value at a time")
+		return
+	}
+	for _, k := range cs {
+		fmt.Fprintf(out, "%s %s holds %d values over overlapping dates:\n", termLine(k.Subject), termLine(k.Predicate), len(k.Facts))
+		for _, t := range k.Facts {
+			mark := " "
+			if t.ID == k.Current.ID {
+				mark = "*"
+			}
+			fmt.Fprintf(out, "  %s %s\n", mark, describeFact(t))
+		}
+	}
+	fmt.Fprintln(out, "* current: the value that starts later")
+}

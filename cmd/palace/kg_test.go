@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -388,3 +389,54 @@ func TestKGBadInput(t *testing.T) {
 	}
 	oneLine(t, errOut)
 }
+
+// 'kg check' without a fact checks the graph: a functional predicate with
+// two values over overlapping dates (which an import or a team sync keeps,
+// as 'kg add' never would) is listed with the later start current, exit 3;
+// a graph without one passes.
+func TestKGCheckListsContradictions(t *testing.T) {
+	needKG(t)
+	a, b := t.TempDir(), t.TempDir()
+	kgAdd(t, a, 0, "Checkout", "owner", "Payments", "--from", "2024-03-01")
+	kgAdd(t, b, 0, "Checkout", "owner", "Platform", "--from", "2025-01-01")
+	out, errOut, code := runPalace(t, a, "kg", "check")
+	if code != 0 || errOut != "" || !strings.Contains(out, "no contradictions") {
+		t.Fatalf("kg check on a consistent graph: exit %d, %q %q", code, out, errOut)
+	}
+	palaceOK(t, a, nil, "import", exportTo(t, b))
+
+	out, errOut, code = runPalace(t, a, "kg", "check")
+	if code != exitConflict || !strings.Contains(errOut, "1 contradiction") {
+		t.Fatalf("kg check: exit %d, stderr %q, want %d", code, errOut, exitConflict)
+	}
+	if !strings.Contains(out, "Checkout owner holds 2 values") || !regexpMatch(`(?m)^  \* Checkout owner Platform \(since 2025-01-01\)`, out) ||
+		!regexpMatch(`(?m)^    Checkout owner Payments \(since 2024-03-01\)`, out) {
+		t.Fatalf("kg check output:\n%s", out)
+	}
+	var res struct {
+		Contradictions []struct {
+			Subject, Predicate string
+			Facts              []kgTripleOut
+			Current            kgTripleOut
+		}
+	}
+	stdout, _ := kgRun(t, a, exitConflict, "check")
+	decode(t, "kg check", stdout, &res)
+	if len(res.Contradictions) != 1 || len(res.Contradictions[0].Facts) != 2 || res.Contradictions[0].Current.Object != "Platform" {
+		t.Fatalf("kg check --json: %+v", res)
+	}
+	// The query agrees: only the later value is current.
+	var q kgQueryOut
+	stdout, _ = kgRun(t, a, 0, "query", "Checkout")
+	decode(t, "kg query", stdout, &q)
+	for _, f := range q.Facts {
+		if f.Current != (f.Object == "Platform") {
+			t.Errorf("kg query marks %s current=%v", f.Object, f.Current)
+		}
+	}
+	if _, errOut, code := runPalace(t, a, "kg", "check", "--from", "2024-01-01"); code != 2 || !strings.Contains(errOut, "need SUBJECT PREDICATE OBJECT") {
+		t.Errorf("kg check --from alone: exit %d, %q", code, errOut)
+	}
+}
+
+func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

@@ -102,6 +102,8 @@ rooms, and finds them again with full-text search.`,
 		newWakeUpCmd(g),
 		newServeCmd(g),
 		newHookCmd(g),
+		newTeamCmd(g),
+		newSyncCmd(g),
 	)
 	return root
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -43,6 +44,11 @@ palace/remember, palace/forget, palace/mine, palace/status and palace/wakeUp.`,
 			switch {
 			case mcpMode && lspMode, !mcpMode && !lspMode:
 				return usageError{fmt.Errorf("serve: choose one protocol: --mcp or --lsp")}
+			case !instructions:
+				stop := followTeam(c, g)
+				defer stop()
+			}
+			switch {
 			case lspMode:
 				err := lsp.Serve(c.Context(), os.Stdin, os.Stdout, lsp.Options{Home: g.home, ModelDir: g.modelDir, Version: version})
 				if errors.Is(err, lsp.ErrNoShutdown) {
@@ -75,4 +81,22 @@ palace/remember, palace/forget, palace/mine, palace/status and palace/wakeUp.`,
 	c.Flags().StringArrayVar(&allow, "allow-path", nil, "MCP: a folder palace_mine may read besides the client's roots (repeatable)")
 	c.Flags().BoolVar(&instructions, "instructions", false, "MCP: print the instructions the server gives agents, then exit")
 	return c
+}
+
+// followTeam keeps a team palace in sync while the server runs (a palace
+// that joined no team does nothing), logging to stderr; stop ends it.
+func followTeam(c *cobra.Command, g *globals) (stop func()) {
+	ctx, cancel := context.WithCancel(c.Context())
+	done := make(chan struct{})
+	log := c.ErrOrStderr()
+	go func() {
+		defer close(done)
+		err := ops.TeamFollow(ctx, g.home, palace.Options{ModelDir: g.modelDir, Actor: "team"}, func(f string, a ...any) {
+			fmt.Fprintf(log, "palace: "+f+"\n", a...)
+		})
+		if err != nil && ctx.Err() == nil {
+			fmt.Fprintf(log, "palace: team sync: %v\n", err)
+		}
+	}()
+	return func() { cancel(); <-done }
 }

@@ -346,7 +346,8 @@ type QueryFact struct {
 	Triple
 	// Direction is out when the queried entity is the subject, else in.
 	Direction string `json:"direction"`
-	// Current says whether the fact is true now.
+	// Current says whether the fact is true now and, when another value
+	// of a functional predicate contradicts it, starts later (Contradiction).
 	Current bool `json:"current"`
 }
 
@@ -397,7 +398,14 @@ func Query(ctx context.Context, st *store.Store, r QueryRequest) (QueryResult, e
 	if err != nil {
 		return QueryResult{}, err
 	}
-	now := AddOptions{Now: r.Now}.now().Unix()
+	nowT := AddOptions{Now: r.Now}.now()
+	now := nowT.Unix()
+	// Of contradicting values (a team sync keeps both), only the one that
+	// starts later is current.
+	out, err := outvoted(ctx, st, nowT)
+	if err != nil {
+		return QueryResult{}, err
+	}
 	res := QueryResult{Entity: info, AsOf: asOf, Direction: dir, Facts: make([]QueryFact, 0, len(ts))}
 	for _, t := range ts {
 		d := DirOut
@@ -405,7 +413,7 @@ func Query(ctx context.Context, st *store.Store, r QueryRequest) (QueryResult, e
 			d = DirIn
 		}
 		iv := span(t.ValidFrom, t.ValidTo)
-		res.Facts = append(res.Facts, QueryFact{Triple: t, Direction: d, Current: iv.from <= now && now < iv.to})
+		res.Facts = append(res.Facts, QueryFact{Triple: t, Direction: d, Current: iv.from <= now && now < iv.to && !out[t.ID]})
 	}
 	return res, nil
 }

@@ -261,3 +261,21 @@ func Functional(ctx context.Context, p *palace.Palace, r FunctionalRequest) (Fun
 	}
 	return FunctionalResult{Functional: list}, err
 }
+
+// KGContradiction is a functional predicate holding different values over
+// overlapping dates, with the value that counts as current.
+type KGContradiction = kg.Contradiction
+
+// KGContradictionsResult lists the graph's contradictions.
+type KGContradictionsResult struct {
+	Contradictions []KGContradiction `json:"contradictions"`
+}
+
+// KGContradictions lists the contradictions the graph holds: facts of a
+// functional predicate with different values whose dates overlap. Adds
+// refuse them, so they come from a team sync, which keeps every member's
+// fact; the one that starts later is current.
+func KGContradictions(ctx context.Context, p *palace.Palace) (KGContradictionsResult, error) {
+	cs, err := kg.Contradictions(ctx, p.Store)
+	return KGContradictionsResult{Contradictions: cs}, err
+}

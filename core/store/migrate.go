@@ -308,6 +308,90 @@ ALTER TABLE drawers ADD COLUMN facts_read INTEGER;
 CREATE INDEX drawers_facts_unread ON drawers (wing, seq)
 	WHERE facts_read IS NULL AND deleted_at IS NULL AND kind IN ('conversation', 'note', 'diary');
 `,
+	// team palace (core/team): the wings this palace shares, the local
+	// writes to them waiting to be pushed (team_outbox: one row per write,
+	// its op id fixed when written so a retried push is a no-op), and the
+	// hard removals pulled from other members (team_gone), so an older add
+	// pulled later does not bring a removed row back. The triggers fill the
+	// outbox from every write path (mine, remember, diary, kg, taxonomy,
+	// forget, purge) without those paths knowing about the team; a pull
+	// sets meta team.applying inside its transaction so what it applies is
+	// not queued again.
+	`
+CREATE TABLE team_wings (
+	wing      TEXT PRIMARY KEY,
+	shared_at TEXT NOT NULL
+);
+CREATE TABLE team_outbox (
+	n     INTEGER PRIMARY KEY,
+	op_id TEXT NOT NULL UNIQUE,
+	wing  TEXT NOT NULL,
+	kind  TEXT NOT NULL CHECK (kind IN ('drawer', 'room', 'triple', 'entity')),
+	key   TEXT NOT NULL,
+	gone  INTEGER NOT NULL DEFAULT 0,
+	at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE team_gone (
+	kind TEXT NOT NULL,
+	key  TEXT NOT NULL,
+	at   TEXT NOT NULL,
+	PRIMARY KEY (kind, key)
+);
+
+CREATE TRIGGER team_drawer_ai AFTER INSERT ON drawers
+WHEN new.wing IN (SELECT wing FROM team_wings) AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key) VALUES (lower(hex(randomblob(16))), new.wing, 'drawer', new.id);
+END;
+CREATE TRIGGER team_drawer_au AFTER UPDATE OF room, content, metadata, deleted_at, purged_at ON drawers
+WHEN new.wing IN (SELECT wing FROM team_wings) AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key) VALUES (lower(hex(randomblob(16))), new.wing, 'drawer', new.id);
+END;
+CREATE TRIGGER team_drawer_ad AFTER DELETE ON drawers
+WHEN old.wing IN (SELECT wing FROM team_wings) AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key, gone) VALUES (lower(hex(randomblob(16))), old.wing, 'drawer', old.id, 1);
+END;
+
+CREATE TRIGGER team_room_ai AFTER INSERT ON taxonomy
+WHEN new.wing IN (SELECT wing FROM team_wings) AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key) VALUES (lower(hex(randomblob(16))), new.wing, 'room', new.room);
+END;
+CREATE TRIGGER team_room_au AFTER UPDATE ON taxonomy
+WHEN new.wing IN (SELECT wing FROM team_wings) AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key) VALUES (lower(hex(randomblob(16))), new.wing, 'room', new.room);
+END;
+CREATE TRIGGER team_room_ad AFTER DELETE ON taxonomy
+WHEN old.wing IN (SELECT wing FROM team_wings) AND NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key, gone) VALUES (lower(hex(randomblob(16))), old.wing, 'room', old.room, 1);
+END;
+
+-- A fact belongs to the wing of the drawer it was read from, as in a
+-- one-wing export; a fact with no drawer stays local.
+CREATE TRIGGER team_triple_ai AFTER INSERT ON triples
+WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key)
+	SELECT lower(hex(randomblob(16))), d.wing, 'triple', new.id FROM drawers d
+	WHERE d.id = new.source_drawer AND d.wing IN (SELECT wing FROM team_wings);
+END;
+CREATE TRIGGER team_triple_au AFTER UPDATE ON triples
+WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key)
+	SELECT lower(hex(randomblob(16))), d.wing, 'triple', new.id FROM drawers d
+	WHERE d.id = new.source_drawer AND d.wing IN (SELECT wing FROM team_wings);
+END;
+CREATE TRIGGER team_triple_ad AFTER DELETE ON triples
+WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key, gone)
+	SELECT lower(hex(randomblob(16))), d.wing, 'triple', old.id, 1 FROM drawers d
+	WHERE d.id = old.source_drawer AND d.wing IN (SELECT wing FROM team_wings);
+END;
+CREATE TRIGGER team_entity_au AFTER UPDATE OF name, type, properties ON entities
+WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
+	INSERT INTO team_outbox (op_id, wing, kind, key)
+	SELECT lower(hex(randomblob(16))), w, 'entity', new.id FROM (SELECT DISTINCT d.wing AS w FROM triples t
+		JOIN drawers d ON d.id = t.source_drawer
+		WHERE (t.subject = new.id OR t.object = new.id) AND d.wing IN (SELECT wing FROM team_wings));
+END;
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

@@ -115,21 +115,8 @@ func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 			// malformed line is (exit 1), not a bad argument.
 			return nil, fmt.Errorf("import %s: line %d: %s %v", name, line, row.Kind, err)
 		}
-		if row.Kind == "drawer" {
-			// Exports before this one carried the index text; it is
-			// derived data, and a file's could make a drawer match words
-			// it does not hold.
-			delete(row.Cols, "index_text")
-			idx, err := indexText(p, row.Cols["kind"].(string), row.Cols["content"].(string))
-			if err != nil {
-				return nil, fmt.Errorf("import %s: line %d: %w", name, line, err)
-			}
-			kind, content := row.Cols["kind"].(string), row.Cols["content"].(string)
-			source, _ := row.Cols["source"].(string)
-			meta, _ := row.Cols["metadata"].(string)
-			ci := palace.CodeIndex(kind, source, content, palace.DefinedNames(meta))
-			row.Derived = map[string]any{"index_text": idx,
-				"code_symbols": ci.Symbols, "code_path": ci.Path, "code_parts": ci.Parts}
+		if err := Derive(p, &row); err != nil {
+			return nil, fmt.Errorf("import %s: line %d: %w", name, line, err)
 		}
 		row.Line = line
 		rows = append(rows, row)
@@ -144,4 +131,29 @@ func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 		return nil, fmt.Errorf("import %s: empty file", name)
 	}
 	return rows, nil
+}
+
+// Derive computes a drawer row's derived columns (Row.Derived: the index
+// text and the code index) from its content, as this palace would have
+// written them; rows of other kinds are left alone. A team pull derives
+// the drawers it receives the same way an import does.
+func Derive(p *palace.Palace, row *store.Row) error {
+	if row.Kind != "drawer" {
+		return nil
+	}
+	// Exports before this one carried the index text; it is derived data,
+	// and a file's could make a drawer match words it does not hold.
+	delete(row.Cols, "index_text")
+	kind, _ := row.Cols["kind"].(string)
+	content, _ := row.Cols["content"].(string)
+	idx, err := indexText(p, kind, content)
+	if err != nil {
+		return err
+	}
+	source, _ := row.Cols["source"].(string)
+	meta, _ := row.Cols["metadata"].(string)
+	ci := palace.CodeIndex(kind, source, content, palace.DefinedNames(meta))
+	row.Derived = map[string]any{"index_text": idx,
+		"code_symbols": ci.Symbols, "code_path": ci.Path, "code_parts": ci.Parts}
+	return nil
 }

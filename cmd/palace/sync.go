@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
+)
+
+func newSyncCmd(g *globals) *cobra.Command {
+	var (
+		asJSON bool
+		wing   string
+	)
+	c := &cobra.Command{
+		Use:   "sync [--wing W]",
+		Short: "Push this palace's writes to shared wings, then pull the team's",
+		Long: `Sync pushes the queued local writes to the shared wings (of --wing only,
+when given) to the team's PostgreSQL database, then pulls every operation
+after the last one applied and applies each batch in one local transaction,
+through the audit log (op team.pull). A sync cut at any point (killed,
+connection lost) resumes where it stopped on the next run, without losing or
+repeating anything.`,
+		Args: args(cobra.NoArgs),
+		RunE: func(c *cobra.Command, _ []string) error {
+			res, err := withPalace(g, func(p *palace.Palace) (ops.SyncResult, error) {
+				return ops.Sync(c.Context(), p, ops.SyncRequest{Wing: wing})
+			})
+			if err != nil {
+				return inputErr(err)
+			}
+			out := c.OutOrStdout()
+			if asJSON {
+				return printJSON(out, res)
+			}
+			fmt.Fprintf(out, "pushed %d operations\n", res.Pushed)
+			var wings []string
+			for w := range res.Seq {
+				wings = append(wings, w)
+			}
+			slices.Sort(wings)
+			for _, w := range wings {
+				fmt.Fprintf(out, "pulled %d operations of wing %s (up to %d)\n", res.Pulled[w], w, res.Seq[w])
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	c.Flags().StringVar(&wing, "wing", "", "sync this shared wing only")
+	return c
+}

@@ -1,0 +1,299 @@
+package ops
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/kg"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/route"
+	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/team"
+)
+
+// TeamURLEnv names the environment variable that holds the team's
+// PostgreSQL connection string; it wins over the one `team join` kept.
+const TeamURLEnv = "PALACE_TEAM_URL"
+
+// ErrNoTeam is returned when the palace has joined no team.
+var ErrNoTeam = errors.New("this palace has joined no team: palace team join URL (or set " + TeamURLEnv + ")")
+
+// teamConnect opens the team database this palace joined. The connection
+// string never appears in an error, a log or the audit log.
+func teamConnect(ctx context.Context, p *palace.Palace) (*team.Conn, error) {
+	url := os.Getenv(TeamURLEnv)
+	if url == "" {
+		v, ok, err := p.Store.Meta(ctx, store.MetaTeamURL)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, ErrNoTeam
+		}
+		url = v
+	}
+	return team.Connect(ctx, url)
+}
+
+// TeamJoinRequest names the team database.
+type TeamJoinRequest struct {
+	// URL is a PostgreSQL connection string ("": $PALACE_TEAM_URL).
+	URL string `json:"-"`
+}
+
+// Validate names the first bad field.
+func (r TeamJoinRequest) Validate() error {
+	if r.URL == "" && os.Getenv(TeamURLEnv) == "" {
+		return input.Invalid("url", "is empty and "+TeamURLEnv+" is unset")
+	}
+	return nil
+}
+
+// TeamJoinResult says who joined.
+type TeamJoinResult struct {
+	Role string `json:"role"`
+}
+
+// TeamJoin connects to the team database (creating its schema when this
+// role may and it is missing), records this role as a member and keeps
+// the connection string in the palace (a local meta key no export
+// carries), unless it came from $PALACE_TEAM_URL.
+func TeamJoin(ctx context.Context, p *palace.Palace, r TeamJoinRequest) (TeamJoinResult, error) {
+	if err := r.Validate(); err != nil {
+		return TeamJoinResult{}, err
+	}
+	url := r.URL
+	if url == "" {
+		url = os.Getenv(TeamURLEnv)
+	}
+	c, err := team.Connect(ctx, url)
+	if err != nil {
+		return TeamJoinResult{}, err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	if err := c.Join(ctx); err != nil {
+		return TeamJoinResult{}, err
+	}
+	if r.URL != "" {
+		if _, err := retryBusy(ctx, "team join", func() (struct{}, error) {
+			return struct{}{}, p.Store.SetMeta(ctx, store.MetaTeamURL, r.URL)
+		}); err != nil {
+			return TeamJoinResult{}, err
+		}
+	}
+	return TeamJoinResult{Role: c.Role()}, nil
+}
+
+// TeamShareRequest names a wing to share or stop sharing.
+type TeamShareRequest struct {
+	Wing string `json:"wing"`
+}
+
+// Validate names the first bad field.
+func (r TeamShareRequest) Validate() error { return checkText("wing", r.Wing) }
+
+// TeamShareResult says what sharing did.
+type TeamShareResult struct {
+	Wing   string `json:"wing"`
+	Write  bool   `json:"write"`  // this member may write it
+	Queued int    `json:"queued"` // rows of the wing queued for the next push
+}
+
+// TeamShare shares a wing: it is created in the team database when new
+// (this member becomes its writer), and its rows are queued for the next
+// sync. A wing of the team this palace does not hold yet is shared too, so
+// the next sync pulls it. A wing this member may not read is refused,
+// naming it.
+func TeamShare(ctx context.Context, p *palace.Palace, r TeamShareRequest) (TeamShareResult, error) {
+	res := TeamShareResult{Wing: r.Wing}
+	if err := r.Validate(); err != nil {
+		return res, err
+	}
+	if err := route.CheckName("wing", r.Wing); err != nil {
+		return res, err
+	}
+	c, err := teamConnect(ctx, p)
+	if err != nil {
+		return res, err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	if res.Write, err = c.Share(ctx, r.Wing); err != nil {
+		return res, err
+	}
+	res.Queued, err = retryBusy(ctx, "team share", func() (int, error) { return p.Store.TeamShare(ctx, r.Wing) })
+	return res, err
+}
+
+// TeamUnshare stops sharing a wing from this palace: its queued writes
+// are dropped and nothing more of it is pulled. The team keeps it.
+func TeamUnshare(ctx context.Context, p *palace.Palace, r TeamShareRequest) (TeamShareResult, error) {
+	res := TeamShareResult{Wing: r.Wing}
+	if err := r.Validate(); err != nil {
+		return res, err
+	}
+	was, err := retryBusy(ctx, "team unshare", func() (bool, error) { return p.Store.TeamUnshare(ctx, r.Wing) })
+	if err != nil {
+		return res, err
+	}
+	if !was {
+		return res, input.Invalid("wing", "%q is not shared", r.Wing)
+	}
+	return res, nil
+}
+
+// TeamGrantRequest gives a role access to a wing.
+type TeamGrantRequest struct {
+	Wing  string `json:"wing"`
+	Role  string `json:"role"`
+	Write bool   `json:"write"`
+	// Revoke takes the role's access away instead.
+	Revoke bool `json:"revoke"`
+}
+
+// Validate names the first bad field.
+func (r TeamGrantRequest) Validate() error {
+	if err := checkText("wing", r.Wing); err != nil {
+		return err
+	}
+	return checkText("role", r.Role)
+}
+
+// TeamGrant gives (or revokes) a role's access to a wing; only a writer
+// of the wing may.
+func TeamGrant(ctx context.Context, p *palace.Palace, r TeamGrantRequest) (TeamGrantRequest, error) {
+	if err := r.Validate(); err != nil {
+		return r, err
+	}
+	c, err := teamConnect(ctx, p)
+	if err != nil {
+		return r, err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	if r.Revoke {
+		return r, c.Revoke(ctx, r.Wing, r.Role)
+	}
+	return r, c.Grant(ctx, r.Wing, r.Role, r.Write)
+}
+
+// SyncRequest selects what a sync covers.
+type SyncRequest struct {
+	Wing string `json:"wing,omitempty"` // "": every shared wing
+}
+
+// Validate names the first bad field; every field is optional.
+func (SyncRequest) Validate() error { return nil }
+
+// SyncResult says what a sync did.
+type SyncResult = team.SyncResult
+
+// Sync pushes this palace's queued writes to shared wings, then pulls and
+// applies the team's.
+func Sync(ctx context.Context, p *palace.Palace, r SyncRequest) (SyncResult, error) {
+	if err := r.Validate(); err != nil {
+		return SyncResult{}, err
+	}
+	c, err := teamConnect(ctx, p)
+	if err != nil {
+		return SyncResult{}, err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	return team.Sync(ctx, p, c, r.Wing)
+}
+
+// TeamStatusResult is a team palace's state as this member sees it.
+type TeamStatusResult struct {
+	Joined  bool              `json:"joined"`
+	Role    string            `json:"role,omitempty"`
+	Members []team.Member     `json:"members,omitempty"`
+	Wings   []team.WingAccess `json:"team_wings,omitempty"`
+	Shared  []TeamSharedWing  `json:"shared"`
+	Synced  string            `json:"last_sync,omitempty"`
+	// Contradictions are the graph's functional predicates holding
+	// different values over overlapping dates, as 'kg check' lists them: a
+	// sync keeps both members' facts, and the later start is current.
+	Contradictions []KGContradiction `json:"contradictions"`
+	Error          string            `json:"error,omitempty"` // the team database could not be reached
+}
+
+// TeamSharedWing is a wing this palace shares.
+type TeamSharedWing struct {
+	Wing    string `json:"wing"`
+	Pending int    `json:"pending"` // local writes not pushed yet
+	Seq     int64  `json:"seq"`     // the last operation applied
+}
+
+// TeamStatus reports the members, the wings, this palace's shared wings
+// with their pending operations and last sync, and the contradictions of
+// the knowledge graph. It works offline:
+// the team's part is then replaced by Error.
+func TeamStatus(ctx context.Context, p *palace.Palace) (TeamStatusResult, error) {
+	var res TeamStatusResult
+	wings, err := p.Store.TeamWings(ctx)
+	if err != nil {
+		return res, err
+	}
+	pending, err := p.Store.TeamPending(ctx)
+	if err != nil {
+		return res, err
+	}
+	for _, w := range wings {
+		seq, err := team.LastSeq(ctx, p.Store, w)
+		if err != nil {
+			return res, err
+		}
+		res.Shared = append(res.Shared, TeamSharedWing{Wing: w, Pending: pending[w], Seq: seq})
+	}
+	res.Shared = slices.Clip(res.Shared)
+	if res.Shared == nil {
+		res.Shared = []TeamSharedWing{}
+	}
+	res.Synced, _, err = p.Store.Meta(ctx, store.MetaTeamSynced)
+	if err != nil {
+		return res, err
+	}
+	if res.Contradictions, err = kg.Contradictions(ctx, p.Store); err != nil {
+		return res, err
+	}
+	c, err := teamConnect(ctx, p)
+	if errors.Is(err, ErrNoTeam) {
+		return res, nil
+	}
+	res.Joined = true
+	if err != nil {
+		res.Error = err.Error()
+		return res, nil
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	res.Role = c.Role()
+	res.Members, res.Wings, err = c.Status(ctx)
+	if err != nil {
+		res.Error = err.Error()
+	}
+	return res, nil
+}
+
+// TeamPoll is how often a serving palace syncs when no notification came.
+const TeamPoll = 5 * time.Second
+
+// TeamFollow keeps the palace at home in sync with its team while ctx
+// lives (`palace serve`): each push by a member notifies the others,
+// which pull at once; a poll every TeamPoll covers lost notifications.
+// A palace that joined no team returns at once. It opens its own handle
+// on the palace, so the server's handle needs no change, and reports to
+// logf (never stdout, which carries the protocol).
+func TeamFollow(ctx context.Context, home string, o palace.Options, logf func(string, ...any)) error {
+	p, err := Open(ctx, home, o)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	if _, ok, err := p.Store.Meta(ctx, store.MetaTeamURL); err != nil || (!ok && os.Getenv(TeamURLEnv) == "") {
+		return err
+	}
+	team.Follow(ctx, p, func(ctx context.Context) (*team.Conn, error) { return teamConnect(ctx, p) }, TeamPoll, logf)
+	return nil
+}
