@@ -17,6 +17,7 @@ import (
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/core/transfer"
+	"github.com/palace-dev/palace/core/vectors"
 )
 
 // Batch is how many operations one push or pull transaction carries.
@@ -301,6 +302,9 @@ type SyncResult struct {
 	Pushed int              `json:"pushed"`
 	Pulled map[string]int   `json:"pulled"` // operations applied, by wing
 	Seq    map[string]int64 `json:"seq"`    // the last sequence applied, by wing
+	// Vectors is the embedding of what was pulled, when the palace has a
+	// model: vectors never travel, each member embeds with its own model.
+	Vectors *vectors.Summary `json:"vectors,omitempty"`
 }
 
 // Sync pushes the queued operations (of wing, "" for all), then pulls and
@@ -365,6 +369,22 @@ func Sync(ctx context.Context, p *palace.Palace, c *Conn, wing string) (SyncResu
 	}
 	if err := st.SetMeta(ctx, store.MetaTeamSynced, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return res, err
+	}
+	pulled := 0
+	for _, n := range res.Pulled {
+		pulled += n
+	}
+	if pulled > 0 {
+		// What was applied is committed; a fill cut short resumes at the
+		// next sync that pulls, or at 'palace reindex'. Without a model
+		// the fill does nothing.
+		sum, err := vectors.Fill(ctx, p, vectors.Options{})
+		if sum.Model != "" {
+			res.Vectors = &sum
+		}
+		if err != nil {
+			return res, fmt.Errorf("team pull: embed the pulled drawers: %w", err)
+		}
 	}
 	return res, nil
 }

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
 )
 
 func syncAll(t *testing.T, ps ...*palace.Palace) {
@@ -204,4 +206,46 @@ func factID(t *testing.T, p *palace.Palace, subject, object string) string {
 	}
 	t.Fatalf("no fact %s ... %s", subject, object)
 	return ""
+}
+
+// Vectors do not travel: a member with a model embeds what it pulls, with
+// its own model, in the same sync.
+func TestTeamPulledDrawersAreEmbedded(t *testing.T) {
+	ctx := context.Background()
+	urls := teamDB(t, "alice", "bob")
+	tiny, err := filepath.Abs(filepath.Join("..", "embed", "testdata", "tiny"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := embed.Config{ModelDir: tiny, Backend: embed.BackendGo, LibDirs: []string{}}
+	a := open(t)
+	b, err := palace.Open(t.TempDir(), palace.Options{Embed: &cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	for _, text := range []string{"we pinned pgx to v5.12 for the COPY fix", "the billing service moved to Dana"} {
+		must[ops.RememberResult](t)(ops.Remember(ctx, a, ops.RememberRequest{Importance: ops.DefaultImportance, Text: text, Wing: "api"}))
+	}
+	join(t, a, urls["alice"])
+	must[ops.TeamShareResult](t)(ops.TeamShare(ctx, a, ops.TeamShareRequest{Wing: "api"}))
+	must[ops.TeamGrantRequest](t)(ops.TeamGrant(ctx, a, ops.TeamGrantRequest{Wing: "api", Role: roleOf(urls["bob"]), Write: true}))
+	must[ops.SyncResult](t)(ops.Sync(ctx, a, ops.SyncRequest{}))
+	join(t, b, urls["bob"])
+	must[ops.TeamShareResult](t)(ops.TeamShare(ctx, b, ops.TeamShareRequest{Wing: "api"}))
+	res := must[ops.SyncResult](t)(ops.Sync(ctx, b, ops.SyncRequest{}))
+	if res.Pulled["api"] != 2 || res.Vectors == nil || res.Vectors.Embedded != 2 || res.Vectors.Pending != 0 {
+		t.Fatalf("bob's sync: pulled %v, vectors %+v; want both drawers pulled and embedded", res.Pulled, res.Vectors)
+	}
+	vi := must[store.VecInfo](t)(b.Store.VecInfo(ctx))
+	if vi.Pending != 0 || vi.Vectors != 2 {
+		t.Errorf("bob's vectors: %+v, want 2 and none pending", vi)
+	}
+	// Alice has no model: pulling bob's note embeds nothing and says
+	// nothing of vectors.
+	must[ops.RememberResult](t)(ops.Remember(ctx, b, ops.RememberRequest{Importance: ops.DefaultImportance, Text: "bob reviewed the COPY fix", Wing: "api"}))
+	must[ops.SyncResult](t)(ops.Sync(ctx, b, ops.SyncRequest{}))
+	if res := must[ops.SyncResult](t)(ops.Sync(ctx, a, ops.SyncRequest{})); res.Pulled["api"] != 1 || res.Vectors != nil {
+		t.Errorf("alice (no model): pulled %v, vectors %+v; want bob's note and no vectors", res.Pulled, res.Vectors)
+	}
 }
