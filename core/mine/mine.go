@@ -65,6 +65,13 @@ type Options struct {
 	// server keeps one across saves).
 	Trees    *code.Trees
 	Progress func(done, total int) // called from one goroutine; may be nil
+	// Only, when set, mines these files (absolute paths below the folder
+	// mined) instead of walking the folder: each is judged as a walk
+	// would judge it (walkOnly: the same ignore files, palace.yaml, rooms
+	// and chunking), and one that is gone or now skipped has its drawers
+	// pruned as a folder mine would prune them. Nothing else is read or
+	// pruned, so an editor's save costs one file, not the folder.
+	Only []string
 	// KeepSecrets stores files as they are. By default secrets (private
 	// keys, provider tokens, passwords in URLs, values of secret-named
 	// keys, random-looking values) are replaced by a marker such as
@@ -237,6 +244,11 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 				delete(known, p) // a longer path that merely shares the prefix
 			}
 		}
+	} else if len(o.Only) > 0 {
+		if w, err = walkOnly(root, o.Only, o.Mode != ModeProjects); err != nil {
+			return nil, fmt.Errorf("mine %s: %w", dir, err)
+		}
+		known, err = onlySources(wctx, st, wing, root, o.Only)
 	} else {
 		if w, err = walk(root); err != nil {
 			return nil, fmt.Errorf("mine %s: %w", dir, err)
@@ -382,6 +394,25 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	sum.SourcesPruned = len(gone)
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
+}
+
+// onlySources returns what the palace knows of each of paths below root,
+// by path; a path outside root is not this mine's to prune.
+func onlySources(ctx context.Context, st *store.Store, wing, root string, paths []string) (map[string]store.Source, error) {
+	known := map[string]store.Source{}
+	for _, p := range paths {
+		if !strings.HasPrefix(p, root+string(filepath.Separator)) {
+			continue
+		}
+		srcs, err := st.Sources(ctx, wing, p)
+		if err != nil {
+			return nil, err
+		}
+		if src, ok := srcs[p]; ok { // not a longer path that merely shares the prefix
+			known[p] = src
+		}
+	}
+	return known, nil
 }
 
 // pending is the batch of updates the next transaction writes, with what
