@@ -402,20 +402,13 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 // onlySources returns what the palace knows of each of paths below root,
 // by path; a path outside root is not this mine's to prune.
 func onlySources(ctx context.Context, st *store.Store, wing, root string, paths []string) (map[string]store.Source, error) {
-	known := map[string]store.Source{}
+	var inside []string
 	for _, p := range paths {
-		if !strings.HasPrefix(p, root+string(filepath.Separator)) {
-			continue
-		}
-		srcs, err := st.Sources(ctx, wing, p)
-		if err != nil {
-			return nil, err
-		}
-		if src, ok := srcs[p]; ok { // not a longer path that merely shares the prefix
-			known[p] = src
+		if strings.HasPrefix(p, root+string(filepath.Separator)) {
+			inside = append(inside, p)
 		}
 	}
-	return known, nil
+	return st.SourcesAt(ctx, wing, inside)
 }
 
 // pending is the batch of updates the next transaction writes, with what

@@ -202,7 +202,16 @@ func fileOutcomes(ctx context.Context, p *palace.Palace, sum *mine.Summary, path
 	if fi, err := os.Stat(prefix); err == nil && fi.IsDir() {
 		prefix += string(filepath.Separator)
 	}
-	known, err := p.Store.Sources(ctx, sum.Wing, prefix)
+	// Only the named paths, not every file of the folder: a save in a
+	// large workspace read all of their records (16 ms of its 72 ms in a
+	// 5,001-file one).
+	var mined []string
+	for _, path := range paths {
+		if strings.HasPrefix(path, prefix) {
+			mined = append(mined, path)
+		}
+	}
+	known, err := p.Store.SourcesAt(ctx, sum.Wing, mined)
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", sum.Root, err)
 	}
