@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +45,52 @@ func TestBenchMineAgainst(t *testing.T) {
 	}
 	if r.This.WallS <= 0 || r.Other.WallS <= 0 || r.WallRatio != r.This.WallS/r.Other.WallS || r.PeakRatio != r.This.PeakMB/r.Other.PeakMB {
 		t.Errorf("medians and ratios: %+v", r)
+	}
+}
+
+// `bench mine DIR` sets both mines against the floor measured in the same
+// run, prints the ratios, and carries them in --json under mine.
+func TestBenchMineFloor(t *testing.T) {
+	src := benchTree(t)
+	stdout, stderr, code := runPalace(t, t.TempDir(), "bench", "mine", src, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		Cold struct {
+			Mined int `json:"files_mined"`
+		} `json:"cold"`
+		Mine struct {
+			ColdS       float64 `json:"cold_s"`
+			NoopS       float64 `json:"noop_s"`
+			FloorS      float64 `json:"floor_s"`
+			ColdRatio   float64 `json:"cold_ratio"`
+			NoopRatio   float64 `json:"noop_ratio"`
+			FloorFiles  int     `json:"floor_files"`
+			FloorChunks int     `json:"floor_chunks"`
+			PeakRSSMB   float64 `json:"peak_rss_mb"`
+		} `json:"mine"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	m := r.Mine
+	if m.ColdS <= 0 || m.NoopS <= 0 || m.FloorS <= 0 || m.ColdRatio != m.ColdS/m.FloorS || m.NoopRatio != m.NoopS/m.FloorS {
+		t.Errorf("mine = %+v: want both mines, the floor and their ratios", m)
+	}
+	if m.FloorFiles != r.Cold.Mined || m.FloorChunks < m.FloorFiles {
+		t.Errorf("the floor read %d files in %d chunks; the cold mine mined %d", m.FloorFiles, m.FloorChunks, r.Cold.Mined)
+	}
+	if runtime.GOOS == "linux" && m.PeakRSSMB <= 0 {
+		t.Errorf("peak_rss_mb = %v", m.PeakRSSMB)
+	}
+	text, stderr, code := runPalace(t, t.TempDir(), "bench", "mine", src)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"floor ", "cold / floor ", "no-op / floor "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the table has no %q:\n%s", want, text)
+		}
 	}
 }

@@ -6,10 +6,13 @@
 //
 // Two costs shape the design:
 //
-//   - A Jieba instance holds about 130 MB of C++ memory and takes about half
-//     a second to load. A Segmenter therefore creates its single instance lazily, the
-//     first time it meets Han text; an English-only corpus never loads the
-//     dictionaries, never writes them to disk and never allocates the instance.
+//   - A Jieba instance of the whole dictionary holds about 130 MB of C++
+//     memory and takes about half a second to load. A Segmenter therefore
+//     creates its instance lazily, the first time it meets Han text (an
+//     English-only corpus never loads the dictionaries, never writes them to
+//     disk and never allocates the instance), and loads only the part of the
+//     dictionary the text it has met can use, cutting exactly as the whole
+//     would (partial.go): a few Chinese sentences cost a few megabytes.
 //   - gojieba finds its dictionaries through a path baked in at build time,
 //     which breaks under -trimpath and on any other machine. The
 //     dictionaries are embedded in this package (dict/) and written to a
@@ -24,6 +27,7 @@ package cjk
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"unicode"
@@ -51,16 +55,23 @@ type Tagged struct {
 // Locking: Cut, CutAll and Tag only read cppjieba's trie, so
 // any number of goroutines run them at once under the read lock. AddWordEx
 // mutates the trie and Free destroys it, so AddWord and Close take the write
-// lock and wait for in-flight segmentation to finish.
+// lock and wait for in-flight segmentation to finish; so does loading a
+// larger part of the dictionary for text with characters not met before.
 type Segmenter struct {
 	cacheDir string
-	once     sync.Once // runs load; its outcome (jieba or err) is final
 
-	mu      sync.RWMutex
-	jieba   *gojieba.Jieba // nil until loaded, and again after Close
-	err     error          // why loading failed, if it did
-	closed  bool
-	pending []userWord // AddWord calls made before loading
+	mu     sync.RWMutex
+	jieba  *gojieba.Jieba // nil until loaded, and again after Close
+	err    error          // why loading failed, if it did: final
+	closed bool
+	added  []userWord // every AddWord call, applied to each instance loaded
+	// index and part are the dictionary and the part of it loaded (see
+	// partial.go); index is dropped once the whole is loaded.
+	index *dictIndex
+	part  part
+	loads int
+	// maxLoads is maxPartLoads; tests raise it to compare parts longer.
+	maxLoads int
 }
 
 // New returns a Segmenter that will write the embedded jieba dictionaries
@@ -68,7 +79,7 @@ type Segmenter struct {
 // them. New itself does no I/O and cannot fail; problems with cacheDir are
 // reported by the first call that has Han text to segment.
 func New(cacheDir string) *Segmenter {
-	return &Segmenter{cacheDir: cacheDir}
+	return &Segmenter{cacheDir: cacheDir, maxLoads: maxPartLoads}
 }
 
 // Close frees the C++ memory of the Jieba instance, if it was loaded. It
@@ -83,7 +94,7 @@ func (s *Segmenter) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.pending = nil
+	s.added, s.index, s.part = nil, nil, part{}
 	if s.jieba != nil {
 		// gojieba also sets a finalizer, but the Go GC cannot see the 130 MB
 		// behind it and may not run it for a long time.
@@ -101,42 +112,28 @@ func (s *Segmenter) loaded() bool {
 	return s.jieba != nil
 }
 
-// load creates the Jieba instance; it runs once per Segmenter, under
-// s.once. A failure is kept and returned by every later call rather than
-// retried: each attempt may cost a dictionary write and most of a second,
-// and the causes (unwritable cache, full disk) rarely fix themselves within
-// a process. Create a new Segmenter to retry.
-func (s *Segmenter) load() {
-	s.mu.RLock()
-	closed := s.closed
-	s.mu.RUnlock()
-	if closed {
-		return // acquire reports ErrClosed
-	}
-
-	// The slow part runs without the lock so that Close, and AddWord calls
-	// that only queue a word, are not blocked behind it.
-	j, err := s.build()
-
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case err != nil:
+// load creates a Jieba instance that covers text as well as all the text
+// before it, in place of the one there was; it runs under the write lock.
+// A failure is kept and returned by every later call rather than retried:
+// each attempt may cost a dictionary write and most of a second, and the
+// causes (unwritable cache, full disk) rarely fix themselves within a
+// process. Create a new Segmenter to retry.
+func (s *Segmenter) load(text string, hanOnly bool) {
+	j, err := s.build(text, hanOnly)
+	if err != nil {
 		s.err = fmt.Errorf("cjk: load Chinese segmenter (cache directory %q): %w", s.cacheDir, err)
-	case s.closed:
-		j.Free()
-	default:
-		for _, w := range s.pending {
-			j.AddWordEx(w.word, w.freq, w.tag)
-		}
-		s.pending = nil
-		s.jieba = j
+		return
 	}
+	if s.jieba != nil {
+		s.jieba.Free()
+	}
+	s.jieba = j
 }
 
-// build materialises the dictionaries and creates a Jieba instance with
-// Palace's supplementary vocabulary added.
-func (s *Segmenter) build() (*gojieba.Jieba, error) {
+// build materialises the dictionaries and creates a Jieba instance of the
+// part of the dictionary the text met so far needs (or of the whole), with
+// Palace's supplementary vocabulary and the words added since.
+func (s *Segmenter) build(text string, hanOnly bool) (*gojieba.Jieba, error) {
 	words, err := palaceWords()
 	if err != nil {
 		return nil, err
@@ -145,32 +142,65 @@ func (s *Segmenter) build() (*gojieba.Jieba, error) {
 	if err != nil {
 		return nil, err
 	}
-	j, err := newJieba(paths)
+	dict := paths
+	s.loads++
+	if !s.part.full && s.loads <= s.maxLoads {
+		if s.index == nil {
+			if s.index, err = readDictIndex(); err != nil {
+				return nil, err
+			}
+		}
+		s.part.meet(s.index, text, hanOnly)
+		if fill, ok := s.part.fillers(s.index); ok {
+			name, err := s.part.write(s.index, partDir(paths), fill)
+			if err != nil {
+				return nil, err
+			}
+			defer os.Remove(name)
+			dict[0] = name
+		} else {
+			s.part.full = true
+		}
+	} else {
+		s.part.full = true
+	}
+	if s.part.full {
+		s.index, s.part = nil, part{full: true}
+	}
+	j, err := newJieba(dict)
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range words {
+	for _, w := range append(words, s.added...) {
 		j.AddWordEx(w.word, w.freq, w.tag)
 	}
 	return j, nil
 }
 
-// acquire loads the instance if needed and returns it with the read lock
-// held; the caller must call release. once.Do runs before the lock is taken
-// because load needs the write lock.
-func (s *Segmenter) acquire() (j *gojieba.Jieba, release func(), err error) {
-	s.once.Do(s.load)
-	s.mu.RLock()
-	switch {
-	case s.closed:
+// acquire returns an instance that covers text, loading one if needed,
+// with the read lock held; the caller must call release. hanOnly says
+// the caller gives jieba only the Han runs of text.
+func (s *Segmenter) acquire(text string, hanOnly bool) (j *gojieba.Jieba, release func(), err error) {
+	for {
+		s.mu.RLock()
+		switch {
+		case s.closed:
+			s.mu.RUnlock()
+			return nil, nil, ErrClosed
+		case s.err != nil:
+			err := s.err
+			s.mu.RUnlock()
+			return nil, nil, err
+		case s.jieba != nil && s.part.covers(text, hanOnly):
+			return s.jieba, s.mu.RUnlock, nil
+		}
 		s.mu.RUnlock()
-		return nil, nil, ErrClosed
-	case s.err != nil:
-		err := s.err
-		s.mu.RUnlock()
-		return nil, nil, err
+		s.mu.Lock()
+		if !s.closed && s.err == nil && (s.jieba == nil || !s.part.covers(text, hanOnly)) {
+			s.load(text, hanOnly)
+		}
+		s.mu.Unlock()
 	}
-	return s.jieba, s.mu.RUnlock, nil
 }
 
 // AddWord adds a word (with an optional POS tag such as "nz"; "" for none)
@@ -196,10 +226,11 @@ func (s *Segmenter) AddWord(word, tag string) error {
 		return ErrClosed
 	case s.err != nil:
 		return s.err
-	case s.jieba != nil:
+	}
+	// Kept for the instances loaded later, which start from the files.
+	s.added = append(s.added, w)
+	if s.jieba != nil {
 		s.jieba.AddWordEx(w.word, w.freq, w.tag)
-	default:
-		s.pending = append(s.pending, w)
 	}
 	return nil
 }
@@ -225,7 +256,7 @@ func (s *Segmenter) SegmentForIndex(text string) (string, error) {
 	if !hasHan(text) {
 		return text, nil
 	}
-	j, release, err := s.acquire()
+	j, release, err := s.acquire(text, true)
 	if err != nil {
 		return "", err
 	}
@@ -297,7 +328,7 @@ func (s *Segmenter) SegmentQuery(text string) ([]string, error) {
 	if !hasHan(text) {
 		return SplitQuery(text), nil
 	}
-	j, release, err := s.acquire()
+	j, release, err := s.acquire(text, true)
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +372,7 @@ func (s *Segmenter) Tag(text string) ([]Tagged, error) {
 	if !hasHan(text) {
 		return nil, nil
 	}
-	j, release, err := s.acquire()
+	j, release, err := s.acquire(text, false)
 	if err != nil {
 		return nil, err
 	}

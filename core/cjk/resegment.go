@@ -31,7 +31,7 @@ func (s *Segmenter) Resegment(old string) (text string, changed bool, err error)
 	if !hasHan(old) {
 		return old, false, nil
 	}
-	j, release, err := s.acquire()
+	j, release, err := s.acquire(old, true)
 	if err != nil {
 		return "", false, err
 	}

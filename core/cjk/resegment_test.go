@@ -11,7 +11,7 @@ import (
 // to make the index text that palaces mined before version 2 hold.
 func segmentV1(t *testing.T, s *Segmenter, text string) string {
 	t.Helper()
-	j, release, err := s.acquire()
+	j, release, err := s.acquire(text, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -193,4 +195,127 @@ func readPatterns(path string) ([]string, error) {
 		return nil, fmt.Errorf("read ignore file %s: %w", path, err)
 	}
 	return ps, nil
+}
+
+// Configures reports whether the file at path changes how the folder
+// holding it is mined (an ignore file or palace.yaml): a change to it can
+// add or remove other files' drawers, so it calls for a mine of the
+// folder, not of the file alone (Options.Only).
+func Configures(path string) bool {
+	base := filepath.Base(path)
+	return base == ConfigName || slices.Contains(ignoreFiles, base)
+}
+
+// walkOnly decides about each of paths (absolute, below root) what walk
+// would decide if it reached it, without listing any folder: the ignore
+// files of root and of every folder down to the path's own are read, and
+// each folder on the way is checked as walk checks it, so a file inside an
+// ignored, skipped, sensitive or linked folder is skipped for the same
+// reason walk would not have entered there. A path that does not exist
+// (or is no longer below root) is neither a file nor a skip: its drawers
+// are pruned as a folder mine would prune them. Slack metadata files are
+// recognised by the files around them, as walk recognises them.
+func walkOnly(root string, paths []string, slack bool) (*walker, error) {
+	w := &walker{root: root}
+	exclude, err := readPatterns(filepath.Join(root, ".git", "info", "exclude"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if c, ok := w.only(root, strings.Split(filepath.ToSlash(rel), "/"), exclude); ok {
+			if slack && w.slackMetadata(root, c) {
+				w.skip(c.path, ReasonMetadata, nil)
+				continue
+			}
+			w.files = append(w.files, c)
+		}
+	}
+	sort.Slice(w.files, func(i, j int) bool { return w.files[i].rel < w.files[j].rel })
+	return w, nil
+}
+
+// only walks down to the file whose path below root is parts, reading the
+// ignore files of each folder on the way as dir does, and returns it when
+// walk would mine it; otherwise the skip is recorded (or, for a path that
+// is not there, nothing).
+func (w *walker) only(root string, parts []string, extra []string) (candidate, bool) {
+	var m ignoreMatcher
+	abs := root
+	for i, name := range parts {
+		lines := extra
+		extra = nil
+		for _, f := range ignoreFiles {
+			more, err := readPatterns(filepath.Join(abs, f))
+			if err != nil {
+				w.skip(filepath.Join(abs, f), ReasonUnreadable, err)
+				continue
+			}
+			lines = append(lines, more...)
+		}
+		m = m.with(parts[:i], lines)
+		abs = filepath.Join(abs, name)
+		r := parts[:i+1]
+		info, err := os.Lstat(abs)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+				w.skip(abs, ReasonUnreadable, err)
+			}
+			return candidate{}, false
+		}
+		last := i == len(parts)-1
+		typ := info.Mode().Type()
+		switch {
+		case sensitiveNames[name]:
+			w.skip(abs, ReasonSensitive, nil)
+		case typ&fs.ModeSymlink != 0:
+			w.skip(abs, ReasonSymlink, nil)
+		case info.IsDir():
+			if skipDirs[name] || m.Match(r, true) {
+				w.skip(abs, ReasonIgnored, nil)
+			} else if !last {
+				continue
+			}
+			// A folder named as a file to mine is not mined by itself.
+		case !last:
+			// A file where the path needs a folder: nothing there to mine.
+		case !typ.IsRegular():
+			w.skip(abs, ReasonSpecial, nil)
+		case m.Match(r, false):
+			w.skip(abs, ReasonIgnored, nil)
+		case palaceFiles[name]:
+			w.skip(abs, ReasonMetadata, nil)
+		default:
+			return candidate{path: abs, rel: strings.Join(r, "/"), info: info}, true
+		}
+		return candidate{}, false
+	}
+	return candidate{}, false
+}
+
+// slackMetadata reports whether c is a Slack export's metadata file, judged
+// as dropSlackMetadata judges it: by the files of its folder and of the
+// folders in it. Only a .json file can be one, so other files cost nothing.
+func (w *walker) slackMetadata(root string, c candidate) bool {
+	if filepath.Ext(c.path) != ".json" {
+		return false
+	}
+	dir := filepath.Dir(c.path)
+	relDir := path.Dir(c.rel)
+	rels := []string{c.rel}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		rels = append(rels, path.Join(relDir, e.Name()))
+		if !e.IsDir() {
+			continue
+		}
+		sub, _ := os.ReadDir(filepath.Join(dir, e.Name()))
+		for _, s := range sub {
+			rels = append(rels, path.Join(relDir, e.Name(), s.Name()))
+		}
+	}
+	return convo.SlackMetadata(rels)[c.rel]
 }

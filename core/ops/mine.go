@@ -55,6 +55,11 @@ type MineRequest struct {
 	// Files are paths the result reports on, one by one (an editor's
 	// saved files): see MineResult.Files.
 	Files []string
+	// FilesOnly mines Files alone, in Path's context (Path a folder holding
+	// them: its palace.yaml, ignore files, rooms and chunking), instead of
+	// walking the folder; a file gone or now ignored loses its drawers as
+	// in a folder mine. An editor's save costs that file, not the folder.
+	FilesOnly bool
 	// Progress and EmbedProgress report each phase's work, from one
 	// goroutine at a time; either may be nil.
 	Progress, EmbedProgress func(done, total int)
@@ -93,6 +98,10 @@ func (r MineRequest) Validate() error {
 	}
 	if r.EmbedBudget < 0 {
 		return input.Invalid("embed_budget", "%s: want a duration (0 for no bound)", r.EmbedBudget)
+	}
+	if r.FilesOnly && len(r.Files) == 0 {
+		// mine.Options.Only empty means a walk of the whole folder.
+		return input.Invalid("files", "files_only without files: name the files to mine")
 	}
 	return nil
 }
@@ -134,6 +143,9 @@ func Mine(ctx context.Context, p *palace.Palace, r MineRequest) (MineResult, err
 	}
 	o := mine.Options{Wing: r.Wing, DefaultWing: r.DefaultWing, Mode: r.Mode, MaxSize: r.MaxSize,
 		MaxConvoSize: r.MaxConvoSize, KeepSecrets: r.KeepSecrets, Progress: r.Progress, Trees: r.Trees}
+	if r.FilesOnly {
+		o.Only = r.Files
+	}
 	// A mine is many transactions; one refused as busy leaves the others
 	// committed, and the next run skips what they wrote.
 	sum, err := retryBusy(ctx, "mine "+r.Path, func() (*mine.Summary, error) {
@@ -190,7 +202,16 @@ func fileOutcomes(ctx context.Context, p *palace.Palace, sum *mine.Summary, path
 	if fi, err := os.Stat(prefix); err == nil && fi.IsDir() {
 		prefix += string(filepath.Separator)
 	}
-	known, err := p.Store.Sources(ctx, sum.Wing, prefix)
+	// Only the named paths, not every file of the folder: a save in a
+	// large workspace read all of their records (16 ms of its 72 ms in a
+	// 5,001-file one).
+	var mined []string
+	for _, path := range paths {
+		if strings.HasPrefix(path, prefix) {
+			mined = append(mined, path)
+		}
+	}
+	known, err := p.Store.SourcesAt(ctx, sum.Wing, mined)
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", sum.Root, err)
 	}

@@ -24,7 +24,8 @@ const MetaModelDir = "embed.model_dir"
 type Palace struct {
 	Store *store.Store
 	// Seg segments Chinese text for the index and for queries. It loads its
-	// dictionaries (about 130 MB) only when Han text first appears.
+	// dictionaries only when Han text first appears, and then only the
+	// part of them the text met needs (see core/cjk).
 	Seg *cjk.Segmenter
 
 	cfg       embed.Config

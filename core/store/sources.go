@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -67,6 +68,29 @@ func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]So
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("list sources of %s: %w", wing, err)
+	}
+	return out, nil
+}
+
+// SourcesAt returns the sources of a wing at exactly these paths, keyed by
+// path; a path Palace has no source for is absent. It reads one row per
+// path, whatever the size of the wing (an editor's save looks up its file).
+func (s *Store) SourcesAt(ctx context.Context, wing string, paths []string) (map[string]Source, error) {
+	out := map[string]Source{}
+	for _, p := range paths {
+		var src Source
+		var mined string
+		err := s.r.QueryRowContext(ctx, `SELECT wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted, resume
+			FROM sources WHERE wing = ? AND path = ?`, wing, p).Scan(&src.Wing, &src.Path, &src.Kind, &src.ContentHash,
+			&src.Mtime, &src.Size, &src.Drawers, &mined, &src.Redacted, &src.Resume)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("source %s of %s: %w", p, wing, err)
+		}
+		src.MinedAt, _ = time.Parse(timeLayout, mined)
+		out[src.Path] = src
 	}
 	return out, nil
 }

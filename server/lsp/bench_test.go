@@ -34,8 +34,8 @@ func BenchmarkSaveToIndex(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	voc := newVocabulary(rng, 4000)
 	root := b.TempDir()
-	// PALACE_BENCH_FILES sizes the workspace: every save mines the whole
-	// folder (see indexer.mine), so its walk is part of the latency.
+	// PALACE_BENCH_FILES sizes the workspace: a save mines the saved file
+	// alone (see indexer.mine), so the time should not grow with it.
 	nfiles := 200
 	if v, err := strconv.Atoi(os.Getenv("PALACE_BENCH_FILES")); err == nil && v > 0 {
 		nfiles = v

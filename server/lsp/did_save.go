@@ -6,7 +6,11 @@ import (
 	"time"
 )
 
-// didSave queues a mine of the saved file's folder, answered by
+// whySave is the reason of a job queued by saves; a job of saves alone
+// mines only the saved files (see indexer.mine).
+const whySave = "save"
+
+// didSave queues a mine of the saved file in its folder, answered by
 // palace/didIndex {uri, wing, drawers, ms} once the file's drawers are
 // replaced (one transaction: searches see the old drawers or the new, never
 // a mix). An ignored file is answered with skipped: "ignored"; a file
@@ -38,6 +42,6 @@ func didSave(_ context.Context, s *server, raw json.RawMessage) error {
 		s.sendNotification("palace/didIndex", didIndex{URI: u, Skipped: "outside workspace", Ms: float64(time.Since(at).Microseconds()) / 1000})
 		return nil
 	}
-	s.idx.enqueue(f, "save", false, save{uri: u, path: path, at: at})
+	s.idx.enqueue(f, whySave, false, save{uri: u, path: path, at: at})
 	return nil
 }

@@ -206,10 +206,12 @@ func (ix *indexer) wait() {
 // mine runs `palace mine FOLDER --no-vectors` for a job (the vector filler
 // embeds afterwards, so a save is searchable as soon as its text is
 // committed), reports progress when asked, and answers each save with
-// palace/didIndex. The whole folder is mined, not the saved file alone:
-// only a folder mine applies the folder's ignore rules, palace.yaml and
-// room routing by path (a mine of one file routes it by its name alone),
-// and an unchanged file costs one stat.
+// palace/didIndex. A job of saves alone mines the saved files in the
+// folder's context (its ignore rules, palace.yaml, rooms by path and
+// chunking: ops.MineRequest.FilesOnly) without walking the folder, so a
+// save costs its file whatever the workspace's size; a job with file
+// events, the initial mine, and a save of an ignore file or palace.yaml
+// (which change what else is mined) walk the folder.
 func (ix *indexer) mine(ctx context.Context, j *job) {
 	f := j.folder
 	jctx, cancel := context.WithCancel(ctx)
@@ -228,8 +230,11 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 	if prog != nil {
 		req.Progress = func(done, total int) { prog.report(done, total) }
 	}
+	req.FilesOnly = j.why == whySave && !j.progress && len(j.saves) > 0
 	for _, sv := range j.saves {
 		req.Files = append(req.Files, sv.path)
+		// A saved ignore file or palace.yaml changes what else is mined.
+		req.FilesOnly = req.FilesOnly && !mine.Configures(sv.path)
 	}
 	res, err := ops.Mine(jctx, ix.s.p, req)
 	sum := res.Summary

@@ -7,6 +7,8 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -40,22 +42,42 @@ type Latency struct {
 	Hits    int     `json:"total_hits"`
 }
 
+// MineRatios are the two mines beside the floor (mineFloor) measured in
+// the same run: the figures the performance suite reports under the same
+// names (mine.cold_s, mine.floor_s, mine.cold_ratio, ...).
+type MineRatios struct {
+	ColdS       float64 `json:"cold_s"`
+	NoopS       float64 `json:"noop_s"`
+	FloorS      float64 `json:"floor_s"`
+	ColdRatio   float64 `json:"cold_ratio"`
+	NoopRatio   float64 `json:"noop_ratio"`
+	FloorFiles  int     `json:"floor_files"`
+	FloorChunks int     `json:"floor_chunks"`
+	// PeakRSSMB is this process's peak resident set right after the cold
+	// mine (getrusage maxrss; 0 where unknown): the mine's, as nothing
+	// before it in the process holds much.
+	PeakRSSMB float64 `json:"peak_rss_mb"`
+}
+
 // MineReport is what `palace bench mine` prints.
 type MineReport struct {
-	Dir      string  `json:"dir"`
-	Home     string  `json:"home"`
-	Cold     Pass    `json:"cold"`
-	Noop     Pass    `json:"noop"`
-	Search   Latency `json:"search"`
-	DBBytes  int64   `json:"db_bytes"`
-	Drawers  int     `json:"drawers"`
-	Cores    int     `json:"cores"`
-	MaxBytes int64   `json:"max_file_bytes"`
+	Dir      string     `json:"dir"`
+	Home     string     `json:"home"`
+	Cold     Pass       `json:"cold"`
+	Noop     Pass       `json:"noop"`
+	Mine     MineRatios `json:"mine"`
+	Search   Latency    `json:"search"`
+	DBBytes  int64      `json:"db_bytes"`
+	Drawers  int        `json:"drawers"`
+	Cores    int        `json:"cores"`
+	MaxBytes int64      `json:"max_file_bytes"`
 }
 
 // Mine mines dir cold into a fresh palace at home (which must not hold one),
-// mines it again (nothing changed, so a no-op), then times each of 100 mixed
-// queries with the default limit.
+// mines it again (nothing changed, so a no-op), loads the files the cold
+// mine recorded into the floor's bare FTS5 table (a database beside the
+// palace, removed after), then times each of 100 mixed queries with the
+// default limit.
 func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error) {
 	if _, err := os.Stat(home + "/" + store.DBName); err == nil {
 		return nil, fmt.Errorf("bench: %s already holds a palace; give an empty --home so the mine is cold", home)
@@ -67,12 +89,18 @@ func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error)
 	defer p.Close()
 	r := &MineReport{Dir: dir, Home: home, Cores: cores, MaxBytes: mine.DefaultMaxSize}
 	opts := mine.Options{}
-	if r.Cold, err = timedMine(ctx, p, dir, opts); err != nil {
+	var sum *mine.Summary
+	if r.Cold, sum, err = timedMine(ctx, p, dir, opts); err != nil {
 		return nil, err
 	}
-	if r.Noop, err = timedMine(ctx, p, dir, opts); err != nil {
+	peak := selfMaxRSSMB()
+	if r.Noop, _, err = timedMine(ctx, p, dir, opts); err != nil {
 		return nil, err
 	}
+	if r.Mine, err = floorBeside(ctx, p, home, sum, r.Cold.Seconds, r.Noop.Seconds); err != nil {
+		return nil, err
+	}
+	r.Mine.PeakRSSMB = peak
 	// The default request, as `palace search` makes it.
 	if r.Search, _, err = Searches(ctx, p, Queries(), search.Request{}); err != nil {
 		return nil, err
@@ -85,10 +113,38 @@ func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error)
 	return r, nil
 }
 
-func timedMine(ctx context.Context, p *palace.Palace, dir string, o mine.Options) (Pass, error) {
+// floorBeside measures the floor on the files the cold mine (sum)
+// recorded and sets both mines' times against it.
+func floorBeside(ctx context.Context, p *palace.Palace, home string, sum *mine.Summary, cold, noop float64) (MineRatios, error) {
+	root := sum.Root
+	if fi, err := os.Stat(root); err == nil && fi.IsDir() {
+		root += string(filepath.Separator)
+	}
+	sources, err := p.Store.Sources(ctx, sum.Wing, root)
+	if err != nil {
+		return MineRatios{}, fmt.Errorf("bench: the files the mine recorded: %w", err)
+	}
+	files := make([]string, 0, len(sources))
+	for f := range sources {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	db := filepath.Join(home, "floor.db")
+	took, chunks, err := mineFloor(ctx, db, files)
+	// The floor's database is as large as a palace; only its time matters.
+	os.Remove(db)
+	if err != nil {
+		return MineRatios{}, err
+	}
+	f := took.Seconds()
+	return MineRatios{ColdS: cold, NoopS: noop, FloorS: f, ColdRatio: cold / f, NoopRatio: noop / f,
+		FloorFiles: len(files), FloorChunks: chunks}, nil
+}
+
+func timedMine(ctx context.Context, p *palace.Palace, dir string, o mine.Options) (Pass, *mine.Summary, error) {
 	sum, err := mine.Run(ctx, p, dir, o)
 	if err != nil {
-		return Pass{}, err
+		return Pass{}, nil, err
 	}
 	r := Pass{Seconds: sum.Seconds, Files: sum.FilesSeen, Mined: sum.FilesMined, Bytes: sum.Bytes, Drawers: sum.DrawersAdded}
 	if sum.Seconds > 0 {
@@ -96,7 +152,7 @@ func timedMine(ctx context.Context, p *palace.Palace, dir string, o mine.Options
 		r.MBPerSec = float64(sum.Bytes) / 1e6 / sum.Seconds
 		r.DrawersPS = float64(sum.DrawersAdded) / sum.Seconds
 	}
-	return r, nil
+	return r, sum, nil
 }
 
 // Queries returns the built-in mixed query set.
