@@ -286,6 +286,24 @@ const TeamPoll = 5 * time.Second
 // on the palace, so the server's handle needs no change, and reports to
 // logf (never stdout, which carries the protocol).
 func TeamFollow(ctx context.Context, home string, o palace.Options, logf func(string, ...any)) error {
+	// The server creates the palace once its flags are accepted; the
+	// follower never does, so a refused serve leaves nothing behind. With
+	// no palace there is no joined team, unless the environment names one.
+	home, err := store.ResolveHome(home)
+	if err != nil {
+		return err
+	}
+	for store.CheckExists(home) != nil {
+		if os.Getenv(TeamURLEnv) == "" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(TeamPoll / 10):
+		}
+	}
+	o.NoCreate = true
 	p, err := Open(ctx, home, o)
 	if err != nil {
 		return err
