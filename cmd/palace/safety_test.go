@@ -126,9 +126,13 @@ func integrityReports(t *testing.T, path string, root int) bool {
 	if rows.Err() != nil || !drawers {
 		return false
 	}
-	// And some drawer rows cannot be read: a damaged cell the table scan
-	// still parses leaves export nothing to skip.
-	scan, err := db.Query(`SELECT * FROM drawers`)
+	// And some drawer rows cannot be read by the query export runs (its
+	// columns, by id): a damaged cell the scan still parses leaves export
+	// nothing to skip, and so does damage only in what export does not
+	// read (the derived index text): a CI run met a page where SELECT *
+	// failed and export read every row.
+	scan, err := db.Query(`SELECT id, wing, room, kind, source, line_start, line_end, content, content_hash, created_at,
+		source_mtime, importance, deleted_at, metadata, occurred_at, occurred_end, purged_at FROM drawers ORDER BY id`)
 	if err != nil {
 		return true
 	}
