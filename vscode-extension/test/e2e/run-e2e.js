@@ -206,7 +206,7 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       await shot(page, 'status.png');
     });
 
-    await step('Show Map draws the wings and rooms; a room click searches that room in the Search view', async () => {
+    await step('Show Map draws the wings and rooms; a room click lists its drawers on the page and searches that room in the Search view', async () => {
       await palette('Palace: Show Map');
       await page.locator('.tab.active', { hasText: 'Palace Map' }).waitFor({ timeout: 10000 });
       const f = await webviewFrame(page, 'rect.room[data-wing="fixture"]');
@@ -214,6 +214,8 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       if (!rooms.includes('decisions')) throw new Error(`the map's fixture rooms: ${JSON.stringify(rooms)}`);
       await shot(page, 'map.png');
       await f.locator('rect.room[data-wing="fixture"][data-room="decisions"]').click();
+      await f.locator('#panel h2', { hasText: 'fixture / decisions' }).waitFor({ timeout: 10000 });
+      if (!(await f.locator('#panel li').count())) throw new Error('the map lists no drawer of the clicked room');
       const s = await webviewFrame(page, '#q');
       for (let i = 0; i < 40 && (await s.locator('#room').inputValue()) !== 'decisions'; i++) await new Promise((r) => setTimeout(r, 250));
       const got = [await s.locator('#wing').inputValue(), await s.locator('#room').inputValue()];
