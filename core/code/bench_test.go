@@ -1,6 +1,7 @@
 package code
 
 import (
+	"errors"
 	"go/build"
 	"io/fs"
 	"os"
@@ -81,5 +82,24 @@ func BenchmarkSplitSave(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkSplitBroken cuts net/http's server.go with a broken definition
+// at its end, as an editor saves a file mid-edit: the parse finds the
+// top-level error, and SplitFile hands the file to the line chunker.
+func BenchmarkSplitBroken(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join(build.Default.GOROOT, "src", "net", "http", "server.go"))
+	if err != nil {
+		b.Skipf("no net/http/server.go: %v", err)
+	}
+	text := string(src) + "\nfunc broken( {\n"
+	ps := NewParser()
+	defer ps.Close()
+	b.SetBytes(int64(len(text)))
+	for i := 0; i < b.N; i++ {
+		if _, err := ps.SplitFile("/w/server.go", text, "go", chunk.Default); !errors.Is(err, ErrFallback) {
+			b.Fatalf("SplitFile = %v, want ErrFallback", err)
+		}
 	}
 }

@@ -19,6 +19,24 @@ extern uint16_t ts_node_symbol(ccNode);
 extern bool ts_node_is_named(ccNode);
 extern uint32_t ts_node_start_byte(ccNode);
 extern uint32_t ts_node_end_byte(ccNode);
+extern bool ts_node_is_error(ccNode);
+
+// topError returns the start byte of root's first ERROR child, or -1.
+static int64_t topError(ccNode root) {
+	ccCursor c = ts_tree_cursor_new(root);
+	int64_t at = -1;
+	if (ts_tree_cursor_goto_first_child(&c)) {
+		do {
+			ccNode x = ts_tree_cursor_current_node(&c);
+			if (ts_node_is_error(x)) {
+				at = ts_node_start_byte(x);
+				break;
+			}
+		} while (ts_tree_cursor_goto_next_sibling(&c));
+	}
+	ts_tree_cursor_delete(&c);
+	return at;
+}
 
 // flatten writes each named node under root (root excluded) in preorder
 // as four numbers: kind id, depth below root, start and end byte. It
@@ -76,4 +94,11 @@ func flatNodes(root *sitter.Node) []uint32 {
 	out := make([]uint32, 4*max)
 	n := C.flatten(*(*C.ccNode)(unsafe.Pointer(root)), (*C.uint32_t)(unsafe.Pointer(&out[0])), C.size_t(max))
 	return out[:4*int(n)]
+}
+
+// topError returns where root's first ERROR child starts: a file broken
+// at its top level. One call into C, before any node is copied out.
+func topError(root *sitter.Node) (int, bool) {
+	at := int64(C.topError(*(*C.ccNode)(unsafe.Pointer(root))))
+	return int(at), at >= 0
 }

@@ -157,18 +157,21 @@ func (ps *Parser) parse(path, text, lang string, limit time.Duration) (*tree, er
 	w := walker{t: t, lang: ps.langs[lang], names: ps.names[lang],
 		defs: defKinds[family(lang)], fam: family(lang)}
 	root := st.RootNode()
+	// A file broken at its top level goes to the line chunker (SplitFile):
+	// copying its nodes and looking for definitions in its ERROR nodes
+	// would be thrown away. An editor saves such files all the time.
+	if root.IsError() {
+		t.broken = true
+		return t, nil
+	}
+	if at, ok := topError(root); ok {
+		t.broken, t.brokenAt = true, at
+		return t, nil
+	}
 	t.top = w.build(flatNodes(root))
 	c := root.Walk()
 	defer c.Close()
 	w.define(c, "", 0)
-	if root.IsError() {
-		t.broken, t.brokenAt = true, 0
-	}
-	for _, n := range t.top {
-		if n.kind == "ERROR" && !t.broken {
-			t.broken, t.brokenAt = true, n.start
-		}
-	}
 	return t, nil
 }
 
