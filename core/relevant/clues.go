@@ -108,7 +108,8 @@ func Extract(text string, start, end Position, path, root string) Clues {
 	var c Clues
 	if start == end {
 		c.Identifier = identifierAt(lines[start.Line], start.Col)
-		if isKeyword(c.Identifier) || query.IsStopWord(c.Identifier) {
+		called, qualified := usedAsCode(lines[start.Line], start.Col)
+		if isKeyword(c.Identifier) && !qualified || query.IsStopWord(c.Identifier) && !called && !qualified {
 			c.Identifier = ""
 		} else if c.Identifier != "" {
 			c.Qualifier = qualifierAt(lines[start.Line], start.Col)
@@ -240,6 +241,21 @@ func isIdentRune(r rune) bool {
 func identifierAt(line string, col int) string {
 	s, e := identSpan(line, col)
 	return trimIdent(line[s:e])
+}
+
+// usedAsCode reports whether the identifier the cursor at col touches is
+// called (done(), followed by '(') or qualified (fut.done, io::empty,
+// after '.' or '::'). At the cursor, a stop word is a clue only when
+// called or qualified, and a reserved word only when qualified: "done" in
+// asyncio's fut.done() names a method, "here" in a sentence nothing, and
+// "if (" is a statement.
+func usedAsCode(line string, col int) (called, qualified bool) {
+	s, e := identSpan(line, col)
+	if s == e {
+		return false, false
+	}
+	before, after := line[:s], strings.TrimLeft(line[e:], " \t")
+	return strings.HasPrefix(after, "("), strings.HasSuffix(before, ".") || strings.HasSuffix(before, "::")
 }
 
 // qualifierAt is the identifier before the one the cursor at col touches

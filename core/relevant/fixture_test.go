@@ -49,6 +49,8 @@ func TestDefinitionFirstInWorkspaces(t *testing.T) {
 			first: "shop/pricing.py", firstWhy: "definition of apply_discount (1 of 2: the one in a package this file imports)",
 			before: [][2]string{{"shop/checkout.py", "tests/test_pricing.py"}, {"shop/checkout.py", "tests/test_bulk.py"}},
 			calls:  "shop/checkout.py", other: "shop/legacy.py"},
+		{name: "python: a method named like a stop word", ws: "py", open: "shop/checkout.py", marker: "done():",
+			first: "shop/order.py", firstWhy: "definition of done"},
 		{name: "python: from a test", ws: "py", open: "tests/test_bulk.py", marker: "apply_discount(2",
 			first: "shop/pricing.py", firstWhy: "definition of apply_discount (1 of 2: the one in a package this file imports)",
 			before: [][2]string{{"tests/test_pricing.py", "shop/checkout.py"}}, calls: "tests/test_pricing.py"},
