@@ -155,6 +155,13 @@ func newDemoter(req Request) demoter {
 			d.asked[c] = true
 		}
 	}
+	// A class word as the query's label ("readme: how to install") asks
+	// for it at any length.
+	if label, _, ok := strings.Cut(strings.TrimSpace(strings.ToLower(req.Query)), ":"); ok {
+		if c, ok := askWords[label]; ok {
+			d.asked[c] = true
+		}
+	}
 	if p := req.Filter.SourcePrefix; p != "" {
 		d.asked[classOfPath(p)] = true
 		d.asked[classOfPath(p+"/x")] = true

@@ -65,6 +65,8 @@ func TestQueryAsksForAClass(t *testing.T) {
 		{Request{Query: "where are the install docs"}, classDocs},
 		// In a longer query a class word is one topic of several.
 		{Request{Query: "search ranks drawers from a date the query names first, targets checked in tests"}, classSource},
+		// ...unless it labels the query.
+		{Request{Query: "Readme: widgets whose name holds, best match first"}, classDocs},
 		{Request{Query: "widgets", Filter: store.Filter{SourcePrefix: "/r/tests"}}, classTest},
 		{Request{Query: "widgets", Filter: store.Filter{SourcePrefix: "/r/CHANGELOG.md"}}, classChangelog},
 	} {

@@ -3,6 +3,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -316,10 +317,24 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 	return res, nil
 }
 
+// scoreOrderTerms is the number of query terms from which the drawers
+// holding every term are no longer put first: a query that long (a commit
+// subject, a pasted sentence) is rarely said whole by the drawer that
+// answers it, and the few that hold all its words are more often prose
+// repeating them than the code meant. BM25 already ranks a drawer holding
+// more of the terms higher. On this repository's history (bench code,
+// 200 commits, split by commit hash) ranking such queries by score alone
+// raised R_any@10 from 0.962 to 0.972 and MRR@10 from 0.813 to 0.823 on
+// the half held back from tuning, left the tuned half's R_any@10 as it
+// was (MRR 0.795 → 0.798), and left LoCoMo's recall as it was (MRR
+// 0.434 → 0.435).
+const scoreOrderTerms = 5
+
 // lexical fills res with BM25 hits: first drawers holding every term, then,
 // if that leaves room under the limit, drawers holding any of them. BM25
 // ranks within each group, tests and the like demoted (see demoteFactor);
-// drawers with all terms always come first.
+// drawers with all terms come first, unless the query has scoreOrderTerms
+// terms or more: then both groups are ranked by score together.
 func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res *Result) error {
 	st := p.Store
 	d := newDemoter(req)
@@ -336,16 +351,26 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 		return fmt.Errorf("search %q: %w", req.Query, err)
 	}
 	res.Hits = appendHits(res.Hits, all, "all")
-	if len(all) < limit && len(q.Terms) > 1 {
+	long := len(q.Terms) >= scoreOrderTerms
+	if (len(all) < limit || long) && len(q.Terms) > 1 {
 		seen := map[string]bool{}
 		for _, h := range all {
 			seen[h.ID] = true
 		}
-		some, err := d.ranked(limit-len(all), func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.Any, req.Filter, n, seen) })
+		want := limit - len(all)
+		if long {
+			// The best limit of the union are among the best limit of each.
+			want = limit
+		}
+		some, err := d.ranked(want, func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.Any, req.Filter, n, seen) })
 		if err != nil {
 			return fmt.Errorf("search %q: %w", req.Query, err)
 		}
 		res.Hits = appendHits(res.Hits, some, "any")
+		if long {
+			slices.SortStableFunc(res.Hits, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
+			res.Hits = res.Hits[:min(len(res.Hits), limit)]
+		}
 	}
 	if err := preferNamedTime(ctx, st, req, q, limit, res); err != nil {
 		return fmt.Errorf("search %q: %w", req.Query, err)

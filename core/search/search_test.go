@@ -114,3 +114,35 @@ func TestInvalidMetadataLeftOut(t *testing.T) {
 		t.Errorf("metadata of the hits: %v", got)
 	}
 }
+
+// TestLongQueryRanksByScore: a query of scoreOrderTerms terms or more is
+// ranked by score alone, so a drawer repeating most of its words beats a
+// long one that mentions each once; a shorter query still puts the drawer
+// holding every word first.
+func TestLongQueryRanksByScore(t *testing.T) {
+	mentions := "the parser leaks goroutines when the timer fires during shutdown, " +
+		"which we noted once among many other remarks about releases, meetings, " +
+		"holidays, budgets, the office move, the printer, lunch orders and the weather"
+	repeats := "parser leaks goroutines at shutdown; parser leaks goroutines at shutdown"
+	p := seed(t, map[string]time.Time{
+		mentions:                           day("2025-01-01"),
+		repeats:                            day("2025-01-01"),
+		"unrelated filler about the build": day("2025-01-01"),
+		"more filler words":                day("2025-01-01"),
+		"the release notes of the week":    day("2025-01-01"),
+	})
+	for _, tc := range []struct {
+		query, first, firstMatch string
+	}{
+		{"parser leaks goroutines shutdown timer", repeats, "any"},
+		{"parser goroutines timer", mentions, "all"},
+	} {
+		res, err := Run(context.Background(), p, Request{Query: tc.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != 2 || res.Hits[0].Content != tc.first || res.Hits[0].Match != tc.firstMatch {
+			t.Errorf("%q: hits = %+v", tc.query, res.Hits)
+		}
+	}
+}
