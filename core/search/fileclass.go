@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -26,6 +27,8 @@ const (
 	classLockfile
 	classChangelog
 	classDocs
+	classExample
+	classVendored
 	classCount
 )
 
@@ -53,7 +56,20 @@ var (
 		"go.sum": true, "package-lock.json": true, "yarn.lock": true, "pnpm-lock.yaml": true,
 		"cargo.lock": true, "poetry.lock": true, "composer.lock": true, "gemfile.lock": true, "pipfile.lock": true,
 	}
-	testDirs      = map[string]bool{"test": true, "tests": true, "testdata": true, "__tests__": true}
+	testDirs    = map[string]bool{"test": true, "tests": true, "testdata": true, "__tests__": true, "spec": true, "specs": true}
+	exampleDirs = map[string]bool{"example": true, "examples": true, "_example": true, "_examples": true}
+	vendorDirs  = map[string]bool{"vendor": true, "third_party": true, "third-party": true, "thirdparty": true, "node_modules": true}
+	docDirs     = map[string]bool{"doc": true, "docs": true, "documentation": true}
+	// testName matches test files by each language's naming rule;
+	// testClass JVM, .NET, PHP and Swift test classes (FooTest.java,
+	// FooTests.cs), case-sensitive, so "Latest.java" is not one.
+	testName = regexp.MustCompile(`(?i)(` +
+		`_test\.(go|py|rb|exs|dart|c|cc|cpp)$` + // Go, Python, Ruby, Elixir, Dart, C/C++
+		`|^test_[^/]*\.py$|^conftest\.py$` + // pytest
+		`|[._](test|spec)\.[cm]?[jt]sx?$` + // Jest, Mocha, Vitest
+		`|_spec\.rb$|_unittest\.cc$` +
+		`)`)
+	testClass     = regexp.MustCompile(`Tests?\.(java|kt|scala|groovy|cs|php|swift)$`)
 	changelogs    = []string{"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes"}
 	docExtensions = map[string]bool{"": true, ".md": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
 	// docFiles are prose documents by extension (a changelog is one of its
@@ -71,18 +87,26 @@ var (
 		"releases": classChangelog, "news": classChangelog,
 		"doc": classDocs, "docs": classDocs, "documentation": classDocs, "documented": classDocs, "readme": classDocs,
 		"guide": classDocs, "manual": classDocs, "tutorial": classDocs, "howto": classDocs,
+		"example": classExample, "examples": classExample, "sample": classExample, "samples": classExample,
+		"demo": classExample, "demos": classExample,
+		"vendor": classVendored, "vendored": classVendored, "thirdparty": classVendored,
 	}
 )
 
 // classOfPath classifies a file by its path: lock files and changelogs by
-// name, generated code by suffix, tests by the name and folder rules of
-// Go, Python, JavaScript/TypeScript and Rust, and the generic test folders.
+// name, generated code by suffix, tests by the naming rules of each
+// language (IsTestName) and the generic test folders, then what sits in a
+// vendored, examples or docs folder, then prose by its extension.
 func classOfPath(p string) fileClass {
-	parts := strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == '/' || r == '\\' })
-	if len(parts) == 0 {
+	orig := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
+	if len(orig) == 0 {
 		return classSource
 	}
-	name := parts[len(parts)-1]
+	parts := strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == '/' || r == '\\' })
+	name, dirs := parts[len(parts)-1], parts[:len(parts)-1]
+	in := func(set map[string]bool) bool {
+		return slices.ContainsFunc(dirs, func(d string) bool { return set[d] })
+	}
 	ext := path.Ext(name)
 	switch {
 	case lockfiles[name]:
@@ -92,15 +116,30 @@ func classOfPath(p string) fileClass {
 	case strings.HasSuffix(name, ".pb.go") || strings.HasSuffix(name, "_gen.go") ||
 		strings.HasSuffix(name, ".min.js") || strings.HasSuffix(name, ".min.css"):
 		return classGenerated
-	case strings.HasSuffix(name, "_test.go"),
-		ext == ".py" && (strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test.py") || name == "conftest.py"),
-		strings.Contains(name, ".test.") || strings.Contains(name, ".spec."),
-		slices.ContainsFunc(parts[:len(parts)-1], func(d string) bool { return testDirs[d] }):
+	case IsTestName(orig[len(orig)-1]), strings.Contains(name, ".test.") || strings.Contains(name, ".spec."), in(testDirs):
 		return classTest
-	case docFiles[ext]:
+	case in(vendorDirs):
+		return classVendored
+	case in(exampleDirs):
+		return classExample
+	case docFiles[ext], in(docDirs):
 		return classDocs
 	}
 	return classSource
+}
+
+// IsTestName reports whether a file's base name is a test's by its
+// language's naming rule (foo_test.go, test_foo.py, foo.spec.ts,
+// foo_spec.rb, FooTest.java, ...).
+func IsTestName(base string) bool {
+	return testName.MatchString(base) || testClass.MatchString(base)
+}
+
+// NotSourceDir reports whether a folder of this name holds no source:
+// tests, vendored code, examples or documentation.
+func NotSourceDir(name string) bool {
+	d := strings.ToLower(name)
+	return testDirs[d] || vendorDirs[d] || exampleDirs[d] || docDirs[d]
 }
 
 // namedAs says whether a file name is word, maybe followed by a version or

@@ -4,6 +4,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/palace-dev/palace/core/search"
 )
 
 // The commit selection of `palace bench code`: which files are source,
@@ -21,27 +23,6 @@ var codeExts = func() map[string]bool {
 	return m
 }()
 
-// notSourceDirs are folders whose files are never source: tests, vendored
-// code, documentation and examples.
-var notSourceDirs = map[string]bool{
-	"test": true, "tests": true, "testdata": true, "__tests__": true, "spec": true, "specs": true,
-	"vendor": true, "third_party": true, "third-party": true, "thirdparty": true, "node_modules": true,
-	"doc": true, "docs": true, "documentation": true,
-	"example": true, "examples": true, "_example": true, "_examples": true,
-}
-
-// testName matches test files by each language's naming rule.
-var testName = regexp.MustCompile(`(?i)(` +
-	`_test\.(go|py|rb|exs|dart|c|cc|cpp)$` + // Go, Python, Ruby, Elixir, Dart, C/C++
-	`|^test_[^/]*\.py$|^conftest\.py$` + // pytest
-	`|[._](test|spec)\.[cm]?[jt]sx?$` + // Jest, Mocha, Vitest
-	`|_spec\.rb$|_unittest\.cc$` +
-	`)`)
-
-// testClass matches JVM, .NET, PHP and Swift test classes (FooTest.java,
-// FooTests.cs): case-sensitive, so "Latest.java" is not one.
-var testClass = regexp.MustCompile(`Tests?\.(java|kt|scala|groovy|cs|php|swift)$`)
-
 // isSource says whether the repository path p (slash-separated) is a
 // source file: a code extension, not a test, not under a test, vendored,
 // docs or examples folder.
@@ -51,11 +32,11 @@ func isSource(p string) bool {
 	}
 	dir, base := path.Split(p)
 	for _, d := range strings.Split(strings.Trim(dir, "/"), "/") {
-		if notSourceDirs[strings.ToLower(d)] {
+		if search.NotSourceDir(d) {
 			return false
 		}
 	}
-	return !testName.MatchString(base) && !testClass.MatchString(base)
+	return !search.IsTestName(base)
 }
 
 var (
