@@ -30,7 +30,8 @@ files the cold mine recorded into the floor (read, cut into 800-character
 chunks and inserted into one FTS5 table in one transaction, by this same
 process), then times 100 mixed queries. It prints files/s, MB/s, drawers/s,
 both mines over the floor (--json: mine.cold_s, mine.noop_s, mine.floor_s,
-mine.cold_ratio, mine.noop_ratio, mine.peak_rss_mb) and query p50/p95.
+mine.cold_ratio, mine.noop_ratio, mine.peak_rss_mb, and mine.cold_write_s, the
+time the cold mine's writer spent in its transactions) and query p50/p95.
 
 With --against BIN (an earlier palace build) it instead compares cold mines:
 BIN and this binary each mine DIR into a fresh temporary palace, alternately,
@@ -69,6 +70,7 @@ each run's wall time, CPU time and peak memory, both medians, and their ratios.`
 					p.name, p.p.Seconds, p.p.Files, p.p.Mined, float64(p.p.Bytes)/1e6, p.p.FilesPerSec, p.p.MBPerSec, p.p.DrawersPS)
 			}
 			fmt.Fprintf(out, "floor  %7.2fs  %6d files, %d chunks into one FTS5 table\n", r.Mine.FloorS, r.Mine.FloorFiles, r.Mine.FloorChunks)
+			fmt.Fprintf(out, "cold mine's writer in its transactions %.2fs of %.2fs\n", r.Mine.ColdWriteS, r.Mine.ColdS)
 			fmt.Fprintf(out, "cold / floor %.2fx (target %.1fx)  no-op / floor %.3fx (target %.1fx)  peak RSS after the cold mine %.0f MB\n",
 				r.Mine.ColdRatio, bench.TargetColdRatio, r.Mine.NoopRatio, bench.TargetNoopRatio, r.Mine.PeakRSSMB)
 			fmt.Fprintf(out, "palace %d drawers, %.1f MB on disk\n", r.Drawers, float64(r.DBBytes)/1e6)

@@ -69,6 +69,7 @@ func TestBenchMineFloor(t *testing.T) {
 			FloorFiles  int     `json:"floor_files"`
 			FloorChunks int     `json:"floor_chunks"`
 			PeakRSSMB   float64 `json:"peak_rss_mb"`
+			ColdWriteS  float64 `json:"cold_write_s"`
 		} `json:"mine"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
@@ -80,6 +81,9 @@ func TestBenchMineFloor(t *testing.T) {
 	}
 	if m.FloorFiles != r.Cold.Mined || m.FloorChunks < m.FloorFiles {
 		t.Errorf("the floor read %d files in %d chunks; the cold mine mined %d", m.FloorFiles, m.FloorChunks, r.Cold.Mined)
+	}
+	if m.ColdWriteS <= 0 || m.ColdWriteS > m.ColdS {
+		t.Errorf("cold_write_s = %v of cold_s %v: want the writer's share of the cold mine", m.ColdWriteS, m.ColdS)
 	}
 	if runtime.GOOS == "linux" && m.PeakRSSMB <= 0 {
 		t.Errorf("peak_rss_mb = %v", m.PeakRSSMB)

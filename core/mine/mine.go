@@ -128,6 +128,10 @@ type Summary struct {
 	// parses that were cut by lines instead: too large, too slow to parse
 	// or broken at their top level.
 	ParseFallbacks int `json:"parse_fallbacks"`
+	// WriteSeconds is how long the writer spent in its transactions. They
+	// overlap the workers' reading and cutting, so a figure near Seconds
+	// says the writer is the mine's critical path.
+	WriteSeconds float64 `json:"write_seconds"`
 }
 
 // result is one file after the workers looked at it.
@@ -286,6 +290,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		}
 		w := <-inflight
 		inflight = nil
+		sum.WriteSeconds += w.took.Seconds()
 		if w.err != nil {
 			return w.err
 		}
@@ -302,12 +307,14 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		b, ch := next, make(chan written, 1)
 		next, inflight = pending{}, ch
 		go func() {
+			t := time.Now()
 			r, err := st.ApplySources(wctx, b.updates)
+			took := time.Since(t)
 			if err == nil {
 				// The next batch may be ready at once; let waiting writers in first.
 				st.Yield(wctx)
 			}
-			ch <- written{batch: b, result: r, err: err}
+			ch <- written{batch: b, result: r, err: err, took: took}
 		}()
 		return nil
 	}
@@ -458,6 +465,7 @@ type written struct {
 	batch  pending
 	result store.BatchResult
 	err    error
+	took   time.Duration
 }
 
 func (s *Summary) addSkip(k Skip) {

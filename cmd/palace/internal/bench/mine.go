@@ -53,6 +53,10 @@ type MineRatios struct {
 	NoopRatio   float64 `json:"noop_ratio"`
 	FloorFiles  int     `json:"floor_files"`
 	FloorChunks int     `json:"floor_chunks"`
+	// ColdWriteS is how long the cold mine's writer spent in its
+	// transactions (mine.Summary.WriteSeconds): near ColdS, the writer is
+	// the critical path; well below, the workers are.
+	ColdWriteS float64 `json:"cold_write_s"`
 	// PeakRSSMB is this process's peak resident set right after the cold
 	// mine (getrusage maxrss; 0 where unknown): the mine's, as nothing
 	// before it in the process holds much.
@@ -101,6 +105,7 @@ func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error)
 		return nil, err
 	}
 	r.Mine.PeakRSSMB = peak
+	r.Mine.ColdWriteS = sum.WriteSeconds
 	// The default request, as `palace search` makes it.
 	if r.Search, _, err = Searches(ctx, p, Queries(), search.Request{}); err != nil {
 		return nil, err
