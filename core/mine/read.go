@@ -51,15 +51,46 @@ func readText(path string, maxSize int64) (string, error) {
 		return "", &errSkip{ReasonUnreadable, err.Error()}
 	}
 	defer f.Close()
+	// The binary test reads only the head: a binary file (a tenth of Go's
+	// source tree) is judged by it without reading the rest, which every
+	// mine, a no-op one too, would otherwise read again in full, since a
+	// skipped file is not recorded.
+	head := make([]byte, min(int64(sniffLen+3), maxSize+1))
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return "", &errSkip{ReasonUnreadable, err.Error()}
+	}
+	head = head[:n]
+	if s := binaryHead(head); s != nil {
+		return "", s
+	}
 	// Read one byte past the cap so a file that grew since stat is caught.
-	b, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	rest, err := io.ReadAll(io.LimitReader(f, maxSize+1-int64(n)))
 	if err != nil {
 		return "", &errSkip{ReasonUnreadable, err.Error()}
 	}
+	b := append(head, rest...)
 	if int64(len(b)) > maxSize {
 		return "", &errSkip{ReasonTooLarge, fmt.Sprintf("larger than %d bytes", maxSize)}
 	}
 	return decode(b)
+}
+
+// binaryHead is decode's binary test on the first bytes of a file, when
+// it can tell from them: a UTF-16 file (by its BOM) is judged after
+// decoding, so only whole.
+func binaryHead(head []byte) *errSkip {
+	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+		return nil
+	}
+	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
+	if len(head) > sniffLen {
+		head = head[:sniffLen]
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return &errSkip{ReasonBinary, "NUL byte in the first 8000 bytes"}
+	}
+	return nil
 }
 
 // decode applies the BOM/encoding check and the binary and UTF-8 tests.
