@@ -385,8 +385,11 @@ func possessive(word string) (string, string) {
 // letter (1.2.0, v1.2, 10:30) stays whole. It returns the word without the punctuation around
 // it, and its pieces.
 func qualifiedParts(word string) (string, []string) {
+	// Private-use characters (Co) are word characters to FTS5's unicode61
+	// tokenizer, as letters and digits are: cutting or trimming at them
+	// asks for a token the index never holds.
 	joins := func(r rune) bool {
-		return !unicode.In(r, unicode.L, unicode.N, unicode.M) && r != '_' && r != '-' && r != '\''
+		return !unicode.In(r, unicode.L, unicode.N, unicode.M, unicode.Co) && r != '_' && r != '-' && r != '\''
 	}
 	trimmed := strings.TrimFunc(word, func(r rune) bool { return joins(r) || r == '-' || r == '\'' })
 	if trimmed == "" {
