@@ -60,16 +60,19 @@ func readText(path string, maxSize int64) (string, error) {
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return "", &errSkip{ReasonUnreadable, err.Error()}
 	}
-	head = head[:n]
-	if s := binaryHead(head); s != nil {
+	if s := binaryHead(head[:n]); s != nil {
 		return "", s
 	}
+	// From the start again rather than appending to the head: one buffer
+	// for the whole file, as before.
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return "", &errSkip{ReasonUnreadable, err.Error()}
+	}
 	// Read one byte past the cap so a file that grew since stat is caught.
-	rest, err := io.ReadAll(io.LimitReader(f, maxSize+1-int64(n)))
+	b, err := io.ReadAll(io.LimitReader(f, maxSize+1))
 	if err != nil {
 		return "", &errSkip{ReasonUnreadable, err.Error()}
 	}
-	b := append(head, rest...)
 	if int64(len(b)) > maxSize {
 		return "", &errSkip{ReasonTooLarge, fmt.Sprintf("larger than %d bytes", maxSize)}
 	}
