@@ -86,11 +86,13 @@ func binaryHead(head []byte) *errSkip {
 	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
 		return nil
 	}
-	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
-	if len(head) > sniffLen {
-		head = head[:sniffLen]
-	}
-	if bytes.IndexByte(head, 0) >= 0 {
+	return binary(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}))
+}
+
+// binary is the binary test of text as decoded: a NUL byte in its first
+// sniffLen bytes.
+func binary(b []byte) *errSkip {
+	if bytes.IndexByte(b[:min(len(b), sniffLen)], 0) >= 0 {
 		return &errSkip{ReasonBinary, "NUL byte in the first 8000 bytes"}
 	}
 	return nil
@@ -109,12 +111,8 @@ func decode(b []byte) (string, error) {
 		}
 		b = u
 	}
-	head := b
-	if len(head) > sniffLen {
-		head = head[:sniffLen]
-	}
-	if bytes.IndexByte(head, 0) >= 0 {
-		return "", &errSkip{ReasonBinary, "NUL byte in the first 8000 bytes"}
+	if s := binary(b); s != nil {
+		return "", s
 	}
 	if !utf8.Valid(b) {
 		off := firstInvalid(b)

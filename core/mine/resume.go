@@ -201,7 +201,7 @@ func (m *miner) resumeLog(ctx context.Context, c candidate, format string, src s
 	}
 	// What the whole mine's decoding would change or refuse is left to it.
 	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) || bytes.HasPrefix(head, []byte{0xFF, 0xFE}) ||
-		bytes.HasPrefix(head, []byte{0xFE, 0xFF}) || bytes.IndexByte(head[:min(len(head), sniffLen)], 0) >= 0 {
+		bytes.HasPrefix(head, []byte{0xFE, 0xFF}) || binary(head) != nil {
 		return false
 	}
 	if cp.End > 0 {
