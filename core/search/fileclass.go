@@ -98,11 +98,14 @@ var (
 // language (IsTestName) and the generic test folders, then what sits in a
 // vendored, examples or docs folder, then prose by its extension.
 func classOfPath(p string) fileClass {
-	orig := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
-	if len(orig) == 0 {
+	parts := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
+	if len(parts) == 0 {
 		return classSource
 	}
-	parts := strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == '/' || r == '\\' })
+	base := parts[len(parts)-1] // as written: FooTest.java is a test, Latest.java not
+	for i, d := range parts {
+		parts[i] = strings.ToLower(d)
+	}
 	name, dirs := parts[len(parts)-1], parts[:len(parts)-1]
 	in := func(set map[string]bool) bool {
 		return slices.ContainsFunc(dirs, func(d string) bool { return set[d] })
@@ -116,7 +119,7 @@ func classOfPath(p string) fileClass {
 	case strings.HasSuffix(name, ".pb.go") || strings.HasSuffix(name, "_gen.go") ||
 		strings.HasSuffix(name, ".min.js") || strings.HasSuffix(name, ".min.css"):
 		return classGenerated
-	case IsTestName(orig[len(orig)-1]), strings.Contains(name, ".test.") || strings.Contains(name, ".spec."), in(testDirs):
+	case IsTestName(base), strings.Contains(name, ".test.") || strings.Contains(name, ".spec."), in(testDirs):
 		return classTest
 	case in(vendorDirs):
 		return classVendored
