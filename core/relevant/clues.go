@@ -254,8 +254,17 @@ func usedAsCode(line string, col int) (called, qualified bool) {
 	if s == e {
 		return false, false
 	}
-	before, after := line[:s], strings.TrimLeft(line[e:], " \t")
-	return strings.HasPrefix(after, "("), strings.HasSuffix(before, ".") || strings.HasSuffix(before, "::")
+	_, qualified = joined(line[:s])
+	return strings.HasPrefix(strings.TrimLeft(line[e:], " \t"), "("), qualified
+}
+
+// joined cuts the '.' or '::' that joins a name to what comes before it
+// from the end of before.
+func joined(before string) (string, bool) {
+	if b, ok := strings.CutSuffix(before, "::"); ok {
+		return b, true
+	}
+	return strings.CutSuffix(before, ".")
 }
 
 // qualifierAt is the identifier before the one the cursor at col touches
@@ -266,16 +275,8 @@ func qualifierAt(line string, col int) string {
 	if s == e {
 		return ""
 	}
-	before := line[:s]
-	switch {
-	case strings.HasSuffix(before, "::"):
-		before = before[:len(before)-2]
-	case strings.HasSuffix(before, "."):
-		before = before[:len(before)-1]
-	default:
-		return ""
-	}
-	if before == "" {
+	before, ok := joined(line[:s])
+	if !ok || before == "" {
 		return ""
 	}
 	qs, qe := identSpan(before, len(before))
