@@ -346,8 +346,16 @@ func lex(s string) []Term {
 		t.Text = word
 		if trimmed, pieces := qualifiedParts(word); len(pieces) > 1 && !not {
 			// An exclusion stays as typed: its pieces apart would
-			// exclude far more than the reader named.
-			t.Text, t.Pieces = trimmed, pieces
+			// exclude far more than the reader named. The word is
+			// trimmed only where what goes is ASCII punctuation, which
+			// FTS5's unicode61 reads as a separator too: its tables are
+			// older than Go's, and a symbol Unicode added since (֎) is a
+			// word character to it, so trimming that asks for a token the
+			// index never holds.
+			t.Pieces = pieces
+			if asciiAround(word, trimmed) {
+				t.Text = trimmed
+			}
 		}
 		out = append(out, t)
 	}
@@ -402,6 +410,17 @@ func qualifiedParts(word string) (string, []string) {
 		}
 	}
 	return trimmed, pieces
+}
+
+// asciiAround reports whether what trimming word to trimmed removed is
+// all ASCII.
+func asciiAround(word, trimmed string) bool {
+	i := strings.Index(word, trimmed)
+	if i < 0 {
+		return false
+	}
+	cut := word[:i] + word[i+len(trimmed):]
+	return strings.IndexFunc(cut, func(r rune) bool { return r >= utf8.RuneSelf }) < 0
 }
 
 func isWord(s string) bool {
