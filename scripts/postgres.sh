@@ -44,6 +44,10 @@ DO $$ BEGIN
 		CREATE ROLE palace_test LOGIN CREATEDB CREATEROLE PASSWORD 'palace_test';
 	END IF;
 END $$;
+-- A test drops its database WITH (FORCE), which ends its member roles'
+-- connections still closing; without this, PostgreSQL refuses that
+-- ("must be a member of pg_signal_backend") and the cleanup fails.
+GRANT pg_signal_backend TO palace_test;
 SQL
 echo "==> PostgreSQL 15 cluster main online on port $port (role palace_test)" >&2
 echo "postgres://palace_test:palace_test@127.0.0.1:$port/postgres"
