@@ -43,9 +43,9 @@ its damaged pages may hold drawers. With --into NEWHOME, repair instead
 copies every row SQLite can still read into a new palace at NEWHOME (a
 folder that does not exist yet or is empty), through export and import, so
 every row is checked as an import checks it, runs doctor on the new palace,
-and lists what was lost: the unreadable runs of rows and the drawer ids the
-id index still names (exit 1 when anything was lost). The damaged palace is
-only read. The new palace has no vectors yet ('palace reindex') and no
+and lists what was lost: the unreadable runs of rows, the drawer ids the
+id index still names and the files they came from (exit 1 when anything
+was lost). The damaged palace is only read. The new palace has no vectors yet ('palace reindex') and no
 record of mined files (the next mine reads them all again). Check it, then
 use it with --home NEWHOME or move it in place of the old folder.`,
 		Args: args(cobra.NoArgs),

@@ -141,8 +141,8 @@ func reportUnreadable(w io.Writer, lost []ops.Unreadable) error {
 	return fmt.Errorf("export: the database is damaged: skipped %d unreadable runs of rows (at most %d rows); every readable row was written. Run `palace doctor`", len(lost), rows)
 }
 
-// printUnreadable lists runs of unreadable rows, with the drawer ids the id
-// index still names, and returns how many rows they span at most.
+// printUnreadable lists runs of unreadable rows, with the drawer ids and
+// files the indexes still name, and returns how many rows they span at most.
 func printUnreadable(w io.Writer, lost []ops.Unreadable) int64 {
 	rows := int64(0)
 	for _, l := range lost {
@@ -155,6 +155,9 @@ func printUnreadable(w io.Writer, lost []ops.Unreadable) int64 {
 		fmt.Fprintf(w, "unreadable: %s %s: %s\n", l.Table, what, l.Error)
 		if len(l.IDs) > 0 {
 			fmt.Fprintf(w, "  ids: %s\n", strings.Join(l.IDs, ", "))
+		}
+		if len(l.Sources) > 0 {
+			fmt.Fprintf(w, "  mined from (mine them again to restore their drawers): %s\n", strings.Join(l.Sources, ", "))
 		}
 	}
 	return rows

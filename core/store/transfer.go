@@ -67,7 +67,10 @@ type Unreadable struct {
 	From  int64    `json:"from_rowid"`
 	To    int64    `json:"to_rowid"`
 	IDs   []string `json:"ids,omitempty"`
-	Error string   `json:"error"`
+	// Sources are the files the lost drawers were mined from, where the
+	// source index still names them: mining them again restores them.
+	Sources []string `json:"sources,omitempty"`
+	Error   string   `json:"error"`
 }
 
 // exportChunk is how many rowids the salvage pass of a damaged table reads
@@ -152,13 +155,21 @@ func (s *Store) salvage(ctx context.Context, t transferTable, where string, args
 	for _, n := range done {
 		seen[n] = true
 	}
+	// The drawers the table's indexes name: a damaged table page can hide
+	// rows from every read of the table, and these say what was there.
+	var named map[int64]*lostDrawer
+	if t.name == "drawers" && where == "" {
+		named = s.indexedDrawers(ctx)
+	}
 	var hi sql.NullInt64
 	if err := s.r.QueryRowContext(ctx, `SELECT max(rowid) FROM `+t.name).Scan(&hi); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		// Not even the last rowid can be read: nothing more to salvage.
-		return []Unreadable{{Table: t.name, From: 1, To: -1, Error: first.Error()}}, nil
+		if len(named) == 0 {
+			// Not even the last rowid can be read: nothing more to salvage.
+			return []Unreadable{{Table: t.name, From: 1, To: -1, Error: first.Error()}}, nil
+		}
 	}
 	cols := append([]string{"rowid"}, t.cols...)
 	cond := "rowid BETWEEN ? AND ?"
@@ -167,6 +178,9 @@ func (s *Store) salvage(ctx context.Context, t transferTable, where string, args
 	}
 	q := `SELECT ` + strings.Join(cols, ", ") + ` FROM ` + t.name + ` WHERE ` + cond + ` ORDER BY rowid`
 	var lost []Unreadable
+	fail := func(n int64, err error) {
+		lost = append(lost, Unreadable{Table: t.name, From: n, To: n, Error: err.Error()})
+	}
 	// read exports the rows of [lo, hi] or, when SQLite cannot read them
 	// all, halves the range until it finds the rows it cannot read. Rows
 	// are buffered per range so a failed range exports nothing twice.
@@ -194,10 +208,10 @@ func (s *Store) salvage(ctx context.Context, t transferTable, where string, args
 			return ctx.Err()
 		}
 		if lo == hi {
-			if k := len(lost); k > 0 && lost[k-1].To == lo-1 && lost[k-1].Error == err.Error() {
-				lost[k-1].To = lo
-			} else {
-				lost = append(lost, Unreadable{Table: t.name, From: lo, To: lo, Error: err.Error()})
+			// A row the ordered read gave is not lost, though reading it
+			// by rowid fails: the two reads reach it by different pages.
+			if !seen[lo] {
+				fail(lo, err)
 			}
 			return nil
 		}
@@ -212,49 +226,120 @@ func (s *Store) salvage(ctx context.Context, t transferTable, where string, args
 			return lost, err
 		}
 	}
-	if t.name == "drawers" && where == "" {
-		lost = s.nameLost(ctx, lost, seen)
+	// A range read can pass over rows without an error, when a damaged
+	// interior page leads it past their leaf: every rowid still unread,
+	// up to the last one the table or an index knows, is looked up alone.
+	failed := map[int64]bool{}
+	for _, l := range lost {
+		failed[l.From] = true
 	}
-	return lost, nil
-}
-
-// nameLost fills in the ids of lost drawers from the id index, which
-// holds (id, seq) apart from the damaged table pages, and adds the drawers
-// the index names that were not exported: a damaged page can also hide
-// rows without an error, as if they did not exist. An index that cannot be
-// read either leaves the ids out: the rowids still say what was lost.
-func (s *Store) nameLost(ctx context.Context, lost []Unreadable, exported map[int64]bool) []Unreadable {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, seq FROM drawers INDEXED BY sqlite_autoindex_drawers_1 ORDER BY seq`)
-	if err != nil {
-		return lost
+	last := hi.Int64
+	for n := range named {
+		last = max(last, n)
 	}
-	defer rows.Close()
-	var hidden []Unreadable
-	for rows.Next() {
-		var id string
-		var seq int64
-		if rows.Scan(&id, &seq) != nil {
-			break
-		}
-		if exported[seq] {
+	for n := int64(1); n <= last; n++ {
+		if seen[n] || failed[n] {
 			continue
 		}
-		in := false
-		for i := range lost {
-			if seq >= lost[i].From && seq <= lost[i].To {
-				lost[i].IDs = append(lost[i].IDs, id)
-				in = true
-			}
-		}
-		if k := len(hidden); !in && k > 0 && hidden[k-1].To == seq-1 {
-			hidden[k-1].To = seq
-			hidden[k-1].IDs = append(hidden[k-1].IDs, id)
-		} else if !in {
-			hidden = append(hidden, Unreadable{Table: "drawers", From: seq, To: seq, IDs: []string{id},
-				Error: "named by the id index but not found in the table"})
+		if err := read(n, n); err != nil {
+			return lost, err
 		}
 	}
-	return append(lost, hidden...)
+	slices.SortFunc(lost, func(a, b Unreadable) int { return int(a.From - b.From) })
+	if named != nil {
+		lost = nameLost(lost, seen, named)
+	}
+	return joinRuns(lost), nil
+}
+
+// joinRuns merges runs of single rows that follow each other and failed
+// with the same error.
+func joinRuns(lost []Unreadable) []Unreadable {
+	var out []Unreadable
+	for _, l := range lost {
+		if k := len(out); k > 0 && out[k-1].To == l.From-1 && out[k-1].Error == l.Error {
+			out[k-1].To = l.To
+			out[k-1].IDs = append(out[k-1].IDs, l.IDs...)
+			for _, src := range l.Sources {
+				if !slices.Contains(out[k-1].Sources, src) {
+					out[k-1].Sources = append(out[k-1].Sources, src)
+				}
+			}
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// lostDrawer is what the indexes of the drawers table say of one drawer.
+type lostDrawer struct{ id, source string }
+
+// indexedDrawers reads the drawers table's indexes, which hold each row's
+// seq apart from the table's pages: the id index (id, seq), the source
+// index (source, seq) and the wing and room index (seq alone). Each is
+// read forward and backward, so a damaged page in one loses only the
+// entries between where the two reads stop.
+func (s *Store) indexedDrawers(ctx context.Context) map[int64]*lostDrawer {
+	named := map[int64]*lostDrawer{}
+	scan := func(q string, set func(d *lostDrawer, v string)) {
+		for _, order := range []string{"", " DESC"} {
+			rows, err := s.r.QueryContext(ctx, q+order)
+			if err != nil {
+				continue
+			}
+			for rows.Next() {
+				var v sql.NullString
+				var seq int64
+				if rows.Scan(&v, &seq) != nil {
+					break
+				}
+				d := named[seq]
+				if d == nil {
+					d = &lostDrawer{}
+					named[seq] = d
+				}
+				set(d, v.String)
+			}
+			rows.Close()
+		}
+	}
+	scan(`SELECT id, seq FROM drawers INDEXED BY sqlite_autoindex_drawers_1 ORDER BY id`, func(d *lostDrawer, v string) { d.id = v })
+	scan(`SELECT source, seq FROM drawers INDEXED BY drawers_source ORDER BY source`, func(d *lostDrawer, v string) { d.source = v })
+	scan(`SELECT NULL, seq FROM drawers INDEXED BY drawers_wing_room ORDER BY wing, room`, func(*lostDrawer, string) {})
+	return named
+}
+
+// nameLost adds to each lost drawer the id and source the indexes give
+// (named, from indexedDrawers), and adds the drawers they name that were
+// not exported: a damaged page can also hide rows without an error, as if
+// they did not exist. A drawer whose id no readable index holds is still
+// named by its rowid and, where the source index has it, by its file.
+func nameLost(lost []Unreadable, exported map[int64]bool, named map[int64]*lostDrawer) []Unreadable {
+	seqs := make([]int64, 0, len(named))
+	for seq := range named {
+		if !exported[seq] {
+			seqs = append(seqs, seq)
+		}
+	}
+	slices.Sort(seqs)
+	for _, seq := range seqs {
+		d := named[seq]
+		i := slices.IndexFunc(lost, func(l Unreadable) bool { return seq >= l.From && seq <= l.To })
+		if i < 0 {
+			lost = append(lost, Unreadable{Table: "drawers", From: seq, To: seq,
+				Error: "named by the table's indexes but not found in the table"})
+			i = len(lost) - 1
+		}
+		if d.id != "" {
+			lost[i].IDs = append(lost[i].IDs, d.id)
+		}
+		if d.source != "" && !slices.Contains(lost[i].Sources, d.source) {
+			lost[i].Sources = append(lost[i].Sources, d.source)
+		}
+	}
+	slices.SortFunc(lost, func(a, b Unreadable) int { return int(a.From - b.From) })
+	return lost
 }
 
 func (s *Store) eachRow(ctx context.Context, q string, args []any, cols []string, fn func(map[string]any) error) error {
