@@ -22,6 +22,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -211,7 +212,12 @@ const tailBytes = 256 << 10
 
 // Tail returns the applied entries near the end of the current file whose
 // Seq is above after: lines of writes that never committed, for the store
-// to correct.
+// to correct. Every write calls it, so it reads lines from the end and
+// stops at the first applied line at or below after: writers append under
+// the database's write lock, so sequence numbers grow down the file, and
+// the line before a write is nearly always the previous committed one.
+// Only the fields it needs are decoded; a mine's line can list thousands
+// of ids.
 func (l *Log) Tail(after int64) ([]Entry, error) {
 	f, err := os.Open(l.Path())
 	if errors.Is(err, fs.ErrNotExist) {
@@ -225,10 +231,27 @@ func (l *Log) Tail(after int64) ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
-	start := max(fi.Size()-tailBytes, 0)
-	b := make([]byte, fi.Size()-start)
+	// The last few KiB nearly always hold the committed line; the whole
+	// tail is read only when they do not.
+	es, found, err := tailOf(f, fi.Size(), tailFirst, after)
+	if err != nil || found || tailFirst >= fi.Size() {
+		return es, err
+	}
+	es, _, err = tailOf(f, fi.Size(), tailBytes, after)
+	return es, err
+}
+
+// tailFirst is how much of the log's end Tail reads first.
+const tailFirst = 16 << 10
+
+// tailOf scans the last n bytes of the log f (size bytes long) from the
+// end for applied lines past after, and reports whether it reached the
+// applied line at or below after, where the scan can stop.
+func tailOf(f *os.File, size, n, after int64) ([]Entry, bool, error) {
+	start := max(size-n, 0)
+	b := make([]byte, size-start)
 	if _, err := f.ReadAt(b, start); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("audit log: %w", err)
+		return nil, false, fmt.Errorf("audit log: %w", err)
 	}
 	if start > 0 { // drop the partial first line
 		if i := bytes.IndexByte(b, '\n'); i >= 0 {
@@ -236,16 +259,30 @@ func (l *Log) Tail(after int64) ([]Entry, error) {
 		}
 	}
 	var out []Entry
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		var e Entry
-		if len(line) == 0 || json.Unmarshal(line, &e) != nil {
+	found := false
+	for len(b) > 0 {
+		i := bytes.LastIndexByte(b, '\n')
+		line := b[i+1:]
+		b = b[:max(i, 0)]
+		var e struct {
+			Seq      int64  `json:"seq"`
+			Op       string `json:"op"`
+			Status   string `json:"status"`
+			Corrects int64  `json:"corrects"`
+		}
+		if len(line) == 0 || json.Unmarshal(line, &e) != nil || e.Corrects != 0 || e.Status != Applied {
 			continue
 		}
-		if e.Seq > after && e.Corrects == 0 && e.Status == Applied {
-			out = append(out, e)
+		if e.Seq > 0 && e.Seq <= after {
+			found = true
+			break
+		}
+		if e.Seq > after {
+			out = append(out, Entry{Seq: e.Seq, Op: e.Op, Status: e.Status})
 		}
 	}
-	return out, nil
+	slices.Reverse(out)
+	return out, found, nil
 }
 
 // readFile parses one log file; a missing file is empty, and a torn last

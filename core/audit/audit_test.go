@@ -165,3 +165,61 @@ func TestAppendRefusesSymlink(t *testing.T) {
 		t.Errorf("the dangling link's target was created: %v", err)
 	}
 }
+
+// Tail finds the applied lines past the committed sequence, in file
+// order, through failed lines, corrections and a torn last line, and
+// stops at the committed one: a line before it is never returned, even
+// one that looks uncommitted (a later write corrected it long ago).
+func TestTailFindsLinesPastCommitted(t *testing.T) {
+	l, _ := Open(t.TempDir())
+	l.Append(
+		Entry{Seq: 5, Op: "old", Status: Applied}, // before the committed line: out of reach
+		Entry{Seq: 1, Op: "a", Status: Applied},
+		Entry{Seq: 2, Op: "b", Status: Applied, IDs: []string{"d_1", "d_2"}},
+		Entry{Op: "c", Status: Failed, Error: "no"},
+		Entry{Seq: 3, Op: "d", Status: Applied},
+		Entry{Op: "d", Status: Failed, Corrects: 9},
+		Entry{Seq: 4, Op: "e", Status: Applied},
+	)
+	f, _ := os.OpenFile(l.Path(), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"seq":7,"op":"f","sta`)
+	f.Close()
+	for after, want := range map[int64]string{2: "d3 e4", 1: "b2 d3 e4", 4: "", 3: "e4"} {
+		es, err := l.Tail(after)
+		var got []string
+		for _, e := range es {
+			got = append(got, fmt.Sprintf("%s%d", e.Op, e.Seq))
+		}
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("Tail(%d) = %v %v, want %q", after, got, err, want)
+		}
+	}
+	// An uncommitted line longer than the first window Tail reads.
+	l, _ = Open(t.TempDir())
+	l.Append(Entry{Seq: 1, Op: "a", Status: Applied}, Entry{Seq: 2, Op: "mine", Status: Applied, IDs: []string{strings.Repeat("d", tailFirst)}})
+	if es, err := l.Tail(1); err != nil || len(es) != 1 || es[0].Seq != 2 {
+		t.Errorf("Tail(1) past a long line = %+v %v, want seq 2", es, err)
+	}
+}
+
+// BenchmarkTail times the check every write makes for uncommitted lines,
+// on a log whose last lines are a mine's (thousands of ids) and a save's:
+//
+//	go test -run '^$' -bench Tail ./core/audit
+func BenchmarkTail(b *testing.B) {
+	l, _ := Open(b.TempDir())
+	ids := make([]string, 5000)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("d_%024d", i)
+	}
+	for seq := int64(1); seq <= 20; seq++ {
+		l.Append(Entry{Seq: seq, Op: "source.replace", Status: Applied, IDs: ids[:seq*250]})
+	}
+	l.Append(Entry{Seq: 21, Op: "source.replace", Status: Applied, IDs: ids[:3]})
+	b.ResetTimer()
+	for range b.N {
+		if es, err := l.Tail(21); err != nil || len(es) != 0 {
+			b.Fatal(es, err)
+		}
+	}
+}

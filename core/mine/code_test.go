@@ -3,10 +3,14 @@ package mine
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
 )
 
 // TestMineCodeFiles: a source file is cut at its definitions, each drawer
@@ -75,6 +79,51 @@ func TestMineCodeFiles(t *testing.T) {
 	for _, d := range drawers(t, p.Store, "w") {
 		if !ids[d.ID] {
 			t.Errorf("re-mine made a new drawer %s (%s %d-%d)", d.ID, d.Source, d.LineStart, d.LineEnd)
+		}
+	}
+}
+
+// A changed file mined again holds the code index a fresh mine of it
+// gives, though the drawers it cuts again as they were keep theirs and
+// only the new ones derive it (store.Drawer.CodeLater).
+func TestRemineKeepsCodeIndex(t *testing.T) {
+	ctx := context.Background()
+	long := "\t_ = strings.Repeat(\"x\", 1) // filler to pass the size limit\n"
+	fn := func(name, call string) string {
+		return "// " + name + " does a thing.\nfunc " + name + "() {\n" + strings.Repeat(long, 4) + "\t" + call + "()\n}\n\n"
+	}
+	before := "package x\n\nimport \"strings\"\n\n" + fn("AlphaStart", "betaHelper") + fn("BetaMiddle", "gammaHelper")
+	after := "package x\n\nimport \"strings\"\n\n" + fn("AlphaStart", "betaHelper") + fn("BetaMiddle", "deltaRenamedCall") + fn("OmegaAdded", "epsilonCall")
+	o := Options{Wing: "w", Chunk: chunk.Options{Size: 400}}
+	root := tree(t, map[string]string{"a.go": before})
+	again := openPalace(t)
+	if _, err := Run(ctx, again, root, o); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte(after), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := Run(ctx, again, root, o); err != nil || sum.FilesMined != 1 {
+		t.Fatalf("re-mine: %+v %v", sum, err)
+	}
+	fresh := openPalace(t)
+	if _, err := Run(ctx, fresh, root, o); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"{symbols} : alpha", "{symbols} : start", "{symbols} : omega", "{symbols} : middle",
+		"{parts} : renamed", "{parts} : epsilon", "{parts} : helper", "{path} : a"} {
+		var got [2][]string
+		for i, p := range []*palace.Palace{again, fresh} {
+			hs, err := p.Store.SearchFTS(ctx, m, store.Filter{}, 10, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range hs {
+				got[i] = append(got[i], h.ID)
+			}
+		}
+		if len(got[1]) == 0 || strings.Join(got[0], " ") != strings.Join(got[1], " ") {
+			t.Errorf("%s: re-mined palace finds %v, a fresh mine %v", m, got[0], got[1])
 		}
 	}
 }

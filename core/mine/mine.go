@@ -606,6 +606,14 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 	}
 	room := m.router.route(c.rel, text)
 	now := time.Now()
+	// A changed file mined before keeps the drawers it cuts again as they
+	// were: their code index is derived only if the store inserts them.
+	var had map[string]bool
+	if known {
+		if had, err = m.p.Store.SourceDrawerIDs(ctx, m.wing, c.path); err != nil {
+			return result{c: c, err: err}
+		}
+	}
 	ds := make([]store.Drawer, len(chunks))
 	for i, ch := range chunks {
 		h := store.ContentHash(ch.Text)
@@ -617,7 +625,11 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 			ID: store.DrawerID(m.wing, c.path, i, h), Wing: m.wing, Room: room, Kind: store.KindFile,
 			Source: c.path, LineStart: ch.LineStart, LineEnd: ch.LineEnd, Content: ch.Text, IndexText: idx,
 			ContentHash: h, CreatedAt: now, SourceMtime: mtime, OccurredAt: c.info.ModTime(), Metadata: metas[i],
-			Code: palace.CodeIndex(store.KindFile, c.path, ch.Text, defines[i]),
+		}
+		if id, text, defines := ds[i].ID, ch.Text, defines[i]; had[id] {
+			ds[i].CodeLater = func() store.CodeIndex { return palace.CodeIndex(store.KindFile, c.path, text, defines) }
+		} else {
+			ds[i].Code = palace.CodeIndex(store.KindFile, c.path, text, defines)
 		}
 	}
 	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found, fallback: fellBack}

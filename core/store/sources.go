@@ -72,6 +72,28 @@ func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]So
 	return out, nil
 }
 
+// SourceDrawerIDs are the ids of the drawers mined from path in wing that
+// are not purged: those a re-mine of the file keeps if it cuts them again.
+func (s *Store) SourceDrawerIDs(ctx context.Context, wing, path string) (map[string]bool, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id FROM drawers WHERE wing = ? AND source = ? AND purged_at IS NULL`, wing, path)
+	if err != nil {
+		return nil, fmt.Errorf("drawers of %s: %w", path, err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("drawers of %s: %w", path, err)
+		}
+		out[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("drawers of %s: %w", path, err)
+	}
+	return out, nil
+}
+
 // SourcesAt returns the sources of a wing at exactly these paths, keyed by
 // path; a path Palace has no source for is absent. It reads one row per
 // path, whatever the size of the wing (an editor's save looks up its file).

@@ -376,3 +376,49 @@ func TestWriterKeepsTemporaryFilesInMemory(t *testing.T) {
 		s.w.SetMaxIdleConns(1)
 	}
 }
+
+// Checkpoint moves committed writes from the WAL into the database file:
+// the file alone, copied without its WAL, holds them afterwards and not
+// before.
+func TestCheckpointMovesTheWALIntoTheFile(t *testing.T) {
+	ctx := context.Background()
+	s := openTemp(t)
+	d := Drawer{ID: DrawerID("w", "/p/a.md", 0, "h"), Wing: "w", Room: "r", Kind: KindFile, Source: "/p/a.md",
+		Content: "checkpointed words", ContentHash: "h"}
+	if _, err := s.InsertDrawers(ctx, []Drawer{d}); err != nil {
+		t.Fatal(err)
+	}
+	fileAlone := func() int {
+		b, err := os.ReadFile(s.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		copyPath := filepath.Join(t.TempDir(), DBName)
+		if err := os.WriteFile(copyPath, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		db, err := sql.Open("sqlite3", "file:"+copyPath+"?mode=ro&immutable=1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var n int
+		// Before any checkpoint the file may not even hold the schema.
+		if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = 'drawers'`).Scan(&n); err != nil || n == 0 {
+			return 0
+		}
+		if err := db.QueryRow(`SELECT count(*) FROM drawers`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := fileAlone(); n != 0 {
+		t.Fatalf("the database file alone holds %d drawers before the checkpoint; the test needs the write in the WAL", n)
+	}
+	if err := s.Checkpoint(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := fileAlone(); n != 1 {
+		t.Errorf("the database file alone holds %d drawers after the checkpoint, want 1", n)
+	}
+}

@@ -275,6 +275,11 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 	ix.mu.Unlock()
 	if len(j.saves) > 0 && ctx.Err() == nil {
 		ix.answerSaves(wing, j.saves, res.Files, err)
+		// The save is answered: the WAL's pages go to the database file
+		// now, not inside a later save's commit.
+		if err := ix.s.p.Store.Checkpoint(ctx); err != nil {
+			ix.s.infof("after the save: %v", err)
+		}
 	}
 }
 
