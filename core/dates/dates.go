@@ -221,3 +221,34 @@ func month(text string) (from, until time.Time, ok bool) {
 	}
 	return time.Time{}, time.Time{}, false
 }
+
+// bareMonth is a month named without a year after a word that places
+// something in it ("camping in June", "early March"). Only capitalised:
+// "may" is mostly a verb.
+var bareMonth = regexp.MustCompile(`\b(?:[Ii]n|[Dd]uring|[Oo]f|[Ss]ince|[Ee]arly|[Ll]ate|[Mm]id|[Ll]ast|[Tt]his)\s+(January|February|March|April|May|June|July|August|September|October|November|December)\b`)
+
+// MonthNamed returns the month text names without its year ("when did
+// we go camping in June?"), for a caller that knows when the text speaks
+// from (see LastMonth). ok is false when text names no such month, or
+// names a period Mentioned reads ("in June 2023").
+func MonthNamed(text string) (m time.Month, ok bool) {
+	if _, _, dated := Mentioned(text); dated {
+		return 0, false
+	}
+	if sm := bareMonth.FindStringSubmatch(text); sm != nil {
+		m, ok = months[strings.ToLower(sm[1])]
+	}
+	return m, ok
+}
+
+// LastMonth is the period of the last month m to start at or before now,
+// until exclusive: June said on 20 October 2023 or on 3 March 2024 is June
+// 2023.
+func LastMonth(m time.Month, now time.Time) (from, until time.Time) {
+	y := now.Year()
+	if m > now.Month() {
+		y--
+	}
+	from = time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	return from, from.AddDate(0, 1, 0)
+}

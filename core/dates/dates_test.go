@@ -74,3 +74,51 @@ func TestMentioned(t *testing.T) {
 		}
 	}
 }
+
+func TestMonthNamed(t *testing.T) {
+	cases := []struct {
+		in   string
+		want time.Month // 0: none
+	}{
+		{"When did Melanie go camping in June?", time.June},
+		{"what happened during March", time.March},
+		{"early October we moved", time.October},
+		{"camping in June 2023", 0}, // Mentioned reads it
+		{"on 3 June, 2023", 0},
+		{"May I ask what we decided?", 0},
+		{"it may rain in may", 0}, // a verb, and a month written small
+		{"the June release", 0},   // no word placing anything in it
+	}
+	for _, c := range cases {
+		m, ok := MonthNamed(c.in)
+		if ok != (c.want != 0) || m != c.want {
+			t.Errorf("MonthNamed(%q) = %v %v, want %v", c.in, m, ok, c.want)
+		}
+	}
+}
+
+func TestLastMonth(t *testing.T) {
+	day := func(s string) time.Time {
+		d, err := time.Parse(DateLayout, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	cases := []struct {
+		m           time.Month
+		now         string
+		from, until string
+	}{
+		{time.June, "2023-10-20", "2023-06-01", "2023-07-01"},
+		{time.June, "2024-03-03", "2023-06-01", "2023-07-01"},
+		{time.June, "2023-06-15", "2023-06-01", "2023-07-01"}, // this month
+		{time.December, "2024-01-05", "2023-12-01", "2024-01-01"},
+	}
+	for _, c := range cases {
+		from, until := LastMonth(c.m, day(c.now))
+		if !from.Equal(day(c.from)) || !until.Equal(day(c.until)) {
+			t.Errorf("LastMonth(%v, %s) = %v..%v, want %s..%s", c.m, c.now, from, until, c.from, c.until)
+		}
+	}
+}

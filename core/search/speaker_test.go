@@ -24,9 +24,16 @@ func speakersPalace(t *testing.T) *palace.Palace {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return conversationPalace(t, string(b))
+}
+
+// conversationPalace mines text, written as testdata/speakers.txt is,
+// into a fresh palace.
+func conversationPalace(t *testing.T, text string) *palace.Palace {
+	t.Helper()
 	var convs []convo.Conversation
 	first := ""
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		if d, ok := strings.CutPrefix(line, "## "); ok {
 			if _, err := time.Parse("2006-01-02", d); err != nil {
 				t.Fatalf("session %q: %v", d, err)

@@ -1,0 +1,39 @@
+package search
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestBareMonthOfTheArchive: "in June" in a question about a conversation
+// held in 2023 is June 2023, the last June of the conversation's own time,
+// whatever year the clock says: the June exchange comes first, though an
+// August one says camping three times.
+func TestBareMonthOfTheArchive(t *testing.T) {
+	p := conversationPalace(t, `## 2023-06-12
+Caroline: How was your weekend?
+Melanie: Lovely, we went camping in the mountains with the kids.
+
+## 2023-08-14
+Caroline: Do you still like the outdoors?
+Melanie: Camping is our thing, we go camping every summer, camping forever.
+
+## 2023-10-02
+Caroline: Any plans for the winter?
+Melanie: Skiing, if the kids agree.
+`)
+	res, err := Run(context.Background(), p, Request{Query: "When did Melanie go camping in June?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) < 2 {
+		t.Fatalf("hits = %+v", res.Hits)
+	}
+	if h := res.Hits[0]; !strings.Contains(h.Content, "camping in the mountains") || !strings.HasSuffix(h.Why, "happened in the period the query names") {
+		t.Errorf("first hit %q (why %q), want the June exchange, in the period", h.Content, h.Why)
+	}
+	if th := res.TimeHint; th == nil || th.From.Year() != 2023 || th.From.Month() != 5 || th.Until.Month() != 7 {
+		t.Errorf("time hint = %+v, want June 2023 give or take the slack", th)
+	}
+}
