@@ -626,13 +626,18 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 			Source: c.path, LineStart: ch.LineStart, LineEnd: ch.LineEnd, Content: ch.Text, IndexText: idx,
 			ContentHash: h, CreatedAt: now, SourceMtime: mtime, OccurredAt: c.info.ModTime(), Metadata: metas[i],
 		}
-		if id, text, defines := ds[i].ID, ch.Text, defines[i]; had[id] {
-			ds[i].CodeLater = func() store.CodeIndex { return palace.CodeIndex(store.KindFile, c.path, text, defines) }
-		} else {
-			ds[i].Code = palace.CodeIndex(store.KindFile, c.path, text, defines)
+		if !had[ds[i].ID] {
+			ds[i].Code = palace.CodeIndex(store.KindFile, c.path, ch.Text, defines[i])
 		}
 	}
-	return result{c: c, keep: true, update: &store.SourceUpdate{Source: src, Drawers: ds}, redacted: found, fallback: fellBack}
+	u := &store.SourceUpdate{Source: src, Drawers: ds}
+	if had != nil {
+		// From the drawer's metadata, as an import derives it.
+		u.CodeLater = func(d store.Drawer) store.CodeIndex {
+			return palace.CodeIndex(d.Kind, d.Source, d.Content, palace.DefinedNames(d.Metadata))
+		}
+	}
+	return result{c: c, keep: true, update: u, redacted: found, fallback: fellBack}
 }
 
 // fileMeta is the metadata of a drawer of a source file cut at its

@@ -76,18 +76,14 @@ func ids(hs []Hit) []string {
 	return out
 }
 
-// A drawer's code index may be derived as it is inserted (CodeLater): a
-// re-mine keeps the drawers it cuts again, and only those the store
-// inserts pay for their index, which they then hold.
+// A replacement's code index may be derived as each drawer is inserted
+// (SourceUpdate.CodeLater): a re-mine keeps the drawers it cuts again,
+// and only those the store inserts pay for their index, which they then
+// hold.
 func TestCodeLaterDerivesOnInsertOnly(t *testing.T) {
 	ctx := context.Background()
 	s := openTemp(t)
 	src := Source{Wing: "w", Path: "/p/a.go", Kind: KindFile, ContentHash: "h1"}
-	derived := 0
-	lazy := func(d Drawer, symbols string) Drawer {
-		d.CodeLater = func() CodeIndex { derived++; return CodeIndex{Symbols: symbols, Path: "p a", Parts: symbols} }
-		return d
-	}
 	kept := Drawer{ID: DrawerID("w", src.Path, 0, "a"), Wing: "w", Room: "r", Kind: KindFile, Source: src.Path,
 		Content: "func Alpha() {}", ContentHash: "a", Code: CodeIndex{Symbols: "alpha", Path: "p a", Parts: "alpha"}}
 	if _, err := s.ApplySources(ctx, []SourceUpdate{{Source: src, Drawers: []Drawer{kept}}}); err != nil {
@@ -95,12 +91,19 @@ func TestCodeLaterDerivesOnInsertOnly(t *testing.T) {
 	}
 	added := Drawer{ID: DrawerID("w", src.Path, 1, "b"), Wing: "w", Room: "r", Kind: KindFile, Source: src.Path,
 		Content: "func Beta() {}", ContentHash: "b"}
+	var derived []string
+	later := func(d Drawer) CodeIndex {
+		derived = append(derived, d.ID)
+		return CodeIndex{Symbols: "gammaword", Path: "p a", Parts: "gammaword"}
+	}
 	src.ContentHash = "h2"
-	if _, err := s.ApplySources(ctx, []SourceUpdate{{Source: src, Drawers: []Drawer{lazy(kept, "alpha"), lazy(added, "gammaword")}}}); err != nil {
+	again := kept
+	again.Code = CodeIndex{}
+	if _, err := s.ApplySources(ctx, []SourceUpdate{{Source: src, Drawers: []Drawer{again, added}, CodeLater: later}}); err != nil {
 		t.Fatal(err)
 	}
-	if derived != 1 {
-		t.Errorf("CodeLater called %d times, want once (for the inserted drawer only)", derived)
+	if len(derived) != 1 || derived[0] != added.ID {
+		t.Errorf("CodeLater called for %v, want only the inserted drawer %s", derived, added.ID)
 	}
 	for word, want := range map[string]string{"gammaword": added.ID, "alpha": kept.ID} {
 		hs, err := s.SearchFTS(ctx, `{symbols} : `+word, Filter{}, 10, nil)

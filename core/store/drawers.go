@@ -57,11 +57,6 @@ type Drawer struct {
 	// Code is what the full-text index holds for a file drawer beside its
 	// body; derived, written but never read back.
 	Code CodeIndex
-	// CodeLater, when set, derives Code as the drawer is inserted. A
-	// re-mine of a changed file cuts most of its drawers again as they
-	// were, and those are kept, not inserted: deriving their code index
-	// anyway was about 2 ms of an editor's save of a 2,000-line file.
-	CodeLater func() CodeIndex
 }
 
 // CodeIndex is a file drawer's code index (migration v9): three FTS5
@@ -257,9 +252,6 @@ func prepareInsert(ctx context.Context, tx *sql.Tx) (*drawerInsert, error) {
 func (ins *drawerInsert) Close() error { return ins.st.Close() }
 
 func insertDrawer(ctx context.Context, ins *drawerInsert, d Drawer) (int, error) {
-	if d.CodeLater != nil && d.Code == (CodeIndex{}) {
-		d.Code = d.CodeLater()
-	}
 	var indexText any
 	if d.IndexText != "" && d.IndexText != d.Content {
 		indexText = d.IndexText
