@@ -81,23 +81,11 @@ func (s *Store) Sources(ctx context.Context, wing, prefix string) (map[string]So
 // SourceDrawerIDs are the ids of the drawers mined from path in wing that
 // are not purged: those a re-mine of the file keeps if it cuts them again.
 func (s *Store) SourceDrawerIDs(ctx context.Context, wing, path string) (map[string]bool, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id FROM drawers WHERE wing = ? AND source = ? AND purged_at IS NULL`, wing, path)
+	ids, err := txStrings(ctx, s.r, `SELECT id FROM drawers WHERE wing = ? AND source = ? AND purged_at IS NULL`, wing, path)
 	if err != nil {
 		return nil, fmt.Errorf("drawers of %s: %w", path, err)
 	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("drawers of %s: %w", path, err)
-		}
-		out[id] = true
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("drawers of %s: %w", path, err)
-	}
-	return out, nil
+	return ids, nil
 }
 
 // SourcesAt returns the sources of a wing at exactly these paths, keyed by
@@ -292,9 +280,9 @@ func (s *Store) PruneSources(ctx context.Context, wing string, paths []string) (
 	return removed, err
 }
 
-// txStrings runs a query of one text column in tx and returns its values
-// as a set.
-func txStrings(ctx context.Context, tx *sql.Tx, q string, args ...any) (map[string]bool, error) {
+// txStrings runs a query of one text column in tx (a transaction, or the
+// read pool) and returns its values as a set.
+func txStrings(ctx context.Context, tx querier, q string, args ...any) (map[string]bool, error) {
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
