@@ -82,24 +82,27 @@ func damagePalace(t *testing.T, home string) []int64 {
 	return nil
 }
 
-// exportedDrawers are the ids of the drawers an export wrote; every line
-// after the header must be a JSON row.
-func exportedDrawers(t *testing.T, out string) map[string]bool {
+// exportedDrawers are the drawers an export wrote, id to source; every
+// line after the header must be a JSON row.
+func exportedDrawers(t *testing.T, out string) map[string]string {
 	t.Helper()
-	ids := map[string]bool{}
+	drawers := map[string]string{}
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
 		var row struct {
-			Type string         `json:"type"`
-			Row  map[string]any `json:"row"`
+			Type string `json:"type"`
+			Row  struct {
+				ID     string `json:"id"`
+				Source string `json:"source"`
+			} `json:"row"`
 		}
 		if err := json.Unmarshal([]byte(l), &row); err != nil {
 			t.Fatalf("export wrote a broken line %q: %v", l, err)
 		}
 		if row.Type == "drawer" {
-			ids[row.Row["id"].(string)] = true
+			drawers[row.Row.ID] = row.Row.Source
 		}
 	}
-	return ids
+	return drawers
 }
 
 // spannedRows adds up the drawer rowid runs ("drawers rowids 5-7") a
@@ -196,22 +199,7 @@ func TestDamagedPalaceDoctorAndExport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("export: exit %d, %q", code, errOut)
 	}
-	all := map[string]string{} // drawer id: source
-	for _, l := range strings.Split(strings.TrimSpace(out), "\n")[1:] {
-		var row struct {
-			Type string `json:"type"`
-			Row  struct {
-				ID     string `json:"id"`
-				Source string `json:"source"`
-			} `json:"row"`
-		}
-		if err := json.Unmarshal([]byte(l), &row); err != nil {
-			t.Fatalf("export wrote a broken line %q: %v", l, err)
-		}
-		if row.Type == "drawer" {
-			all[row.Row.ID] = row.Row.Source
-		}
-	}
+	all := exportedDrawers(t, out)
 	before := len(all)
 	pages := damagePalace(t, home)
 
@@ -265,7 +253,7 @@ func TestDamagedPalaceDoctorAndExport(t *testing.T) {
 		t.Errorf("export wrote %d drawers and counted %d skipped ones, want %d in all:\n%s", exported, skipped, before, errOut)
 	}
 	for id, source := range all {
-		if !written[id] && !strings.Contains(errOut, id) && !strings.Contains(errOut, source) {
+		if _, ok := written[id]; !ok && !strings.Contains(errOut, id) && !strings.Contains(errOut, source) {
 			t.Errorf("export neither wrote drawer %s (%s) nor named it as skipped:\n%s", id, source, errOut)
 		}
 	}

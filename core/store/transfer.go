@@ -178,9 +178,6 @@ func (s *Store) salvage(ctx context.Context, t transferTable, where string, args
 	}
 	q := `SELECT ` + strings.Join(cols, ", ") + ` FROM ` + t.name + ` WHERE ` + cond + ` ORDER BY rowid`
 	var lost []Unreadable
-	fail := func(n int64, err error) {
-		lost = append(lost, Unreadable{Table: t.name, From: n, To: n, Error: err.Error()})
-	}
 	// read exports the rows of [lo, hi] or, when SQLite cannot read them
 	// all, halves the range until it finds the rows it cannot read. Rows
 	// are buffered per range so a failed range exports nothing twice.
@@ -211,7 +208,7 @@ func (s *Store) salvage(ctx context.Context, t transferTable, where string, args
 			// A row the ordered read gave is not lost, though reading it
 			// by rowid fails: the two reads reach it by different pages.
 			if !seen[lo] {
-				fail(lo, err)
+				lost = append(lost, Unreadable{Table: t.name, From: lo, To: lo, Error: err.Error()})
 			}
 			return nil
 		}
