@@ -89,7 +89,7 @@ var (
 	dayNoYear = regexp.MustCompile(`(?i)^(?:\d{1,2}(?:st|nd|rd|th)?\s+[a-z]+|[a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?)$`)
 	between   = regexp.MustCompile(`(?i)\b(?:between|from)\s+(.+?)\s+(?:and|to|until|till)\s+(.+)`)
 	around    = regexp.MustCompile(`(?i)\b(day|week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+(before|after)\s+(.+)`)
-	partOf    = regexp.MustCompile(`(?i)\b(beginning|start|early|first half|middle|mid|second half|end|late)(?:\s+of\s+|-|\s+)([a-z]+\.?,?\s+\d{4})\b`)
+	partOf    = regexp.MustCompile(`(?i)\b(` + parts + `)(?:\s+of\s+|-|\s+)([a-z]+\.?,?\s+\d{4})\b`)
 	season    = regexp.MustCompile(`(?i)\b(spring|summer|autumn|fall|winter)\s+(?:of\s+)?(\d{4})\b`)
 	year      = regexp.MustCompile(`(?i)\b(?:in|during|throughout|since|of|year)\s+((?:19|20)\d{2})\b`)
 )
@@ -103,7 +103,9 @@ var (
 //   - a span beside a date ("the week before 16 November 2023", "the day
 //     after 2 May 2024", "the Sunday before October 25, 2022");
 //   - part of a month ("the beginning of November 2022": days 1-10;
-//     middle: 11-20; end, late: 21 on; first and second half);
+//     middle: 11-20; end, late: 21 on; first and second half; "the
+//     second week of November 2023": days 8-14, the last week its last
+//     7 days);
 //   - a season of the northern hemisphere ("summer 2021": June to
 //     August) or a year ("in 2023").
 //
@@ -142,18 +144,8 @@ func Mentioned(text string) (from, until time.Time, ok bool) {
 	}
 	if m := partOf.FindStringSubmatch(text); m != nil {
 		if f, u, ok := month(m[2]); ok {
-			switch strings.ToLower(m[1]) {
-			case "beginning", "start", "early":
-				return f, f.AddDate(0, 0, 10), true
-			case "first half":
-				return f, f.AddDate(0, 0, 15), true
-			case "middle", "mid":
-				return f.AddDate(0, 0, 10), f.AddDate(0, 0, 20), true
-			case "second half":
-				return f.AddDate(0, 0, 15), u, true
-			default: // end, late
-				return f.AddDate(0, 0, 20), u, true
-			}
+			f, u = within(m[1], f, u)
+			return f, u, true
 		}
 	}
 	if m := season.FindStringSubmatch(text); m != nil {
@@ -174,6 +166,38 @@ func Mentioned(text string) (from, until time.Time, ok bool) {
 		return f, f.AddDate(1, 0, 0), true
 	}
 	return time.Time{}, time.Time{}, false
+}
+
+// parts are the parts of a month a period can name (see within).
+const parts = `beginning|start|early|first half|middle|mid|second half|end|late|(?:first|second|third|fourth|last)\s+week`
+
+// within narrows the month [f, u) to the part of it named by part (one of
+// parts, any case); the whole month for "".
+func within(part string, f, u time.Time) (time.Time, time.Time) {
+	switch strings.Join(strings.Fields(strings.ToLower(part)), " ") {
+	case "":
+		return f, u
+	case "beginning", "start", "early":
+		return f, f.AddDate(0, 0, 10)
+	case "first half":
+		return f, f.AddDate(0, 0, 15)
+	case "middle", "mid":
+		return f.AddDate(0, 0, 10), f.AddDate(0, 0, 20)
+	case "second half":
+		return f.AddDate(0, 0, 15), u
+	case "first week":
+		return f, f.AddDate(0, 0, 7)
+	case "second week":
+		return f.AddDate(0, 0, 7), f.AddDate(0, 0, 14)
+	case "third week":
+		return f.AddDate(0, 0, 14), f.AddDate(0, 0, 21)
+	case "fourth week":
+		return f.AddDate(0, 0, 21), f.AddDate(0, 0, 28)
+	case "last week":
+		return u.AddDate(0, 0, -7), u
+	default: // end, late
+		return f.AddDate(0, 0, 20), u
+	}
 }
 
 // day finds the first day text names, as the period of that day.
@@ -227,28 +251,42 @@ func month(text string) (from, until time.Time, ok bool) {
 // "may" is mostly a verb.
 var bareMonth = regexp.MustCompile(`\b(?:[Ii]n|[Dd]uring|[Oo]f|[Ss]ince|[Ee]arly|[Ll]ate|[Mm]id|[Ll]ast|[Tt]his)\s+(January|February|March|April|May|June|July|August|September|October|November|December)\b`)
 
+// barePart is the part of a month named right before bareMonth's month
+// ("early June", "the second week of November").
+var barePart = regexp.MustCompile(`(?i:\b(` + parts + `))(?:\s+of\s+|-|\s+)(?:January|February|March|April|May|June|July|August|September|October|November|December)\b`)
+
 // MonthNamed returns the month text names without its year ("when did
-// we go camping in June?"), for a caller that knows when the text speaks
-// from (see LastMonth). ok is false when text names no such month, or
-// names a period Mentioned reads ("in June 2023").
-func MonthNamed(text string) (m time.Month, ok bool) {
+// we go camping in June?"), and the part of it named ("early", "second
+// week"; "" for the whole month), for a caller that knows when the text
+// speaks from (see LastMonth). ok is false when text names no such month,
+// or names a period Mentioned reads ("in June 2023").
+func MonthNamed(text string) (m time.Month, part string, ok bool) {
 	if _, _, dated := Mentioned(text); dated {
-		return 0, false
+		return 0, "", false
 	}
-	if sm := bareMonth.FindStringSubmatch(text); sm != nil {
-		m, ok = months[strings.ToLower(sm[1])]
+	sm := bareMonth.FindStringSubmatchIndex(text)
+	if sm == nil {
+		return 0, "", false
 	}
-	return m, ok
+	m, ok = months[strings.ToLower(text[sm[2]:sm[3]])]
+	// The part counts only when it names this month: the match ends where
+	// bareMonth's does.
+	for _, pm := range barePart.FindAllStringSubmatchIndex(text, -1) {
+		if pm[1] == sm[1] {
+			part = text[pm[2]:pm[3]]
+		}
+	}
+	return m, part, ok
 }
 
-// LastMonth is the period of the last month m to start at or before now,
-// until exclusive: June said on 20 October 2023 or on 3 March 2024 is June
-// 2023.
-func LastMonth(m time.Month, now time.Time) (from, until time.Time) {
+// LastMonth is the period of part (see MonthNamed) of the last month m to
+// start at or before now, until exclusive: June said on 20 October 2023 or
+// on 3 March 2024 is June 2023.
+func LastMonth(m time.Month, part string, now time.Time) (from, until time.Time) {
 	y := now.Year()
 	if m > now.Month() {
 		y--
 	}
 	from = time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
-	return from, from.AddDate(0, 1, 0)
+	return within(part, from, from.AddDate(0, 1, 0))
 }

@@ -53,6 +53,9 @@ func TestMentioned(t *testing.T) {
 		{"which tournament in the beginning of November 2022?", "2022-11-01", "2022-11-11"},
 		{"the first half of September 2022", "2022-09-01", "2022-09-16"},
 		{"late July 2022", "2022-07-21", "2022-08-01"},
+		{"Which country was Tim visiting in the second week of November 2023?", "2023-11-08", "2023-11-15"},
+		{"the first week of March 2024", "2024-03-01", "2024-03-08"},
+		{"in the last week of February 2024", "2024-02-23", "2024-03-01"},
 		{"mid-March 2021", "2021-03-11", "2021-03-21"},
 		{"What state did Joanna visit in summer 2021?", "2021-06-01", "2021-09-01"},
 		{"winter 2023", "2023-12-01", "2024-03-01"},
@@ -79,20 +82,25 @@ func TestMonthNamed(t *testing.T) {
 	cases := []struct {
 		in   string
 		want time.Month // 0: none
+		part string
 	}{
-		{"When did Melanie go camping in June?", time.June},
-		{"what happened during March", time.March},
-		{"early October we moved", time.October},
-		{"camping in June 2023", 0}, // Mentioned reads it
-		{"on 3 June, 2023", 0},
-		{"May I ask what we decided?", 0},
-		{"it may rain in may", 0}, // a verb, and a month written small
-		{"the June release", 0},   // no word placing anything in it
+		{"When did Melanie go camping in June?", time.June, ""},
+		{"what happened during March", time.March, ""},
+		{"early October we moved", time.October, "early"},
+		{"Which country was Tim visiting in the second week of November?", time.November, "second week"},
+		{"the Last Week of May", time.May, "Last Week"},
+		{"early on, in June", time.June, ""}, // "early" is not June's part
+		{"camping in June 2023", 0, ""},      // Mentioned reads it
+		{"the second week of November 2023", 0, ""},
+		{"on 3 June, 2023", 0, ""},
+		{"May I ask what we decided?", 0, ""},
+		{"it may rain in may", 0, ""}, // a verb, and a month written small
+		{"the June release", 0, ""},   // no word placing anything in it
 	}
 	for _, c := range cases {
-		m, ok := MonthNamed(c.in)
-		if ok != (c.want != 0) || m != c.want {
-			t.Errorf("MonthNamed(%q) = %v %v, want %v", c.in, m, ok, c.want)
+		m, part, ok := MonthNamed(c.in)
+		if ok != (c.want != 0) || m != c.want || part != c.part {
+			t.Errorf("MonthNamed(%q) = %v %q %v, want %v %q", c.in, m, part, ok, c.want, c.part)
 		}
 	}
 }
@@ -107,18 +115,22 @@ func TestLastMonth(t *testing.T) {
 	}
 	cases := []struct {
 		m           time.Month
+		part        string
 		now         string
 		from, until string
 	}{
-		{time.June, "2023-10-20", "2023-06-01", "2023-07-01"},
-		{time.June, "2024-03-03", "2023-06-01", "2023-07-01"},
-		{time.June, "2023-06-15", "2023-06-01", "2023-07-01"}, // this month
-		{time.December, "2024-01-05", "2023-12-01", "2024-01-01"},
+		{time.June, "", "2023-10-20", "2023-06-01", "2023-07-01"},
+		{time.June, "", "2024-03-03", "2023-06-01", "2023-07-01"},
+		{time.June, "", "2023-06-15", "2023-06-01", "2023-07-01"}, // this month
+		{time.December, "", "2024-01-05", "2023-12-01", "2024-01-01"},
+		{time.November, "second week", "2023-12-11", "2023-11-08", "2023-11-15"},
+		{time.February, "last  week", "2024-05-01", "2024-02-23", "2024-03-01"},
+		{time.October, "Early", "2023-12-11", "2023-10-01", "2023-10-11"},
 	}
 	for _, c := range cases {
-		from, until := LastMonth(c.m, day(c.now))
+		from, until := LastMonth(c.m, c.part, day(c.now))
 		if !from.Equal(day(c.from)) || !until.Equal(day(c.until)) {
-			t.Errorf("LastMonth(%v, %s) = %v..%v, want %s..%s", c.m, c.now, from, until, c.from, c.until)
+			t.Errorf("LastMonth(%v, %q, %s) = %v..%v, want %s..%s", c.m, c.part, c.now, from, until, c.from, c.until)
 		}
 	}
 }

@@ -37,3 +37,35 @@ Melanie: Skiing, if the kids agree.
 		t.Errorf("time hint = %+v, want June 2023 give or take the slack", th)
 	}
 }
+
+// TestWeekOfABareMonth: "the second week of November" is days 8-14 of
+// the archive's last November (widened by the slack), so the exchange of
+// 10 November comes first, though the one of 3 November says visiting
+// three times.
+func TestWeekOfABareMonth(t *testing.T) {
+	p := conversationPalace(t, `## 2023-11-03
+John: Where are you these days, Tim?
+Tim: In Ireland, visiting Dublin: visiting Ireland means visiting old friends.
+
+## 2023-11-10
+John: Still travelling?
+Tim: Yes, visiting Spain now.
+
+## 2023-12-01
+John: Back home?
+Tim: Home and writing again.
+`)
+	res, err := Run(context.Background(), p, Request{Query: "Which country was Tim visiting in the second week of November?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) < 2 {
+		t.Fatalf("hits = %+v", res.Hits)
+	}
+	if h := res.Hits[0]; !strings.Contains(h.Content, "Spain") || !strings.HasSuffix(h.Why, "happened in the period the query names") {
+		t.Errorf("first hit %q (why %q), want the exchange of 10 November, in the period", h.Content, h.Why)
+	}
+	if th := res.TimeHint; th == nil || th.From.Format("2006-01-02") != "2023-11-05" || th.Until.Format("2006-01-02") != "2023-11-18" {
+		t.Errorf("time hint = %+v, want 8-14 November 2023 give or take the slack", th)
+	}
+}

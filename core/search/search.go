@@ -427,7 +427,8 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 }
 
 // namedMonth reads a month the query names without its year ("when did
-// Melanie go camping in June?") as the last such month of the time the
+// Melanie go camping in June?", or part of one: "the second week of
+// November", see dates.MonthNamed) as the last such month of the time the
 // searched drawers speak from: their newest drawer's, not the clock's. A
 // palace filled as it goes has its newest drawer about now; one holding
 // an older archive (chats exported long after, a benchmark from 2023) is
@@ -439,7 +440,7 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 // to 6) and MRR went from 0.419 to 0.420; nothing moved down. It costs one
 // more query, only for such a question: the scope's newest drawer.
 func namedMonth(ctx context.Context, st *store.Store, req Request) (from, until time.Time, ok bool, err error) {
-	m, named := dates.MonthNamed(req.Query)
+	m, part, named := dates.MonthNamed(req.Query)
 	if !named {
 		return from, until, false, nil
 	}
@@ -451,7 +452,7 @@ func namedMonth(ctx context.Context, st *store.Store, req Request) (from, until 
 	if now.IsZero() {
 		now = newest[0].CreatedAt
 	}
-	from, until = dates.LastMonth(m, now)
+	from, until = dates.LastMonth(m, part, now)
 	return from, until, true, nil
 }
 
