@@ -106,7 +106,16 @@ func Open(home string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open palace database %s: %w", path, err)
 	}
+	fi, err := f.Stat()
 	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("open palace database %s: %w", path, err)
+	}
+	if fi.Size() == 0 {
+		if err := setPageSize(path); err != nil {
+			return nil, err
+		}
+	}
 
 	q := url.Values{}
 	q.Set("_journal_mode", "WAL")
@@ -155,6 +164,27 @@ func Open(home string) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// pageSize is the page size of a new palace database. SQLite fixes it
+// when the first page is written, and a WAL database cannot change it, so
+// it is set on the empty file before the writer (whose connection string
+// turns WAL on) opens it; an existing palace keeps its own.
+const pageSize = 8192
+
+// setPageSize gives the empty database file at path pageSize pages.
+func setPageSize(path string) error {
+	db, err := sql.Open("sqlite3", "file:"+escapePath(path))
+	if err != nil {
+		return fmt.Errorf("create palace database %s: %w", path, err)
+	}
+	defer db.Close()
+	for _, p := range []string{fmt.Sprintf(`PRAGMA page_size = %d`, pageSize), `PRAGMA journal_mode = WAL`} {
+		if _, err := db.Exec(p); err != nil {
+			return fmt.Errorf("create palace database %s: %s: %w", path, p, err)
+		}
+	}
+	return nil
 }
 
 // writerConnector opens the writer's connection with its temporary files

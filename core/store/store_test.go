@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -420,5 +421,62 @@ func TestCheckpointMovesTheWALIntoTheFile(t *testing.T) {
 	}
 	if n := fileAlone(); n != 1 {
 		t.Errorf("the database file alone holds %d drawers after the checkpoint, want 1", n)
+	}
+}
+
+// TestPageSize: a new palace has pageSize pages in WAL mode, with its
+// files private; a palace made with SQLite's default 4 KiB pages keeps
+// them, and is migrated, written and searched as before.
+func TestPageSize(t *testing.T) {
+	ctx := context.Background()
+	pragma := func(db *sql.DB, name string) string {
+		var v string
+		if err := db.QueryRow(`PRAGMA ` + name).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	s := openTemp(t)
+	if got := pragma(s.w, "page_size"); got != strconv.Itoa(pageSize) {
+		t.Errorf("new palace page_size = %s, want %d", got, pageSize)
+	}
+	if got := pragma(s.w, "journal_mode"); got != "wal" {
+		t.Errorf("new palace journal_mode = %s, want wal", got)
+	}
+	for _, p := range []string{s.path, s.path + "-wal", s.path + "-shm"} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v (%v), want 0600", p, fi.Mode().Perm(), err)
+		}
+	}
+
+	home := t.TempDir()
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(home, DBName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`PRAGMA page_size = 4096`, `PRAGMA journal_mode = WAL`} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := migrateTo(ctx, db, 1); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	old, err := Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if got := pragma(old.w, "page_size"); got != "4096" {
+		t.Errorf("existing palace page_size = %s, want its own 4096", got)
+	}
+	d := drawer("w", "a", 0, "the page size stays")
+	if _, err := old.InsertDrawers(ctx, []Drawer{d}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := old.SearchFTS(ctx, `("page" AND "stays")`, Filter{}, 5, nil)
+	if err != nil || len(hits) != 1 || hits[0].ID != d.ID {
+		t.Fatalf("search in the 4 KiB palace = %+v, %v", hits, err)
 	}
 }
