@@ -350,9 +350,8 @@ func crashLiveDrawers(t *testing.T, home string) (live, pending int) {
 func TestCrashMineSIGKILL(t *testing.T) {
 	seed := crashSeed(t)
 	rng := rand.New(rand.NewPCG(seed, 0x11))
-	// Mine commits a batch per 4000 drawers and files (a one-line file
-	// counts twice), so this tree takes two transactions and a kill can
-	// land between them.
+	// Mine commits a batch per 1000 drawers, so this tree takes three
+	// transactions and a kill can land between them.
 	files, kills, perPalace := 2400, 50, 8
 	if crashLong() {
 		files, kills, perPalace = 20000, 200, 8
@@ -402,7 +401,16 @@ func TestCrashMineSIGKILL(t *testing.T) {
 		}
 	}
 	for k := 0; k < kills; k++ {
-		if home == "" || inPalace == perPalace || complete {
+		// A kill aimed at the writes needs drawers left to write: in a
+		// palace that holds them all (an earlier kill came after the
+		// writes) the mine has no write phase, and such kills alone once
+		// left a run with no kill mid-write.
+		full := false
+		if k%4 == 2 && home != "" && inPalace > 0 {
+			live, _ := crashLiveDrawers(t, home)
+			full = live == len(want)
+		}
+		if home == "" || inPalace == perPalace || complete || full {
 			if home != "" {
 				finish(fmt.Sprintf("the palace before kill %d (seed %d)", k, seed))
 			}

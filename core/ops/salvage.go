@@ -63,8 +63,9 @@ func SalvageAt(ctx context.Context, home string, o palace.Options, r SalvageRequ
 // Salvage copies every row of src that SQLite can still read into a new
 // palace at r.Into through the export and import every palace uses (so the
 // copy is checked as any import is, and its search index rebuilt from the
-// content), then runs Doctor on it. Rows the export could not read are
-// listed in the result. src is only read; the new palace lacks what an
+// content), then runs Doctor on it. Rows the export could not read, and
+// rows that read as garbage an import refuses (see
+// transfer.ExportReadable), are listed in the result. src is only read; the new palace lacks what an
 // export does not carry (vectors, to be rebuilt with `palace reindex`; the
 // mined-source records, so the next mine reads every file again; the audit
 // log). o configures the new palace.
@@ -95,7 +96,7 @@ func Salvage(ctx context.Context, src *palace.Palace, o palace.Options, r Salvag
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
-	res.Rows, res.Unreadable, err = transfer.Export(ctx, src, "", f)
+	res.Rows, res.Unreadable, err = transfer.ExportReadable(ctx, src, f)
 	if err != nil {
 		return res, fmt.Errorf("salvage: read the damaged palace: %w", err)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -78,6 +79,15 @@ type Unreadable struct {
 // found.
 const exportChunk = 256
 
+// Garbled is what ExportRows' fn returns for a row it read but refuses:
+// a damaged page can give a row whose columns are garbage that still
+// reads (an id that is no id, a kind that is no kind). The export counts
+// it unreadable, as it does a row SQLite cannot read, and goes on.
+type Garbled struct{ Err error }
+
+func (g Garbled) Error() string { return "garbled: " + g.Err.Error() }
+func (g Garbled) Unwrap() error { return g.Err }
+
 // writeError is an error of ExportRows' fn, never taken for damage.
 type writeError struct{ err error }
 
@@ -112,14 +122,21 @@ func (s *Store) ExportRows(ctx context.Context, wing string, fn func(Row) error)
 				args = []any{wing, wing}
 			}
 		}
-		// The rowids already exported, for the salvage pass.
+		// The rowids already read, for the salvage pass; the rows among
+		// them fn refused.
 		var done []int64
+		var garbled []Unreadable
 		cols := append([]string{"rowid"}, t.cols...)
 		emit := func(m map[string]any) error {
 			n, _ := m["rowid"].(json.Number).Int64()
 			done = append(done, n)
 			delete(m, "rowid")
 			if err := fn(Row{Kind: t.kind, Cols: m}); err != nil {
+				var g Garbled
+				if errors.As(err, &g) {
+					garbled = append(garbled, Unreadable{Table: t.name, From: n, To: n, Error: g.Error()})
+					return nil
+				}
 				return writeError{err}
 			}
 			return nil
@@ -130,20 +147,45 @@ func (s *Store) ExportRows(ctx context.Context, wing string, fn func(Row) error)
 		}
 		q := `SELECT ` + strings.Join(cols, ", ") + ` FROM ` + t.name + cond + ` ORDER BY ` + strings.Join(t.key, ", ")
 		err := s.eachRow(ctx, q, args, cols, emit)
-		if err == nil {
-			continue
-		}
-		var we writeError
-		if errors.As(err, &we) || ctx.Err() != nil {
-			return lost, fmt.Errorf("export %s: %w", t.name, err)
-		}
-		l, err := s.salvage(ctx, t, where, args, done, err, emit)
-		lost = append(lost, l...)
+		var l []Unreadable
 		if err != nil {
-			return lost, fmt.Errorf("export %s: %w", t.name, err)
+			var we writeError
+			if errors.As(err, &we) || ctx.Err() != nil {
+				return lost, fmt.Errorf("export %s: %w", t.name, err)
+			}
+			if l, err = s.salvage(ctx, t, where, args, done, err, emit); err != nil {
+				return append(lost, l...), fmt.Errorf("export %s: %w", t.name, err)
+			}
 		}
+		lost = append(lost, s.nameGarbled(ctx, t, l, garbled)...)
 	}
 	return lost, nil
+}
+
+// nameGarbled adds to the runs of table t that salvage could not read
+// (lost) the rows fn refused (garbled), each named by the id and source
+// the drawers table's indexes give for its rowid, since its own columns
+// are garbage; lost is returned as it is when fn refused none.
+func (s *Store) nameGarbled(ctx context.Context, t transferTable, lost, garbled []Unreadable) []Unreadable {
+	if len(garbled) == 0 {
+		return lost
+	}
+	if t.name == "drawers" {
+		named := s.indexedDrawers(ctx)
+		for i, g := range garbled {
+			if d := named[g.From]; d != nil {
+				if d.id != "" {
+					garbled[i].IDs = []string{d.id}
+				}
+				if d.source != "" {
+					garbled[i].Sources = []string{d.source}
+				}
+			}
+		}
+	}
+	lost = append(lost, garbled...)
+	slices.SortStableFunc(lost, func(a, b Unreadable) int { return cmp.Compare(a.From, b.From) })
+	return joinRuns(lost)
 }
 
 // salvage reads table t again by rowid ranges after the ordered read failed
