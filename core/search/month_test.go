@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace"
 )
 
 // TestBareMonthOfTheArchive: "in June" in a question about a conversation
@@ -23,16 +25,7 @@ Melanie: Camping is our thing, we go camping every summer, camping forever.
 Caroline: Any plans for the winter?
 Melanie: Skiing, if the kids agree.
 `)
-	res, err := Run(context.Background(), p, Request{Query: "When did Melanie go camping in June?"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Hits) < 2 {
-		t.Fatalf("hits = %+v", res.Hits)
-	}
-	if h := res.Hits[0]; !strings.Contains(h.Content, "camping in the mountains") || !strings.HasSuffix(h.Why, "happened in the period the query names") {
-		t.Errorf("first hit %q (why %q), want the June exchange, in the period", h.Content, h.Why)
-	}
+	res := firstInPeriod(t, p, "When did Melanie go camping in June?", "camping in the mountains")
 	if th := res.TimeHint; th == nil || th.From.Year() != 2023 || th.From.Month() != 5 || th.Until.Month() != 7 {
 		t.Errorf("time hint = %+v, want June 2023 give or take the slack", th)
 	}
@@ -55,17 +48,25 @@ Tim: Yes, visiting Spain now.
 John: Back home?
 Tim: Home and writing again.
 `)
-	res, err := Run(context.Background(), p, Request{Query: "Which country was Tim visiting in the second week of November?"})
+	res := firstInPeriod(t, p, "Which country was Tim visiting in the second week of November?", "Spain")
+	if th := res.TimeHint; th == nil || th.From.Format("2006-01-02") != "2023-11-05" || th.Until.Format("2006-01-02") != "2023-11-18" {
+		t.Errorf("time hint = %+v, want 8-14 November 2023 give or take the slack", th)
+	}
+}
+
+// firstInPeriod runs query and checks that its first hit holds want and
+// was put first for the period the query names.
+func firstInPeriod(t *testing.T, p *palace.Palace, query, want string) Result {
+	t.Helper()
+	res, err := Run(context.Background(), p, Request{Query: query})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Hits) < 2 {
-		t.Fatalf("hits = %+v", res.Hits)
+		t.Fatalf("%s: hits = %+v", query, res.Hits)
 	}
-	if h := res.Hits[0]; !strings.Contains(h.Content, "Spain") || !strings.HasSuffix(h.Why, "happened in the period the query names") {
-		t.Errorf("first hit %q (why %q), want the exchange of 10 November, in the period", h.Content, h.Why)
+	if h := res.Hits[0]; !strings.Contains(h.Content, want) || !strings.HasSuffix(h.Why, "happened in the period the query names") {
+		t.Errorf("%s: first hit %q (why %q), want the one saying %q, in the period", query, h.Content, h.Why, want)
 	}
-	if th := res.TimeHint; th == nil || th.From.Format("2006-01-02") != "2023-11-05" || th.Until.Format("2006-01-02") != "2023-11-18" {
-		t.Errorf("time hint = %+v, want 8-14 November 2023 give or take the slack", th)
-	}
+	return res
 }

@@ -449,25 +449,8 @@ func TestPageSize(t *testing.T) {
 		}
 	}
 
-	home := t.TempDir()
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(home, DBName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{`PRAGMA page_size = 4096`, `PRAGMA journal_mode = WAL`} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := migrateTo(ctx, db, 1); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	old, err := Open(home)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer old.Close()
+	// openFrom writes the palace as SQLite does by default, in 4 KiB pages.
+	old := openFrom(t, 1)
 	if got := pragma(old.w, "page_size"); got != "4096" {
 		t.Errorf("existing palace page_size = %s, want its own 4096", got)
 	}
