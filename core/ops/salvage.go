@@ -65,10 +65,11 @@ func SalvageAt(ctx context.Context, home string, o palace.Options, r SalvageRequ
 // copy is checked as any import is, and its search index rebuilt from the
 // content), then runs Doctor on it. Rows the export could not read, and
 // rows that read as garbage an import refuses (see
-// transfer.ExportReadable), are listed in the result. src is only read; the new palace lacks what an
-// export does not carry (vectors, to be rebuilt with `palace reindex`; the
-// mined-source records, so the next mine reads every file again; the audit
-// log). o configures the new palace.
+// transfer.ExportReadable), are listed in the result. src is only read;
+// the new palace lacks what an export does not carry (vectors, to be
+// rebuilt with `palace reindex`; the mined-source records, so the next
+// mine reads every file again; the audit log). o configures the new
+// palace.
 func Salvage(ctx context.Context, src *palace.Palace, o palace.Options, r SalvageRequest) (SalvageResult, error) {
 	res := SalvageResult{Into: r.Into, Added: map[string]int{}}
 	if err := r.Validate(); err != nil {

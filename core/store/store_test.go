@@ -444,8 +444,10 @@ func TestPageSize(t *testing.T) {
 		t.Errorf("new palace journal_mode = %s, want wal", got)
 	}
 	for _, p := range []string{s.path, s.path + "-wal", s.path + "-shm"} {
-		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
-			t.Errorf("%s: mode %v (%v), want 0600", p, fi.Mode().Perm(), err)
+		if fi, err := os.Stat(p); err != nil {
+			t.Error(err)
+		} else if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", p, fi.Mode().Perm())
 		}
 	}
 

@@ -101,8 +101,9 @@ func (e writeError) Unwrap() error { return e.err }
 //
 // A table SQLite cannot read whole (a damaged file) is read again by rowid,
 // in rowid order, skipping the rows it cannot read: they are returned, and
-// every readable row is still exported once. Only an error of fn or of ctx
-// stops the export.
+// every readable row is still exported once. A row fn refuses as Garbled
+// is returned with them; any other error of fn, or of ctx, stops the
+// export.
 func (s *Store) ExportRows(ctx context.Context, wing string, fn func(Row) error) ([]Unreadable, error) {
 	var lost []Unreadable
 	for _, t := range transferTables {
