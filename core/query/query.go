@@ -59,6 +59,12 @@ type Query struct {
 	// exclusions).
 	All string
 	Any string
+	// Words requires any one word of the terms, a phrase's and a
+	// compound's words apart ("LogLevel SILENT", php-fpm-sysconfdir):
+	// the last resort when All and Any leave room, since a phrase the
+	// text never says whole otherwise finds nothing. Empty when it would
+	// be Any.
+	Words string
 }
 
 // Segmenter splits a term written in a script without spaces (Chinese) into
@@ -130,7 +136,62 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	}
 	q.All = combine(parts, " AND ", nots)
 	q.Any = combine(parts, " OR ", nots)
+	if words, split := apart(q.Terms, stop); split {
+		q.Words = combine(words, " OR ", nots)
+	}
 	return q, nil
+}
+
+// apart returns each word of terms as a quoted term of its own: a phrase's
+// words and the pieces of a qualified or kebab-case word apart
+// (php-fpm-sysconfdir), stop words dropped unless a term has nothing else.
+// split reports whether any term was cut.
+func apart(terms []Term, stop map[string]bool) (words []string, split bool) {
+	seen := map[string]bool{}
+	add := func(t Term) {
+		k := strings.ToLower(quote(t))
+		if !seen[k] {
+			seen[k] = true
+			words = append(words, quote(t))
+		}
+	}
+	for _, t := range terms {
+		var ws []string
+		if !t.Prefix {
+			for _, f := range strings.Fields(t.Text) {
+				if _, pieces := cut(f, true); len(pieces) > 1 {
+					ws = append(ws, pieces...)
+				} else {
+					ws = append(ws, f)
+				}
+			}
+		}
+		if len(ws) < 2 {
+			add(t)
+			continue
+		}
+		split = true
+		for _, w := range keepWords(ws, stop) {
+			wt := Term{Text: w}
+			wt.Parts = termParts(wt)
+			add(wt)
+		}
+	}
+	return words, split
+}
+
+// keepWords drops the stop words of ws, unless that leaves none.
+func keepWords(ws []string, stop map[string]bool) []string {
+	var out []string
+	for _, w := range ws {
+		if !stop[strings.ToLower(w)] {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return ws
+	}
+	return out
 }
 
 // framing reports whether raw[i] only frames a question ("what kind of
@@ -393,11 +454,18 @@ func possessive(word string) (string, string) {
 // letter (1.2.0, v1.2, 10:30) stays whole. It returns the word without the punctuation around
 // it, and its pieces.
 func qualifiedParts(word string) (string, []string) {
+	return cut(word, false)
+}
+
+// cut is qualifiedParts, cutting at hyphens too when hyphens is set
+// (php-fpm-sysconfdir; utf-8 stays whole).
+func cut(word string, hyphens bool) (string, []string) {
 	// Private-use characters (Co) are word characters to FTS5's unicode61
 	// tokenizer, as letters and digits are: cutting or trimming at them
 	// asks for a token the index never holds.
 	joins := func(r rune) bool {
-		return !unicode.In(r, unicode.L, unicode.N, unicode.M, unicode.Co) && r != '_' && r != '-' && r != '\''
+		return !unicode.In(r, unicode.L, unicode.N, unicode.M, unicode.Co) && r != '_' && r != '\'' &&
+			(hyphens || r != '-')
 	}
 	trimmed := strings.TrimFunc(word, func(r rune) bool { return joins(r) || r == '-' || r == '\'' })
 	if trimmed == "" {

@@ -64,6 +64,32 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestWordsApart: the last resort asks for any one word of the query, a
+// phrase's and a compound's words apart, without their stop words.
+func TestWordsApart(t *testing.T) {
+	cases := []struct{ in, words string }{
+		{`"LogLevel SILENT" compatibility`, `(("LogLevel" OR "log level") OR "SILENT" OR "compatibility")`},
+		{"php-fpm-do-reload-on-SIGHUP", `("php" OR "fpm" OR "reload" OR "SIGHUP")`},
+		{"store.SearchFTS -test", `("store" OR ("SearchFTS" OR "search fts")) NOT ("test")`},
+		{`"don't panic"`, `("don't" OR "panic")`},
+		{`"the who"`, `("the" OR "who")`}, // only stop words: keep them
+		{"goroutine leak", ``},             // nothing to cut: Any is the last resort
+		{`"read deadline" read`, `("read" OR "deadline")`},
+		{"(search.DrawerOf), v1.2.0", `("search" OR ("DrawerOf" OR "drawer of") OR "v1.2.0")`},
+		{"utf-8 x86-64 Caroline's", ``}, // no letterless piece is cut, nor a possessive
+		{"pars* use-after-free", `("pars"* OR "use" OR "free")`},
+	}
+	for _, c := range cases {
+		q, err := Parse(c.in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Words != c.words {
+			t.Errorf("Parse(%q).Words = %s, want %s", c.in, q.Words, c.words)
+		}
+	}
+}
+
 func TestSegmenterSplitsWords(t *testing.T) {
 	seg := func(s string) ([]string, error) {
 		if s == "知识图谱" {

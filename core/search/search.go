@@ -62,7 +62,9 @@ type Hit struct {
 	TimeEnd  *time.Time      `json:"time_end,omitempty"`
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	// Match says whether the drawer holds every query term ("all"), only
-	// some ("any"), or was found by its vector alone ("vector").
+	// some ("any"), only some words of a phrase or compound term that no
+	// drawer left holds whole ("words"; see query.Query.Words), or was
+	// found by its vector alone ("vector").
 	Match string `json:"match"`
 	// Scores and Ranks give each side's view in vector and hybrid modes.
 	Scores *Scores `json:"scores,omitempty"`
@@ -331,7 +333,8 @@ func runMode(ctx context.Context, p *palace.Palace, req Request, limit int) (Res
 const scoreOrderTerms = 5
 
 // lexical fills res with BM25 hits: first drawers holding every term, then,
-// if that leaves room under the limit, drawers holding any of them. BM25
+// if that leaves room under the limit, drawers holding any of them, then
+// drawers holding any word of a phrase or compound term apart. BM25
 // ranks within each group, tests and the like demoted (see demoteFactor);
 // drawers with all terms come first, unless the query has scoreOrderTerms
 // terms or more: then both groups are ranked by score together.
@@ -371,6 +374,19 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 			slices.SortStableFunc(res.Hits, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) })
 			res.Hits = res.Hits[:min(len(res.Hits), limit)]
 		}
+	}
+	if len(res.Hits) < limit && q.Words != "" {
+		seen := map[string]bool{}
+		for _, h := range res.Hits {
+			seen[h.ID] = true
+		}
+		some, err := d.ranked(limit-len(res.Hits), func(n int) ([]store.Hit, error) {
+			return st.SearchFTS(ctx, q.Words, req.Filter, n, seen)
+		})
+		if err != nil {
+			return fmt.Errorf("search %q: %w", req.Query, err)
+		}
+		res.Hits = appendHits(res.Hits, some, "words")
 	}
 	if err := preferNamedTime(ctx, st, req, q, limit, res); err != nil {
 		return fmt.Errorf("search %q: %w", req.Query, err)

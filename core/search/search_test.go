@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -143,6 +144,42 @@ func TestLongQueryRanksByScore(t *testing.T) {
 		}
 		if len(res.Hits) != 2 || res.Hits[0].Content != tc.first || res.Hits[0].Match != tc.firstMatch {
 			t.Errorf("%q: hits = %+v", tc.query, res.Hits)
+		}
+	}
+}
+
+// TestPhraseNoneSaysWholeFallsBackToItsWords: a kebab-case name (a patch's
+// or a flag's) and a quoted phrase that no drawer says whole still find
+// the drawers that say their words apart, after every drawer that matches
+// as asked ("match": "words"); a phrase that is said keeps its hits alone.
+func TestPhraseNoneSaysWholeFallsBackToItsWords(t *testing.T) {
+	reload := "on SIGHUP the fpm master process does a reload of its pools"
+	loglevel := "LogLevel QUIET, FATAL, ERROR; SILENT is kept for compatibility"
+	p := seed(t, map[string]time.Time{
+		reload:                    day("2025-01-01"),
+		loglevel:                  day("2025-01-01"),
+		"unrelated filler words":  day("2025-01-01"),
+		"a silent film, restored": day("2025-01-01"),
+	})
+	for _, tc := range []struct {
+		query string
+		want  []string // contents in order
+		match []string
+	}{
+		{"php-fpm-do-reload-on-SIGHUP", []string{reload}, []string{"words"}},
+		{`"LogLevel SILENT"`, []string{loglevel, "a silent film, restored"}, []string{"words", "words"}},
+		{`"LogLevel QUIET"`, []string{loglevel}, []string{"all"}},
+	} {
+		res, err := Run(context.Background(), p, Request{Query: tc.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, match []string
+		for _, h := range res.Hits {
+			got, match = append(got, h.Content), append(match, h.Match)
+		}
+		if !slices.Equal(got, tc.want) || !slices.Equal(match, tc.match) {
+			t.Errorf("%q: hits %q, match %q; want %q, %q", tc.query, got, match, tc.want, tc.match)
 		}
 	}
 }
