@@ -69,8 +69,18 @@ var (
 		`|[._](test|spec)\.[cm]?[jt]sx?$` + // Jest, Mocha, Vitest
 		`|_spec\.rb$|_unittest\.cc$` +
 		`)`)
-	testClass     = regexp.MustCompile(`Tests?\.(java|kt|scala|groovy|cs|php|swift)$`)
-	changelogs    = []string{"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes"}
+	testClass  = regexp.MustCompile(`Tests?\.(java|kt|scala|groovy|cs|php|swift)$`)
+	changelogs = []string{"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes",
+		"releasenotes", "whatsnew"}
+	// proseNames are documents whatever their extension (README.tun,
+	// INSTALL, COPYING), unless it is a language's: install.sh is code.
+	proseNames = map[string]bool{"readme": true, "install": true, "copying": true, "license": true, "licence": true,
+		"authors": true, "contributors": true, "contributing": true, "hacking": true, "notice": true,
+		"thanks": true, "credits": true, "todo": true}
+	// manPage matches roff manual pages by their section extension
+	// (ssh_config.5, curl.1, php-fpm.8.in, perlfunc.3pm), not a version
+	// (v1.2).
+	manPage       = regexp.MustCompile(`[^0-9.]\.([1-9][a-z]*|man)(\.in)?$`)
 	docExtensions = map[string]bool{"": true, ".md": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
 	// docFiles are prose documents by extension (a changelog is one of its
 	// own; files without an extension are as often Makefiles as READMEs).
@@ -111,10 +121,15 @@ func classOfPath(p string) fileClass {
 		return slices.ContainsFunc(dirs, func(d string) bool { return set[d] })
 	}
 	ext := path.Ext(name)
+	// A changelog or a document may carry a language or version as its
+	// extension (CHANGES.ru, ChangeLog-1.9.3) and a number before its name
+	// (00-RELEASENOTES); only a language's extension makes it code.
+	notCode := docExtensions[ext] || langs[ext] == ""
+	stem := strings.TrimLeftFunc(name, func(r rune) bool { return !unicode.IsLetter(r) })
 	switch {
 	case lockfiles[name]:
 		return classLockfile
-	case docExtensions[ext] && slices.ContainsFunc(changelogs, func(c string) bool { return namedAs(name, c) }):
+	case notCode && slices.ContainsFunc(changelogs, func(c string) bool { return namedAs(stem, c) }):
 		return classChangelog
 	case strings.HasSuffix(name, ".pb.go") || strings.HasSuffix(name, "_gen.go") ||
 		strings.HasSuffix(name, ".min.js") || strings.HasSuffix(name, ".min.css"):
@@ -125,7 +140,7 @@ func classOfPath(p string) fileClass {
 		return classVendored
 	case in(exampleDirs):
 		return classExample
-	case docFiles[ext], in(docDirs):
+	case docFiles[ext], in(docDirs), notCode && (proseNames[strings.SplitN(stem, ".", 2)[0]] || manPage.MatchString(name)):
 		return classDocs
 	}
 	return classSource
