@@ -23,9 +23,11 @@ import (
 // bench code` asks about by default.
 const DefaultCodeMax = 200
 
-// codeDepth is how many hits each Palace search asks for: enough to
-// collapse to 10 files when a file holds several of the best drawers.
-const codeDepth = ops.MaxSearchLimit
+// codeFiles is how many files each Palace search asks for, by file as
+// `palace search --by file` does: a file holding many of the best drawers
+// (a makefile's dependency lines, a long changelog) fills one row, not the
+// whole list, as the reference's chunks collapse to its ten files.
+const codeFiles = 10
 
 // CodeOptions configure Code.
 type CodeOptions struct {
@@ -100,7 +102,7 @@ func Code(ctx context.Context, o CodeOptions) (*CodeReport, error) {
 		return nil, err
 	}
 	exists := func(f string) bool { _, ok := texts[f]; return ok }
-	valid := func(q string) bool { return ops.SearchRequest{Query: q, Limit: codeDepth}.Validate() == nil }
+	valid := func(q string) bool { return ops.SearchRequest{Query: q, Limit: codeFiles, By: ops.ByFile}.Validate() == nil }
 	queries, skipped := selectQueries(commits, exists, valid, o.Max)
 
 	home := filepath.Join(tmp, "home")
@@ -123,7 +125,7 @@ func Code(ctx context.Context, o CodeOptions) (*CodeReport, error) {
 		Drawers: st.Drawers, RefChunks: len(ref.chunks), Skipped: skipped, ByQuery: []CodeQueryResult{}}
 	var pm, rm []map[string]float64
 	for _, q := range queries {
-		res, err := ops.Search(ctx, p, ops.SearchRequest{Query: q.Query, Limit: codeDepth})
+		res, err := ops.Search(ctx, p, ops.SearchRequest{Query: q.Query, Limit: codeFiles, By: ops.ByFile})
 		if err != nil {
 			return nil, fmt.Errorf("bench code: search %q: %w", q.Query, err)
 		}
@@ -134,7 +136,7 @@ func Code(ctx context.Context, o CodeOptions) (*CodeReport, error) {
 			}
 		}
 		qr := CodeQueryResult{Commit: q.Commit, Query: q.Query, Gold: q.Gold,
-			Palace: nonNil(collapse(files, 10)), Reference: nonNil(ref.search(q.Query, 10))}
+			Palace: nonNil(collapse(files, codeFiles)), Reference: nonNil(ref.search(q.Query, codeFiles))}
 		pm = append(pm, codeMetrics(qr.Gold, qr.Palace))
 		rm = append(rm, codeMetrics(qr.Gold, qr.Reference))
 		r.ByQuery = append(r.ByQuery, qr)
