@@ -73,7 +73,7 @@ func TestWordsApart(t *testing.T) {
 		{"store.SearchFTS -test", `("store" OR ("SearchFTS" OR "search fts")) NOT ("test")`},
 		{`"don't panic"`, `("don't" OR "panic")`},
 		{`"the who"`, `("the" OR "who")`}, // only stop words: keep them
-		{"goroutine leak", ``},             // nothing to cut: Any is the last resort
+		{"goroutine leak", ``},            // nothing to cut: Any is the last resort
 		{`"read deadline" read`, `("read" OR "deadline")`},
 		{"(search.DrawerOf), v1.2.0", `("search" OR ("DrawerOf" OR "drawer of") OR "v1.2.0")`},
 		{"utf-8 x86-64 Caroline's", ``}, // no letterless piece is cut, nor a possessive

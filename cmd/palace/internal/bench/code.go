@@ -102,7 +102,9 @@ func Code(ctx context.Context, o CodeOptions) (*CodeReport, error) {
 		return nil, err
 	}
 	exists := func(f string) bool { _, ok := texts[f]; return ok }
-	valid := func(q string) bool { return ops.SearchRequest{Query: q, Limit: codeFiles, By: ops.ByFile}.Validate() == nil }
+	valid := func(q string) bool {
+		return ops.SearchRequest{Query: q, Limit: codeFiles, By: ops.ByFile}.Validate() == nil
+	}
 	queries, skipped := selectQueries(commits, exists, valid, o.Max)
 
 	home := filepath.Join(tmp, "home")
