@@ -26,7 +26,7 @@ func toolSearch() *tool {
 		readOnly: true, idempotent: true,
 		params: []param{
 			{name: "query", kind: kString, required: true, maxLen: ops.MaxQueryRunes * utf8.UTFMax,
-				desc: "What to look for, in plain words (keywords work best). \"exact phrase\", -excluded and prefix* words are understood. Queries in other languages than the stored text match less well lexically. " +
+				desc: "What to look for, in plain words (keywords work best). \"exact phrase\", -excluded and prefix* words are understood; a phrase no drawer says whole also finds its words apart, after the exact matches (match: \"words\"). Queries in other languages than the stored text match less well lexically. " +
 					"At most " + strconv.Itoa(ops.MaxQueryWords) + " distinct words; a repeated word counts once."},
 			{name: "wing", kind: kString, maxLen: 200,
 				desc: "Only this wing (a project or person), its exact name: an unknown wing is an error that lists the wings (palace_status has them too). Omit it to search everywhere; routing may then narrow the search to a room of every wing (see route)."},
