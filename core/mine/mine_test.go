@@ -67,9 +67,13 @@ func TestIgnoreRules(t *testing.T) {
 		"local-only.md":           "x",
 		"node_modules/x/index.js": "x",
 		"vendor/lib/lib.go":       "x",
+		// A virtual environment is skipped; a package named venv is source.
+		".venv/pyvenv.cfg":                        "home = /usr/bin\n",
+		".venv/lib/python3.11/site-packages/x.py": "x",
+		"Lib/venv/__init__.py":                    "x",
 	})
 	got := relFiles(t, root)
-	want := []string{".gitignore", "a.go", "keep.log", "other/secret.txt", "sub/.gitignore", "sub/debug2.log", "sub/rootonly.txt"}
+	want := []string{".gitignore", "Lib/venv/__init__.py", "a.go", "keep.log", "other/secret.txt", "sub/.gitignore", "sub/debug2.log", "sub/rootonly.txt"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("walk kept\n %v\nwant\n %v", got, want)
 	}

@@ -20,9 +20,27 @@ import (
 // words, often huge.
 var skipDirs = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, ".bzr": true, "_darcs": true, ".jj": true,
-	"node_modules": true, "bower_components": true, "vendor": true, ".venv": true, "venv": true,
+	"node_modules": true, "bower_components": true, "vendor": true,
 	"__pycache__": true, ".tox": true, ".mypy_cache": true, ".pytest_cache": true, ".gradle": true,
 	"Pods": true, ".bundle": true,
+}
+
+// venvNames are the usual names of a Python virtual environment, skipped
+// only when the folder is one (it holds pyvenv.cfg): a package named venv
+// (CPython's Lib/venv, a tool's own venv module) is source.
+var venvNames = map[string]bool{"venv": true, ".venv": true}
+
+// skipDir reports whether the folder dir, named name, is one a mine never
+// enters.
+func skipDir(dir, name string) bool {
+	if skipDirs[name] {
+		return true
+	}
+	if venvNames[name] {
+		_, err := os.Stat(filepath.Join(dir, "pyvenv.cfg"))
+		return err == nil
+	}
+	return false
 }
 
 // sensitiveNames are folders and files that hold credentials (SSH and GPG
@@ -105,7 +123,7 @@ func (w *walker) dir(abs string, rel []string, m ignoreMatcher, extra []string) 
 		case typ&fs.ModeSymlink != 0:
 			w.skip(p, ReasonSymlink, nil)
 		case e.IsDir():
-			if skipDirs[e.Name()] || m.Match(r, true) {
+			if skipDir(p, e.Name()) || m.Match(r, true) {
 				w.skip(p, ReasonIgnored, nil)
 				continue
 			}
@@ -274,7 +292,7 @@ func (w *walker) only(root string, parts []string, extra []string) (candidate, b
 		case typ&fs.ModeSymlink != 0:
 			w.skip(abs, ReasonSymlink, nil)
 		case info.IsDir():
-			if skipDirs[name] || m.Match(r, true) {
+			if skipDir(abs, name) || m.Match(r, true) {
 				w.skip(abs, ReasonIgnored, nil)
 			} else if !last {
 				continue
