@@ -155,12 +155,11 @@ func TestLongQueryRanksByScore(t *testing.T) {
 func TestPhraseNoneSaysWholeFallsBackToItsWords(t *testing.T) {
 	reload := "on SIGHUP the fpm master process does a reload of its pools"
 	loglevel := "LogLevel QUIET, FATAL, ERROR; SILENT is kept for compatibility"
-	p := seed(t, map[string]time.Time{
-		reload:                    day("2025-01-01"),
-		loglevel:                  day("2025-01-01"),
-		"unrelated filler words":  day("2025-01-01"),
-		"a silent film, restored": day("2025-01-01"),
-	})
+	drawers := map[string]time.Time{}
+	for _, c := range []string{reload, loglevel, "unrelated filler words", "a silent film, restored"} {
+		drawers[c] = day("2025-01-01")
+	}
+	p := seed(t, drawers)
 	for _, tc := range []struct {
 		query string
 		want  []string // contents in order
