@@ -30,6 +30,11 @@ var skipDirs = map[string]bool{
 // (CPython's Lib/venv, a tool's own venv module) is source.
 var venvNames = map[string]bool{"venv": true, ".venv": true}
 
+// SkippedByName reports whether a mine never enters a folder of this name,
+// whatever it holds (.git, node_modules, ...). A venv folder is decided by
+// what it holds (skipDir).
+func SkippedByName(name string) bool { return skipDirs[name] }
+
 // skipDir reports whether the folder dir, named name, is one a mine never
 // enters.
 func skipDir(dir, name string) bool {

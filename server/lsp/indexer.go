@@ -440,24 +440,17 @@ func (v *vectorFiller) status() *vectorNote {
 	return &n
 }
 
-// skipDirs are never mined (core/mine skips the same version-control and
-// dependency folders); file events inside them need no mine at all. This is
-// only a cheap pre-filter against event floods: the mine itself decides.
-var skipDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, ".bzr": true, "_darcs": true, ".jj": true,
-	"node_modules": true, "bower_components": true, "vendor": true, ".venv": true, "venv": true,
-	"__pycache__": true, ".tox": true, ".mypy_cache": true, ".pytest_cache": true, ".gradle": true,
-	"Pods": true, ".bundle": true,
-}
-
-// inSkippedDir reports whether path lies in such a folder below f.
+// inSkippedDir reports whether path lies below f in a folder a mine never
+// enters by its name alone (mine.SkippedByName): a cheap pre-filter against
+// event floods (a git checkout, an npm install); the mine itself decides
+// the rest.
 func inSkippedDir(f *folder, path string) bool {
 	rel, err := filepath.Rel(f.path, path)
 	if err != nil {
 		return false
 	}
 	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
-		if skipDirs[part] {
+		if mine.SkippedByName(part) {
 			return true
 		}
 	}

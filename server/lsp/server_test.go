@@ -199,6 +199,13 @@ func TestFileEventsPruneAndMine(t *testing.T) {
 	waitFor(t, func() bool {
 		return len(hitsOf(t, c.mustCall("palace/search", map[string]any{"query": "retryquota"}))) == 1
 	})
+	// So is one in a package named venv, which is no virtual environment.
+	venv := filepath.Join(root, "src", "venv", "scripts.py")
+	writeTree(t, root, map[string]string{"src/venv/scripts.py": "# activatequote quotes the template strings.\n"})
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []map[string]any{{"uri": fileURI(venv), "type": 1}}})
+	waitFor(t, func() bool {
+		return len(hitsOf(t, c.mustCall("palace/search", map[string]any{"query": "activatequote"}))) == 1
+	})
 	// A rename in the editor: the old path goes, the new one comes.
 	renamed := filepath.Join(root, "src", "retries.go")
 	if err := os.Rename(added, renamed); err != nil {
