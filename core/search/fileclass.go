@@ -124,7 +124,7 @@ func classOfPath(p string) fileClass {
 	// A changelog or a document may carry a language or version as its
 	// extension (CHANGES.ru, ChangeLog-1.9.3) and a number before its name
 	// (00-RELEASENOTES); only a language's extension makes it code.
-	notCode := docExtensions[ext] || langs[ext] == ""
+	notCode := docExtensions[ext] || langs[ext] == "" && !IsCodeExt(ext)
 	stem := strings.TrimLeftFunc(name, func(r rune) bool { return !unicode.IsLetter(r) })
 	switch {
 	case lockfiles[name]:

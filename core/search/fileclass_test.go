@@ -51,6 +51,8 @@ func TestClassOfPath(t *testing.T) {
 		"/r/README.tun":                      classDocs,
 		"/r/INSTALL":                         classDocs,
 		"/r/scripts/install.sh":              classSource,
+		"/r/lua/history.lua":                 classSource, // a language langs does not name
+		"/r/bin/install.pl":                  classSource,
 		"/r/ssh_config.5":                    classDocs,
 		"/r/sapi/fpm/php-fpm.8.in":           classDocs,
 		"/r/lib/perlfunc.3pm":                classDocs,

@@ -55,6 +55,24 @@ var langs = map[string]string{
 	".proto":    "protobuf",
 }
 
+// codeExts are the extensions of source code in any language, a wider set
+// than langs names: what `palace bench code` counts as source, and what
+// keeps a file named like a changelog or a document (history.lua,
+// install.pl) from being taken for one.
+var codeExts = func() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range strings.Fields(`go py pyi js jsx mjs cjs ts tsx mts cts vue svelte java kt kts scala groovy
+		rb rs c h cc cpp cxx hpp hh hxx cs fs php swift m mm dart ex exs erl hrl hs ml mli clj cljs lua pl pm
+		r jl sh bash zsh zig nim elm proto sql`) {
+		m["."+e] = true
+	}
+	return m
+}()
+
+// IsCodeExt reports whether ext (".go", any case) is a source code
+// extension.
+func IsCodeExt(ext string) bool { return codeExts[strings.ToLower(ext)] }
+
 // Lang is the language of a drawer of kind mined from source: for a file
 // drawer, the one its extension names (any case), else "". Conversations
 // and notes have no language of code.

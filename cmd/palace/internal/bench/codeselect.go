@@ -12,22 +12,11 @@ import (
 // which subjects make a query and what the query is. All pure, so each
 // rule is tested on its own.
 
-// codeExts are the extensions of source files.
-var codeExts = func() map[string]bool {
-	m := map[string]bool{}
-	for _, e := range strings.Fields(`go py pyi js jsx mjs cjs ts tsx mts cts vue svelte java kt kts scala groovy
-		rb rs c h cc cpp cxx hpp hh hxx cs fs php swift m mm dart ex exs erl hrl hs ml mli clj cljs lua pl pm
-		r jl sh bash zsh zig nim elm proto sql`) {
-		m["."+e] = true
-	}
-	return m
-}()
-
 // isSource says whether the repository path p (slash-separated) is a
 // source file: a code extension, not a test, not under a test, vendored,
 // docs or examples folder.
 func isSource(p string) bool {
-	if !codeExts[strings.ToLower(path.Ext(p))] {
+	if !search.IsCodeExt(path.Ext(p)) {
 		return false
 	}
 	dir, base := path.Split(p)
