@@ -147,10 +147,17 @@ test("wrong arguments are rejected with JSON-RPC -32602, bad values with a tool 
 
 test("the wing comes from the client's roots; mine only inside them", async (t) => {
   const home = tempDir(t);
-  const proj = writeTree(join(tempDir(t), "Shop App"), {
+  // Enough files that the mine is still running when its first progress
+  // notification goes out: mcp-go writes notifications from a goroutine of
+  // its own, so those sent just before the result may follow it, and the
+  // SDK drops progress that arrives after the result. With one file the
+  // only notification came too late in 2 of 6 loaded CI runs.
+  const files = {
     "palace.yaml": "wing: shop\n",
     "src/checkout.go": "package checkout\n\n// Charge sends an idempotency key with every payment call.\nfunc Charge() {}\n",
-  });
+  };
+  for (let i = 0; i < 300; i++) files[`notes/n${i}.md`] = `Note ${i} on the shop's payments.\n`;
+  const proj = writeTree(join(tempDir(t), "Shop App"), files);
   const outside = writeTree(tempDir(t), { "secret.txt": "not for the palace\n" });
   symlinkSync(outside, join(proj, "escape"));
   const { client, state } = await connect(t, home, { roots: [proj] });
@@ -164,12 +171,11 @@ test("the wing comes from the client's roots; mine only inside them", async (t) 
   assert.ok(!mr.isError, JSON.stringify(mr.content));
   const m = mr.structuredContent;
   assert.equal(m.wing, "shop");
-  // The server reports up to total, but the SDK drops progress that arrives
-  // after the result (mcp-go sends messages concurrently): require progress,
-  // never past its total.
+  // The server reports up to total; some notifications may still come after
+  // the result and be dropped (above): require progress, never past its total.
   assert.ok(progress.length >= 1 && progress.every((p) => p.progress <= p.total), `progress ${JSON.stringify(progress)}`);
   // palace.yaml configures the wing; it is not a drawer.
-  assert.equal(m.files_mined, 1);
+  assert.equal(m.files_mined, 301);
   assert.match(await toolError(client, "palace_mine", { path: outside }), /cannot be mined/);
   assert.match(await toolError(client, "palace_mine", { path: join(proj, "escape") }), /cannot be mined/);
   // A new root after roots/list_changed.
