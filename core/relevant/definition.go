@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/palace"
@@ -241,7 +242,11 @@ func chooseDefinition(defs []store.Drawer, r Request, c Clues, imports []string,
 	b := ranks[best]
 	switch {
 	case b.named:
-		out.reason = fmt.Sprintf("the one in %s, as %s.%s says", path.Dir(relPath(defs[best].Source, r.Root)), c.Qualifier, c.Identifier)
+		sep := "."
+		if search.Lang(store.KindFile, r.Path) == "rust" {
+			sep = "::"
+		}
+		out.reason = fmt.Sprintf("the one in %s, as %s%s%s says", path.Dir(relPath(defs[best].Source, r.Root)), c.Qualifier, sep, c.Identifier)
 	case b.imported:
 		out.reason = "the one in a package this file imports"
 	case defs[best].Source == r.Path:
@@ -351,7 +356,7 @@ var (
 	jsBindRe     = regexp.MustCompile(`^\s*import\s+(?:type\s+)?(?:\*\s+as\s+(\w+)|(\w+)\s*(?:,|\bfrom\b))|^\s*(?:const|let|var)\s+(\w+)\s*=\s*require\b`)
 	pyFromRe     = regexp.MustCompile(`^\s*from\s+(\.*[\w.]*)\s+import\s+\(?\s*([\w\s,]*)`)
 	pyImportRe   = regexp.MustCompile(`^\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)\s*$`)
-	rustUseRe    = regexp.MustCompile(`^\s*(?:pub\s+)?use\s+((?:crate|super|self)?(?:::)?[\w:]+)(?:\s+as\s+(\w+))?`)
+	rustUseRe    = regexp.MustCompile(`^\s*(?:pub(?:\([\w\s:]*\))?\s+)?use\s+((?:crate|super|self)?(?:::)?[\w:]+)(?:\s+as\s+(\w+)|\{([^{}]*)\})?`)
 	goVersionRe  = regexp.MustCompile(`^v[0-9]+$`)
 	maxImportsAt = 2000 // lines read for imports: they are at the top
 )
@@ -445,17 +450,83 @@ func importsOf(text, docPath string) []imported {
 				add(name, pyModule(f[0], dir))
 			}
 		case isRust && rustUseRe.MatchString(line):
-			m := rustUseRe.FindStringSubmatch(line)
-			p := m[1]
-			for _, pre := range []string{"crate::", "self::", "super::", "::"} {
-				p = strings.TrimPrefix(p, pre)
+			for _, u := range rustUses(rustUseRe.FindStringSubmatch(line)) {
+				add(u.name, u.paths...)
 			}
-			name := m[2]
-			if name == "" {
-				name = p[strings.LastIndex(p, ":")+1:]
-			}
-			add(name, strings.ReplaceAll(p, "::", "/"))
 		}
+	}
+	return out
+}
+
+// rustUses reads one use declaration (rustUseRe's match: the path, an
+// alias, a braced list) as the names it binds. use a::b::C binds C, which
+// is a module a/b/C or an item defined in the module a/b, so both paths
+// name it; a braced list binds each of its names (self binds the module).
+// crate::, self:: and super:: are dropped; a path from another crate
+// (shop::text::Label in a crate's tests, std::io) also names the same path
+// without the crate, which is where a crate's own tests find its files.
+// An item of the crate root (use crate::{Determinacy}) binds nothing: the
+// root may re-export it from any module.
+func rustUses(m []string) []imported {
+	base, alias, list := m[1], m[2], m[3]
+	if list == "" && strings.HasSuffix(base, "::") {
+		return nil // a braced list over several lines: not read
+	}
+	local := false
+	for _, pre := range []string{"crate::", "self::", "super::", "::"} {
+		if strings.HasPrefix(base, pre) {
+			base, local = strings.TrimPrefix(base, pre), true
+		}
+	}
+	base = strings.TrimSuffix(base, "::")
+	// bind adds what the use path p binds as name; module says p is a
+	// module (self in a braced list), not a module or an item.
+	var out []imported
+	bind := func(name, p string, module bool) {
+		if p == "" {
+			return
+		}
+		elems := strings.Split(p, "::")
+		var ps []string
+		if len(elems) > 1 || !local || module || unicode.IsLower([]rune(p)[0]) {
+			ps = append(ps, strings.Join(elems, "/"))
+		}
+		if !module && len(elems) > 1 {
+			ps = append(ps, strings.Join(elems[:len(elems)-1], "/"))
+		}
+		if !local {
+			for _, p := range slices.Clone(ps) {
+				if _, rest, ok := strings.Cut(p, "/"); ok {
+					ps = append(ps, rest)
+				}
+			}
+		}
+		if len(ps) > 0 {
+			out = append(out, imported{name: name, paths: ps})
+		}
+	}
+	last := func(p string) string { return p[strings.LastIndex(p, ":")+1:] }
+	if list == "" {
+		if alias == "" {
+			alias = last(base)
+		}
+		bind(alias, base, false)
+		return out
+	}
+	for _, part := range strings.Split(list, ",") {
+		f := strings.Fields(part)
+		if len(f) == 0 {
+			continue
+		}
+		p, module := strings.Trim(base+"::"+f[0], ":"), false
+		if f[0] == "self" {
+			p, module = base, true
+		}
+		name := f[len(f)-1]
+		if len(f) == 1 {
+			name = last(p)
+		}
+		bind(name, p, module)
 	}
 	return out
 }

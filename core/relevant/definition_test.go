@@ -18,8 +18,10 @@ func TestImportsOf(t *testing.T) {
 		{"python", "/r/pkg/sub/mod.py", "import os, json as j\nimport os.path\nfrom pkg.store import open_db, Store as S\nfrom . import helpers\nfrom ..core.search import find\n",
 			[]string{"os=os", "j=json", "=os/path", "open_db=pkg/store/open_db|pkg/store", "S=pkg/store/Store|pkg/store",
 				"helpers=/r/pkg/sub/helpers|/r/pkg/sub", "find=/r/pkg/core/search/find|/r/pkg/core/search"}},
-		{"rust", "/r/src/lib.rs", "use crate::store::Drawer;\npub use super::query::parse as p;\nuse std::fmt;\n",
-			[]string{"Drawer=store/Drawer", "p=query/parse", "fmt=std/fmt"}},
+		{"rust", "/r/src/lib.rs", "use crate::store::Drawer;\npub use super::query::parse as p;\nuse std::fmt;\n" +
+			"pub(crate) use crate::text::{self, Label, fmt::Pad as P};\nuse std::io::{\n    Read,\n};\nuse crate::{Determinacy, Finalize};\n",
+			[]string{"Drawer=store/Drawer|store", "p=query/parse|query", "fmt=std/fmt|std|fmt",
+				"text=text", "Label=text/Label|text", "P=text/fmt/Pad|text/fmt"}},
 		{"no imports in code", "/r/a.go", "package a\n\nvar s = \"import x\"\n", nil},
 	} {
 		var got []string

@@ -13,8 +13,8 @@ import (
 	"github.com/palace-dev/palace/core/relevant"
 )
 
-// The workspaces under testdata/ws are small shops in Go, Python and
-// TypeScript, each with a function defined twice (the one a file imports
+// The workspaces under testdata/ws are small shops in Go, Python,
+// TypeScript and Rust, each with a function defined twice (the one a file imports
 // and a legacy one), callers in source and in tests. Each case opens a
 // file, puts the cursor on a call, and states the first row (the
 // definition, and why that one), which files come before which (source
@@ -61,6 +61,12 @@ func TestDefinitionFirstInWorkspaces(t *testing.T) {
 		{name: "typescript: from a test", ws: "ts", open: "src/bulk.test.ts", marker: "applyDiscount(2",
 			first: "src/pricing.ts", firstWhy: "definition of applyDiscount (1 of 2: the one in a package this file imports)",
 			before: [][2]string{{"src/pricing.test.ts", "src/checkout.ts"}}, calls: "src/pricing.test.ts"},
+		{name: "rust: a type a braced use imports", ws: "rs", open: "src/cart.rs", marker: "from_bytes_lossy(raw)",
+			first: "src/text/mod.rs", firstWhy: "definition of from_bytes_lossy (1 of 2: the one in src/text, as Label::from_bytes_lossy says)",
+			before: [][2]string{{"src/text/mod.rs", "tests/labels.rs"}}, other: "src/legacy.rs"},
+		{name: "rust: a type a test imports from the crate", ws: "rs", open: "tests/labels.rs", marker: "from_bytes_lossy(b",
+			first: "src/text/mod.rs", firstWhy: "definition of from_bytes_lossy (1 of 2: the one in src/text, as Label::from_bytes_lossy says)",
+			other: "src/legacy.rs"},
 	}
 	roots := map[string]*workspace{}
 	outer := t
