@@ -126,6 +126,12 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	for i, t := range q.Terms {
 		q.Terms[i].Parts = termParts(t)
 	}
+	q.build(stop)
+	return q, nil
+}
+
+// build sets All, Any and Words from Terms and Not.
+func (q *Query) build(stop map[string]bool) {
 	var parts []string
 	for _, t := range q.Terms {
 		parts = append(parts, quote(t))
@@ -136,10 +142,70 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	}
 	q.All = combine(parts, " AND ", nots)
 	q.Any = combine(parts, " OR ", nots)
+	q.Words = ""
 	if words, split := apart(q.Terms, stop); split {
 		q.Words = combine(words, " OR ", nots)
 	}
-	return q, nil
+}
+
+// Match is the FTS5 expression of t alone, as All and Any hold it.
+func (t Term) Match() string { return quote(t) }
+
+// Compound reports whether t is one typed name of several words: an
+// identifier with case or underscore boundaries (PATH_STARTSWITH_ACCEPT,
+// parseHTTPFrame), a kebab-case word or a qualified name (store.SearchFTS).
+// A quoted phrase is not: the reader asked for it as written.
+func (t Term) Compound() bool {
+	return !t.Phrase && !t.Prefix && len(t.words()) > 1
+}
+
+// words are the words of a compound term: its pieces at hyphens and the
+// punctuation joining names, each identifier cut at its case boundaries.
+func (t Term) words() []string {
+	_, pieces := cut(t.Text, true)
+	if len(pieces) == 0 {
+		pieces = []string{t.Text}
+	}
+	var ws []string
+	for _, p := range pieces {
+		if parts, _ := identParts(p); len(parts) > 1 {
+			ws = append(ws, parts...)
+		} else {
+			ws = append(ws, p)
+		}
+	}
+	return ws
+}
+
+// Apart returns q with each compound term that whole reports no drawer
+// holding replaced by its words, each a term of its own (stop words
+// dropped). A name a commit renamed away, or a reader misremembers
+// (PATH_STARTSWITH_ACCEPT_DOT_DOT where the code now says ..._REFUSE_...),
+// otherwise matches nothing, and the query's other words alone decide the
+// ranking; apart, its words count as any words do. The second result
+// lists the terms replaced, as typed.
+func (q Query) Apart(whole func(Term) bool) (Query, []string) {
+	stop := stopwords()
+	var terms []Term
+	var replaced []string
+	for _, t := range q.Terms {
+		if !t.Compound() || whole(t) {
+			terms = append(terms, t)
+			continue
+		}
+		replaced = append(replaced, t.Text)
+		for _, w := range keepWords(t.words(), stop) {
+			wt := Term{Text: w}
+			wt.Parts = termParts(wt)
+			terms = append(terms, wt)
+		}
+	}
+	if len(replaced) == 0 {
+		return q, nil
+	}
+	q.Terms = distinct(terms)
+	q.build(stop)
+	return q, replaced
 }
 
 // apart returns each word of terms as a quoted term of its own: a phrase's

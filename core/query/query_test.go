@@ -3,6 +3,7 @@ package query
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,6 +84,37 @@ func TestWordsApart(t *testing.T) {
 		// Without a segmenter Parse cannot fail.
 		if q, _ := Parse(c.in, nil); q.Words != c.words {
 			t.Errorf("Parse(%q).Words = %s, want %s", c.in, q.Words, c.words)
+		}
+	}
+}
+
+func TestApartReplacesNamesNoDrawerHolds(t *testing.T) {
+	cases := []struct {
+		in      string
+		missing string // the term whole reports as held by no drawer
+		any     string // Any after Apart
+		cut     []string
+	}{
+		{"invert PATH_STARTSWITH_ACCEPT_DOT_DOT flag", "PATH_STARTSWITH_ACCEPT_DOT_DOT",
+			`("invert" OR "path" OR "startswith" OR "accept" OR "dot" OR "flag")`, []string{"PATH_STARTSWITH_ACCEPT_DOT_DOT"}},
+		{"where is getUserById", "getUserById",
+			`("get" OR "user" OR "id")`, []string{"getUserById"}},
+		{"php-fpm-do-reload-on-SIGHUP", "php-fpm-do-reload-on-SIGHUP",
+			`("php" OR "fpm" OR "reload" OR "SIGHUP")`, []string{"php-fpm-do-reload-on-SIGHUP"}},
+		{"store.OpenDB close", "store.OpenDB",
+			`("store" OR "open" OR "db" OR "close")`, []string{"store.OpenDB"}},
+		// Held whole: as parsed.
+		{"invert PATH_STARTSWITH_REFUSE_DOT_DOT flag", "",
+			`("invert" OR "PATH_STARTSWITH_REFUSE_DOT_DOT" OR "flag")`, nil},
+		// A quoted phrase is as the reader asked (Words is its fallback),
+		// and a plain word or a letterless compound has nothing to cut.
+		{`"log level" quiet utf-8`, `log level`, `("log level" OR "quiet" OR "utf-8")`, nil},
+	}
+	for _, c := range cases {
+		q, _ := Parse(c.in, nil)
+		got, cut := q.Apart(func(t Term) bool { return t.Text != c.missing })
+		if got.Any != c.any || !slices.Equal(cut, c.cut) {
+			t.Errorf("Apart(%q) = %s, cut %q; want %s, %q", c.in, got.Any, cut, c.any, c.cut)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/query"
+	"github.com/palace-dev/palace/core/store"
 )
 
 // Words found in many of the palace's drawers rank little and cost the
@@ -74,7 +75,7 @@ func frequenciesOf(ctx context.Context, p *palace.Palace, terms []weighted) (fre
 			at = append(at, i)
 		}
 	}
-	counts, err := p.Store.DocFrequencies(ctx, matches, f.cut()+1)
+	counts, err := p.Store.DocFrequencies(ctx, matches, store.Filter{}, f.cut()+1)
 	if err != nil {
 		return f, fmt.Errorf("relevant: %w", err)
 	}
@@ -109,7 +110,7 @@ func widelyHeld(ctx context.Context, p *palace.Palace, f frequencies, terms []we
 		if err != nil || q.Any == "" {
 			return false, err
 		}
-		n, err := p.Store.DocFrequencies(ctx, []string{q.Any}, maxDefiningRows+1)
+		n, err := p.Store.DocFrequencies(ctx, []string{q.Any}, store.Filter{}, maxDefiningRows+1)
 		if err != nil {
 			return false, fmt.Errorf("relevant: %w", err)
 		}

@@ -349,6 +349,9 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 		res.Notice = "the query has no searchable words"
 		return nil
 	}
+	if q, err = apartMissing(ctx, st, q, req.Filter, res); err != nil {
+		return fmt.Errorf("search %q: %w", req.Query, err)
+	}
 	all, err := d.ranked(limit, func(n int) ([]store.Hit, error) { return st.SearchFTS(ctx, q.All, req.Filter, n, nil) })
 	if err != nil {
 		return fmt.Errorf("search %q: %w", req.Query, err)
@@ -393,6 +396,44 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 	}
 	explainSpeakers(res.Hits, d.words)
 	return nil
+}
+
+// apartMissing replaces each compound name of q (an identifier, a
+// kebab-case or qualified word) that no drawer in the request's wing holds
+// whole by its words (see query.Apart), and says so in res's notice: a
+// commit subject names what it renamed away, a reader misremembers a name,
+// and the words of the name are then the best clue the query has.
+func apartMissing(ctx context.Context, st *store.Store, q query.Query, f store.Filter, res *Result) (query.Query, error) {
+	var compound []query.Term
+	for _, t := range q.Terms {
+		if t.Compound() {
+			compound = append(compound, t)
+		}
+	}
+	if len(compound) == 0 {
+		return q, nil
+	}
+	matches := make([]string, len(compound))
+	for i, t := range compound {
+		matches[i] = t.Match()
+	}
+	counts, err := st.DocFrequencies(ctx, matches, store.Filter{Wing: f.Wing, Kind: f.Kind}, 1)
+	if err != nil {
+		return q, err
+	}
+	held := map[string]bool{}
+	for i, t := range compound {
+		held[t.Text] = counts[i] > 0
+	}
+	q, replaced := q.Apart(func(t query.Term) bool { return held[t.Text] })
+	if len(replaced) > 0 {
+		n := "no drawer holds " + strings.Join(replaced, ", ") + " whole: its words were searched apart"
+		if res.Notice != "" {
+			n = res.Notice + "; " + n
+		}
+		res.Notice = n
+	}
+	return q, nil
 }
 
 // timeSlack widens the period a query names: people date things loosely,

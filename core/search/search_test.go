@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -152,6 +153,41 @@ func TestLongQueryRanksByScore(t *testing.T) {
 // or a flag's) and a quoted phrase that no drawer says whole still find
 // the drawers that say their words apart, after every drawer that matches
 // as asked ("match": "words"); a phrase that is said keeps its hits alone.
+// A name the code no longer holds (a commit subject's "invert
+// PATH_STARTSWITH_ACCEPT_DOT_DOT flag", the flag since renamed ..._REFUSE_...)
+// matched nothing, so the query's other words alone ranked the drawers and
+// the definition of the renamed flag was not among them. Its words apart
+// find it, and the notice says the name was cut.
+func TestNameNoneHoldsWholeIsSearchedApart(t *testing.T) {
+	flags := "typedef enum PathStartWithFlags {\n\tPATH_STARTSWITH_REFUSE_DOT_DOT = 1U << 0,\n\tPATH_STARTSWITH_RETURN_LEADING_SLASH = 1U << 1,\n} PathStartWithFlags;"
+	drawers := map[string]time.Time{flags: day("2025-01-01")}
+	for i := range 20 {
+		drawers[fmt.Sprintf("option %d: invert the flag, so the flag reads the other way", i)] = day("2025-01-01")
+	}
+	p := seed(t, drawers)
+	for _, q := range []string{"invert PATH_STARTSWITH_ACCEPT_DOT_DOT flag", "invert pathStartsWithAcceptDotDot flag"} {
+		res, err := Run(context.Background(), p, Request{Query: q, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.IndexFunc(res.Hits, func(h Hit) bool { return h.Content == flags }); i < 0 {
+			t.Errorf("%q: the flags' definition is not among the %d hits", q, len(res.Hits))
+		}
+		name := strings.Fields(q)[1]
+		if !strings.Contains(res.Notice, "no drawer holds "+name+" whole") {
+			t.Errorf("%q: notice %q does not say %s was searched apart", q, res.Notice, name)
+		}
+	}
+	// A name some drawer holds is searched whole, and no notice says otherwise.
+	res, err := Run(context.Background(), p, Request{Query: "invert PATH_STARTSWITH_REFUSE_DOT_DOT flag", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Notice, "apart") || len(res.Hits) == 0 || res.Hits[0].Content != flags {
+		t.Errorf("held name: notice %q, first hit %v", res.Notice, res.Hits)
+	}
+}
+
 func TestPhraseNoneSaysWholeFallsBackToItsWords(t *testing.T) {
 	reload := "on SIGHUP the fpm master process does a reload of its pools"
 	loglevel := "LogLevel QUIET, FATAL, ERROR; SILENT is kept for compatibility"
@@ -165,7 +201,9 @@ func TestPhraseNoneSaysWholeFallsBackToItsWords(t *testing.T) {
 		want  []string // contents in order
 		match []string
 	}{
-		{"php-fpm-do-reload-on-SIGHUP", []string{reload}, []string{"words"}},
+		// A compound word no drawer holds whole is searched as its words
+		// (see TestNameNoneHoldsWholeIsSearchedApart).
+		{"php-fpm-do-reload-on-SIGHUP", []string{reload}, []string{"any"}},
 		{`"LogLevel SILENT"`, []string{loglevel, "a silent film, restored"}, []string{"words", "words"}},
 		{`"LogLevel QUIET"`, []string{loglevel}, []string{"all"}},
 	} {

@@ -18,13 +18,13 @@ func (s *Store) IndexedDrawers(ctx context.Context) (int, error) {
 }
 
 // DocFrequencies returns, for each FTS5 MATCH expression (built by package
-// query, never raw user text), how many drawers' text matches it, counting
-// no further than upto: a result of upto means "upto or more". The index
+// query, never raw user text), how many drawers' text matches it, in f's
+// wing (and kind) when it names one, counting no further than upto: a result of upto means "upto or more". The index
 // applies its own tokenizer and stemmer, so the counts are the ones BM25
 // sees, and the cap bounds the cost to reading upto entries of a posting
 // list, which is why a caller can afford it before every search: the
 // search itself scores every drawer holding any of its words.
-func (s *Store) DocFrequencies(ctx context.Context, matches []string, upto int) ([]int, error) {
+func (s *Store) DocFrequencies(ctx context.Context, matches []string, f Filter, upto int) ([]int, error) {
 	out := make([]int, len(matches))
 	if len(matches) == 0 {
 		return out, nil
@@ -48,7 +48,7 @@ func (s *Store) DocFrequencies(ctx context.Context, matches []string, upto int) 
 	}
 	defer st.Close()
 	for i, m := range matches {
-		if err := st.QueryRowContext(ctx, ftsMatch(m, Filter{}), upto).Scan(&out[i]); err != nil {
+		if err := st.QueryRowContext(ctx, ftsMatch(m, f), upto).Scan(&out[i]); err != nil {
 			return nil, fmt.Errorf("document frequency of %q: %w", m, err)
 		}
 	}

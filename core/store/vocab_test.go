@@ -31,21 +31,21 @@ func TestDocFrequenciesCountWhatTheIndexMatches(t *testing.T) {
 	}
 	// "checksum" meets "checksums" through the index's stemmer; "common"
 	// stops at the cap; an absent word counts 0.
-	got, err := s.DocFrequencies(ctx, []string{`("checksum")`, `("verify")`, `("common")`, `("absentword")`}, 10)
+	got, err := s.DocFrequencies(ctx, []string{`("checksum")`, `("verify")`, `("common")`, `("absentword")`}, Filter{}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []int{2, 2, 10, 0}; !reflect.DeepEqual(got, want) {
 		t.Errorf("document frequencies = %v, want %v", got, want)
 	}
-	got, err = s.DocFrequencies(ctx, []string{`("common")`}, 100)
+	got, err = s.DocFrequencies(ctx, []string{`("common")`}, Filter{}, 100)
 	if err != nil || !reflect.DeepEqual(got, []int{29}) {
 		t.Errorf("uncapped count = %v, %v; want [29]", got, err)
 	}
-	if _, err := s.DocFrequencies(ctx, []string{`("common")`}, 0); err == nil {
+	if _, err := s.DocFrequencies(ctx, []string{`("common")`}, Filter{}, 0); err == nil {
 		t.Error("upto 0 was accepted")
 	}
-	if got, err := s.DocFrequencies(ctx, nil, 10); err != nil || len(got) != 0 {
+	if got, err := s.DocFrequencies(ctx, nil, Filter{}, 10); err != nil || len(got) != 0 {
 		t.Errorf("no expressions = %v, %v", got, err)
 	}
 }
