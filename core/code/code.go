@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -64,6 +65,8 @@ func Language(path string) string {
 		return "tsx"
 	case ".rs":
 		return "rust"
+	case ".c", ".h":
+		return "c"
 	}
 	return ""
 }
@@ -349,6 +352,9 @@ func (t *tree) attach(cs []Chunk) {
 	defined := make([]map[string]bool, len(cs))
 	for _, d := range t.defs {
 		if i := at(d.at); i >= 0 {
+			if slices.Contains(cs[i].Defines, d.Symbol) {
+				continue // C's typedef struct table {...} table names it twice
+			}
 			cs[i].Defines = append(cs[i].Defines, d.Symbol)
 			if defined[i] == nil {
 				defined[i] = map[string]bool{}

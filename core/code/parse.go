@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
@@ -28,6 +29,8 @@ func grammar(lang string) (unsafe.Pointer, bool) {
 		return tsts.LanguageTSX(), true
 	case "rust":
 		return tsrust.Language(), true
+	case "c":
+		return tsc.Language(), true
 	}
 	return nil, false
 }
@@ -56,6 +59,14 @@ var defKinds = map[string]map[string]string{
 		"struct_item": "type", "enum_item": "type", "union_item": "type", "type_item": "type",
 		"trait_item": "interface", "const_item": "const", "static_item": "var",
 		"mod_item": "module", "macro_definition": "macro",
+	},
+	// C: a struct, union or enum counts only with its body (struct s *p
+	// names one); a typedef defines its declarators; prototypes and
+	// globals are declarations, left out.
+	"c": {
+		"function_definition": "func", "struct_specifier": "type", "union_specifier": "type",
+		"enum_specifier": "type", "type_definition": "type", "enumerator": "const",
+		"preproc_def": "macro", "preproc_function_def": "macro",
 	},
 }
 
@@ -302,6 +313,20 @@ func (w *walker) defOf(n *sitter.Node, k, owner string) string {
 		}
 	}
 	switch {
+	case w.fam == "c" && k == "function_definition":
+		add(w.cName(n.ChildByFieldName("declarator")), sk)
+		return sk
+	case w.fam == "c" && k == "type_definition":
+		cur := n.Walk()
+		for _, d := range n.ChildrenByFieldName("declarator", cur) {
+			add(w.cName(&d), sk)
+		}
+		cur.Close()
+		return sk
+	case w.fam == "c" && (k == "struct_specifier" || k == "union_specifier" || k == "enum_specifier"):
+		if n.ChildByFieldName("body") == nil {
+			return ""
+		}
 	case w.fam == "go" && (k == "const_spec" || k == "var_spec"):
 		cur := n.Walk()
 		for _, f := range n.ChildrenByFieldName("name", cur) {
@@ -342,4 +367,22 @@ func (w *walker) defOf(n *sitter.Node, k, owner string) string {
 	}
 	add(name("name"), sk)
 	return sk
+}
+
+// cName is the name a C declarator declares: the identifier under its
+// pointer, function, array and parenthesized declarators (the f of
+// static char *(*f)(int)).
+func (w *walker) cName(d *sitter.Node) string {
+	for i := 0; d != nil && i < 16; i++ {
+		switch w.kind(d) {
+		case "identifier", "type_identifier", "field_identifier":
+			s, e := d.ByteRange()
+			return w.t.text[s:e]
+		case "parenthesized_declarator", "attributed_declarator":
+			d = d.NamedChild(0)
+		default:
+			d = d.ChildByFieldName("declarator")
+		}
+	}
+	return ""
 }

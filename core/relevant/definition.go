@@ -139,6 +139,7 @@ var definitionWords = map[string][]string{
 	"javascript": {"function", "class", "const", "let", "var"},
 	"typescript": {"function", "class", "const", "let", "var", "interface", "type", "enum"},
 	"rust":       {"fn", "struct", "enum", "trait", "type", "const", "static", "mod"},
+	"c":          {"struct", "enum", "union", "define"},
 }
 
 // definitionWordsOf are the definition words for the document at path.
