@@ -74,7 +74,9 @@ func TestMineConversations(t *testing.T) {
 		}
 	}
 	// The verbatim drawer keeps the system-reminder; the index does not.
-	r = searchOK(t, home, "claudeMd")
+	// Quoted, so the name is not searched as its words (claude, md) when no
+	// drawer holds it whole.
+	r = searchOK(t, home, `"claudeMd"`)
 	if len(r.Hits) != 0 {
 		t.Errorf("noise inside <system-reminder> is searchable: %s", r.Hits[0].Citation)
 	}
