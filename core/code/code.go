@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -45,6 +46,12 @@ const (
 	MaxRefs = 64
 )
 
+// cPlusPlusRe finds a line only C++ has: a .h is often a C++ header, and
+// tree-sitter's C grammar reads much of one without an error at the top
+// level (namespace node { ... } as a function named node), so its
+// definitions would be wrong rather than missing.
+var cPlusPlusRe = regexp.MustCompile(`(?m)^[ \t]*(?:namespace(?:[ \t]+[\w:]+)?[ \t]*\{|template[ \t]*<|class[ \t]+\w+[^;{()]*\{|(?:public|private|protected)[ \t]*:|using[ \t]+namespace\b|extern[ \t]+"C\+\+")`)
+
 // ErrFallback is wrapped by every error Split returns for a file in a
 // known language that it leaves to the line chunker.
 var ErrFallback = errors.New("not parsed")
@@ -78,7 +85,7 @@ func Language(path string) string {
 // offers a cut), its first lines in the first piece. Every line with
 // something on it is in exactly one drawer, in order; blank lines go with
 // the drawer before them. A file that is too large, too slow or broken at
-// its top level gives an error wrapping ErrFallback.
+// its top level, or C++ given as C, gives an error wrapping ErrFallback.
 func Split(text, lang string, o chunk.Options) ([]Chunk, error) {
 	ps := NewParser()
 	defer ps.Close()
@@ -96,6 +103,11 @@ func (ps *Parser) Split(text, lang string, o chunk.Options) ([]Chunk, error) {
 func (ps *Parser) SplitFile(path, text, lang string, o chunk.Options) ([]Chunk, error) {
 	if len(text) > MaxBytes {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d byte parse limit", ErrFallback, len(text), MaxBytes)
+	}
+	if lang == "c" {
+		if m := cPlusPlusRe.FindStringIndex(text); m != nil {
+			return nil, fmt.Errorf("%w: C++ in a C file (line %d)", ErrFallback, strings.Count(text[:m[0]], "\n")+1)
+		}
 	}
 	t, err := ps.parse(path, text, lang, MaxParse)
 	if err != nil {

@@ -92,6 +92,22 @@ func TestBrokenFallsBack(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrFallback", lang, err)
 		}
 	}
+	// C++ in a .h: the C grammar reads namespace node { ... } as a
+	// function named node without a top-level error, so it is refused.
+	for _, src := range []string{
+		"#pragma once\nnamespace node {\nvoid Init(int argc);\n}  // namespace node\n",
+		"template <typename T>\nT max_of(T a, T b) { return a > b ? a : b; }\n",
+		"class Env : public Base {\n public:\n  int id;\n};\n",
+	} {
+		if _, err := Split(src, "c", chunk.Default); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "C++") {
+			t.Errorf("C++ %q: err %v, want ErrFallback naming C++", src, err)
+		}
+	}
+	// C that says extern "C" for C++ readers, and a field named class, is C.
+	c := "#ifdef __cplusplus\nextern \"C\" {\n#endif\nstruct s { int class; };\nint f(void) { return 0; }\n#ifdef __cplusplus\n}\n#endif\n"
+	if _, err := Split(c, "c", chunk.Default); err != nil {
+		t.Errorf("C header: %v", err)
+	}
 	// A generated table of 300 KB: over the limit.
 	big := "package x\n" + strings.Repeat("var a = 1\n", 30000)
 	if _, err := Split(big, "go", chunk.Default); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "parse limit") {

@@ -489,6 +489,9 @@ func rustUses(m []string) []imported {
 		}
 		elems := strings.Split(p, "::")
 		var ps []string
+		// A one-name path of this crate is a module only when lowercase
+		// (Rust names types in CamelCase): use crate::text, not
+		// use crate::Determinacy, which the root may re-export from anywhere.
 		if len(elems) > 1 || !local || module || unicode.IsLower([]rune(p)[0]) {
 			ps = append(ps, strings.Join(elems, "/"))
 		}
