@@ -49,7 +49,8 @@ const (
 // cPlusPlusRe finds a line only C++ has: a .h is often a C++ header, and
 // tree-sitter's C grammar reads much of one without an error at the top
 // level (namespace node { ... } as a function named node), so its
-// definitions would be wrong rather than missing.
+// definitions would be wrong rather than missing. Such a file is parsed
+// as C++.
 var cPlusPlusRe = regexp.MustCompile(`(?m)^[ \t]*(?:namespace(?:[ \t]+[\w:]+)?[ \t]*\{|template[ \t]*<|class[ \t]+\w+[^;{()]*\{|(?:public|private|protected)[ \t]*:|using[ \t]+namespace\b|extern[ \t]+"C\+\+")`)
 
 // ErrFallback is wrapped by every error Split returns for a file in a
@@ -74,6 +75,12 @@ func Language(path string) string {
 		return "rust"
 	case ".c", ".h":
 		return "c"
+	case ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++":
+		return "cpp"
+	case ".java":
+		return "java"
+	case ".rb", ".rake", ".gemspec":
+		return "ruby"
 	}
 	return ""
 }
@@ -85,7 +92,8 @@ func Language(path string) string {
 // offers a cut), its first lines in the first piece. Every line with
 // something on it is in exactly one drawer, in order; blank lines go with
 // the drawer before them. A file that is too large, too slow or broken at
-// its top level, or C++ given as C, gives an error wrapping ErrFallback.
+// its top level gives an error wrapping ErrFallback. A C file with a line
+// only C++ has is parsed as C++.
 func Split(text, lang string, o chunk.Options) ([]Chunk, error) {
 	ps := NewParser()
 	defer ps.Close()
@@ -104,10 +112,8 @@ func (ps *Parser) SplitFile(path, text, lang string, o chunk.Options) ([]Chunk, 
 	if len(text) > MaxBytes {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d byte parse limit", ErrFallback, len(text), MaxBytes)
 	}
-	if lang == "c" {
-		if m := cPlusPlusRe.FindStringIndex(text); m != nil {
-			return nil, fmt.Errorf("%w: C++ in a C file (line %d)", ErrFallback, strings.Count(text[:m[0]], "\n")+1)
-		}
+	if lang == "c" && cPlusPlusRe.MatchString(text) {
+		lang = "cpp"
 	}
 	t, err := ps.parse(path, text, lang, MaxParse)
 	if err != nil {

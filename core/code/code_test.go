@@ -92,17 +92,6 @@ func TestBrokenFallsBack(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrFallback", lang, err)
 		}
 	}
-	// C++ in a .h: the C grammar reads namespace node { ... } as a
-	// function named node without a top-level error, so it is refused.
-	for _, src := range []string{
-		"#pragma once\nnamespace node {\nvoid Init(int argc);\n}  // namespace node\n",
-		"template <typename T>\nT max_of(T a, T b) { return a > b ? a : b; }\n",
-		"class Env : public Base {\n public:\n  int id;\n};\n",
-	} {
-		if _, err := Split(src, "c", chunk.Default); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "C++") {
-			t.Errorf("C++ %q: err %v, want ErrFallback naming C++", src, err)
-		}
-	}
 	// C that says extern "C" for C++ readers, and a field named class, is C.
 	c := "#ifdef __cplusplus\nextern \"C\" {\n#endif\nstruct s { int class; };\nint f(void) { return 0; }\n#ifdef __cplusplus\n}\n#endif\n"
 	if _, err := Split(c, "c", chunk.Default); err != nil {
@@ -112,6 +101,22 @@ func TestBrokenFallsBack(t *testing.T) {
 	big := "package x\n" + strings.Repeat("var a = 1\n", 30000)
 	if _, err := Split(big, "go", chunk.Default); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "parse limit") {
 		t.Errorf("large file: err %v, want ErrFallback over the parse limit", err)
+	}
+}
+
+// TestCPlusPlusHeader: a .h holding C++ is parsed as C++. The C grammar
+// reads namespace node { ... } as a function named node without an error
+// at the top level, so its definitions would be wrong.
+func TestCPlusPlusHeader(t *testing.T) {
+	for src, want := range map[string]string{
+		"#pragma once\nnamespace node {\nvoid Init(int argc);\n}  // namespace node\n": "node:module",
+		"template <typename T>\nT max_of(T a, T b) { return a > b ? a : b; }\n":        "max_of:func",
+		"class Env : public Base {\n public:\n  int id;\n};\n":                         "Env:class",
+	} {
+		cs, err := Split(src, "c", chunk.Default)
+		if err != nil || len(cs) != 1 || len(cs[0].Defines) != 1 || cs[0].Defines[0].Name+":"+cs[0].Defines[0].Kind != want {
+			t.Errorf("C++ in a .h %q: %v %v, want one drawer defining %s", src, cs, err, want)
+		}
 	}
 }
 

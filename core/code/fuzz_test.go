@@ -24,7 +24,7 @@ func FuzzSplitExact(f *testing.F) {
 	f.Add("package x\n\nfunc f( {\n\treturn 1 +\n}}}\n", 10, uint8(0))
 	f.Add("\r\n\r\nx = '"+string(make([]byte, 300))+"'\r\n", 50, uint8(1))
 	f.Add("\xff\xfe\n\xc3\nconst a = 1; // é\n", 7, uint8(2))
-	langs := []string{"go", "python", "typescript", "javascript", "rust", "tsx", "c"}
+	langs := []string{"go", "python", "typescript", "javascript", "rust", "tsx", "c", "cpp", "java", "ruby"}
 	ps := NewParser()
 	defer ps.Close()
 	f.Fuzz(func(t *testing.T, text string, size int, lang uint8) {

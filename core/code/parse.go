@@ -2,14 +2,19 @@ package code
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 	"unsafe"
 
 	sitter "github.com/tree-sitter/go-tree-sitter"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
 	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
 	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
 	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
@@ -31,6 +36,12 @@ func grammar(lang string) (unsafe.Pointer, bool) {
 		return tsrust.Language(), true
 	case "c":
 		return tsc.Language(), true
+	case "cpp":
+		return tscpp.Language(), true
+	case "java":
+		return tsjava.Language(), true
+	case "ruby":
+		return tsruby.Language(), true
 	}
 	return nil, false
 }
@@ -68,13 +79,37 @@ var defKinds = map[string]map[string]string{
 		"enum_specifier": "type", "type_definition": "type", "enumerator": "const",
 		"preproc_def": "macro", "preproc_function_def": "macro",
 	},
+	// C++: C's definitions, and classes (a struct may have methods too),
+	// namespaces and using aliases; a function defined with its class's
+	// name (void Table::put) is a method. Templates are looked into.
+	"cpp": {
+		"function_definition": "func", "class_specifier": "class", "struct_specifier": "class",
+		"union_specifier": "type", "enum_specifier": "type", "type_definition": "type",
+		"alias_declaration": "type", "enumerator": "const", "namespace_definition": "module",
+		"preproc_def": "macro", "preproc_function_def": "macro",
+	},
+	// Java: fields are named too (static final ones are constants);
+	// locals are inside methods, which are not looked into.
+	"java": {
+		"class_declaration": "class", "record_declaration": "class", "enum_declaration": "class",
+		"interface_declaration": "interface", "annotation_type_declaration": "interface",
+		"method_declaration": "method", "constructor_declaration": "method",
+		"field_declaration": "var", "constant_declaration": "const", "enum_constant": "const",
+	},
+	// Ruby: a def is a method in a class or module, a func at the top; a
+	// constant assigned in a class, a module or at the top is a const.
+	"ruby": {
+		"method": "func", "singleton_method": "method", "class": "class", "module": "module",
+		"assignment": "const",
+	},
 }
 
 // identKinds are the leaf kinds that name something a drawer refers to.
 var identKinds = map[string]bool{
 	"identifier": true, "type_identifier": true, "field_identifier": true,
 	"property_identifier": true, "package_identifier": true,
-	"shorthand_property_identifier": true,
+	"shorthand_property_identifier": true, "namespace_identifier": true,
+	"constant": true, // Ruby's capitalised names: classes, modules, constants
 }
 
 // bodyKinds are the definitions whose insides hold no further definitions
@@ -313,10 +348,49 @@ func (w *walker) defOf(n *sitter.Node, k, owner string) string {
 		}
 	}
 	switch {
-	case w.fam == "c" && k == "function_definition":
+	case w.fam == "cpp" && k == "function_definition":
+		d := n.ChildByFieldName("declarator")
+		if owner == "class" || w.qualified(d) {
+			sk = "method"
+		}
+		add(w.cName(d), sk)
+		return sk
+	case w.fam == "cpp" && (k == "class_specifier" || k == "struct_specifier" || k == "union_specifier" || k == "enum_specifier"):
+		if n.ChildByFieldName("body") == nil {
+			return ""
+		}
+		add(w.lastName(n.ChildByFieldName("name")), sk)
+		return sk
+	case w.fam == "java" && (k == "field_declaration" || k == "constant_declaration"):
+		if k == "field_declaration" && w.javaConstant(n) {
+			sk = "const"
+		}
+		cur := n.Walk()
+		for _, d := range n.ChildrenByFieldName("declarator", cur) {
+			if f := d.ChildByFieldName("name"); f != nil {
+				s, e := f.ByteRange()
+				add(w.t.text[s:e], sk)
+			}
+		}
+		cur.Close()
+		return sk
+	case w.fam == "ruby" && k == "assignment":
+		if l := n.ChildByFieldName("left"); l == nil || w.kind(l) != "constant" || owner != "" && owner != "class" && owner != "module" {
+			return ""
+		}
+		add(name("left"), sk)
+		return sk
+	case w.fam == "ruby" && k == "method":
+		if owner == "class" || owner == "module" {
+			sk = "method"
+		}
+	case w.fam == "ruby" && (k == "class" || k == "module"):
+		add(w.lastName(n.ChildByFieldName("name")), sk)
+		return sk
+	case (w.fam == "c" || w.fam == "cpp") && k == "function_definition":
 		add(w.cName(n.ChildByFieldName("declarator")), sk)
 		return sk
-	case w.fam == "c" && k == "type_definition":
+	case (w.fam == "c" || w.fam == "cpp") && k == "type_definition":
 		cur := n.Walk()
 		for _, d := range n.ChildrenByFieldName("declarator", cur) {
 			add(w.cName(&d), sk)
@@ -375,14 +449,61 @@ func (w *walker) defOf(n *sitter.Node, k, owner string) string {
 func (w *walker) cName(d *sitter.Node) string {
 	for i := 0; d != nil && i < 16; i++ {
 		switch w.kind(d) {
-		case "identifier", "type_identifier", "field_identifier":
+		case "identifier", "type_identifier", "field_identifier", "destructor_name", "operator_name":
 			s, e := d.ByteRange()
 			return w.t.text[s:e]
-		case "parenthesized_declarator", "attributed_declarator":
+		case "parenthesized_declarator", "attributed_declarator", "reference_declarator":
 			d = d.NamedChild(0)
+		case "qualified_identifier", "template_function", "template_type", "template_method":
+			d = d.ChildByFieldName("name") // C++: the put of Table::put, the max of max<T>
 		default:
 			d = d.ChildByFieldName("declarator")
 		}
 	}
 	return ""
+}
+
+// qualified reports whether a C++ function declarator names its function
+// through a scope (void Table::put(...)): a method defined outside its
+// class, in the usual case.
+func (w *walker) qualified(d *sitter.Node) bool {
+	for i := 0; d != nil && i < 16; i++ {
+		switch w.kind(d) {
+		case "qualified_identifier":
+			return true
+		case "identifier", "field_identifier", "destructor_name", "operator_name":
+			return false
+		case "parenthesized_declarator", "attributed_declarator", "reference_declarator":
+			d = d.NamedChild(0)
+		default:
+			d = d.ChildByFieldName("declarator")
+		}
+	}
+	return false
+}
+
+// lastName is the name a possibly scoped name ends with: Bar of Foo::Bar
+// (C++'s qualified_identifier, Ruby's scope_resolution), Map of Map<K, V>.
+func (w *walker) lastName(n *sitter.Node) string {
+	for i := 0; n != nil && i < 16; i++ {
+		switch w.kind(n) {
+		case "qualified_identifier", "scope_resolution", "template_type":
+			n = n.ChildByFieldName("name")
+		default:
+			s, e := n.ByteRange()
+			return w.t.text[s:e]
+		}
+	}
+	return ""
+}
+
+// javaConstant reports whether a Java field declaration is static final.
+func (w *walker) javaConstant(n *sitter.Node) bool {
+	m := n.NamedChild(0)
+	if m == nil || w.kind(m) != "modifiers" {
+		return false
+	}
+	s, e := m.ByteRange()
+	mods := strings.Fields(w.t.text[s:e])
+	return slices.Contains(mods, "static") && slices.Contains(mods, "final")
 }

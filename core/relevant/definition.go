@@ -140,6 +140,9 @@ var definitionWords = map[string][]string{
 	"typescript": {"function", "class", "const", "let", "var", "interface", "type", "enum"},
 	"rust":       {"fn", "struct", "enum", "trait", "type", "const", "static", "mod"},
 	"c":          {"struct", "enum", "union", "define"},
+	"cpp":        {"class", "struct", "enum", "union", "namespace", "define", "using"},
+	"java":       {"class", "interface", "enum", "record"},
+	"ruby":       {"def", "class", "module"},
 }
 
 // definitionWordsOf are the definition words for the document at path.

@@ -12,7 +12,8 @@ import (
 	"github.com/palace-dev/palace/core/palace"
 )
 
-// TestCodeIndexFixture mines testdata/codews (Go, Python and TypeScript:
+// TestCodeIndexFixture mines testdata/codews (Go, Python, TypeScript, C,
+// C++, Java and Ruby:
 // one file defines each name, another calls it more often, a test calls it
 // too) and checks the first hit of each query in codews.want.tsv, and its
 // language. The workspace is copied out of testdata first: a path through
