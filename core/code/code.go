@@ -85,6 +85,16 @@ func Language(path string) string {
 	return ""
 }
 
+// LanguageOf is Language for the file at path holding text: a C file
+// (a .h, mostly) with a line only C++ has is C++.
+func LanguageOf(path, text string) string {
+	lang := Language(path)
+	if lang == "c" && cPlusPlusRe.MatchString(text) {
+		return "cpp"
+	}
+	return lang
+}
+
 // Split cuts text, the content of a file in lang (as Language names it),
 // at definitions: each top-level definition with the comments right above
 // it starts a drawer; small neighbours share one up to o.Size characters;
@@ -92,8 +102,7 @@ func Language(path string) string {
 // offers a cut), its first lines in the first piece. Every line with
 // something on it is in exactly one drawer, in order; blank lines go with
 // the drawer before them. A file that is too large, too slow or broken at
-// its top level gives an error wrapping ErrFallback. A C file with a line
-// only C++ has is parsed as C++.
+// its top level gives an error wrapping ErrFallback.
 func Split(text, lang string, o chunk.Options) ([]Chunk, error) {
 	ps := NewParser()
 	defer ps.Close()
@@ -111,9 +120,6 @@ func (ps *Parser) Split(text, lang string, o chunk.Options) ([]Chunk, error) {
 func (ps *Parser) SplitFile(path, text, lang string, o chunk.Options) ([]Chunk, error) {
 	if len(text) > MaxBytes {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d byte parse limit", ErrFallback, len(text), MaxBytes)
-	}
-	if lang == "c" && cPlusPlusRe.MatchString(text) {
-		lang = "cpp"
 	}
 	t, err := ps.parse(path, text, lang, MaxParse)
 	if err != nil {

@@ -92,11 +92,6 @@ func TestBrokenFallsBack(t *testing.T) {
 			t.Errorf("%s: err %v, want ErrFallback", lang, err)
 		}
 	}
-	// C that says extern "C" for C++ readers, and a field named class, is C.
-	c := "#ifdef __cplusplus\nextern \"C\" {\n#endif\nstruct s { int class; };\nint f(void) { return 0; }\n#ifdef __cplusplus\n}\n#endif\n"
-	if _, err := Split(c, "c", chunk.Default); err != nil {
-		t.Errorf("C header: %v", err)
-	}
 	// A generated table of 300 KB: over the limit.
 	big := "package x\n" + strings.Repeat("var a = 1\n", 30000)
 	if _, err := Split(big, "go", chunk.Default); !errors.Is(err, ErrFallback) || !strings.Contains(err.Error(), "parse limit") {
@@ -113,10 +108,19 @@ func TestCPlusPlusHeader(t *testing.T) {
 		"template <typename T>\nT max_of(T a, T b) { return a > b ? a : b; }\n":        "max_of:func",
 		"class Env : public Base {\n public:\n  int id;\n};\n":                         "Env:class",
 	} {
-		cs, err := Split(src, "c", chunk.Default)
-		if err != nil || len(cs) != 1 || len(cs[0].Defines) != 1 || cs[0].Defines[0].Name+":"+cs[0].Defines[0].Kind != want {
-			t.Errorf("C++ in a .h %q: %v %v, want one drawer defining %s", src, cs, err, want)
+		lang := LanguageOf("node.h", src)
+		cs, err := Split(src, lang, chunk.Default)
+		if lang != "cpp" || err != nil || len(cs) != 1 || len(cs[0].Defines) != 1 || cs[0].Defines[0].Name+":"+cs[0].Defines[0].Kind != want {
+			t.Errorf("C++ in a .h %q: %s, %v %v; want cpp, one drawer defining %s", src, lang, cs, err, want)
 		}
+	}
+	// C that says extern "C" for C++ readers, and a field named class, is C.
+	c := "#ifdef __cplusplus\nextern \"C\" {\n#endif\nstruct s { int class; };\nint f(void) { return 0; }\n#ifdef __cplusplus\n}\n#endif\n"
+	if lang := LanguageOf("s.h", c); lang != "c" {
+		t.Errorf("C header: %s, want c", lang)
+	}
+	if _, err := Split(c, "c", chunk.Default); err != nil {
+		t.Errorf("C header: %v", err)
 	}
 }
 

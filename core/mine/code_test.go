@@ -127,3 +127,39 @@ func TestRemineKeepsCodeIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestMineCPlusPlusHeader: a .h is C unless it holds a line only C++ has;
+// each drawer's metadata names the language its file was parsed as.
+func TestMineCPlusPlusHeader(t *testing.T) {
+	ctx := context.Background()
+	p := openPalace(t)
+	root := tree(t, map[string]string{
+		"ledger.h": "#pragma once\nnamespace books {\nclass Ledger {\n public:\n  bool post(long cents);\n};\n}  // namespace books\n",
+		"table.h":  "#pragma once\nstruct table { int size; };\nint table_put(struct table *t, int v);\n",
+	})
+	sum, err := Run(ctx, p, root, Options{Wing: "w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.ParseFallbacks != 0 {
+		t.Errorf("parse fallbacks %d, want 0", sum.ParseFallbacks)
+	}
+	got := map[string]string{}
+	for _, d := range drawers(t, p.Store, "w") {
+		var m fileMeta
+		if err := json.Unmarshal([]byte(d.Metadata), &m); err != nil {
+			t.Fatalf("%s: metadata %q: %v", d.Source, d.Metadata, err)
+		}
+		line := m.Lang
+		for _, s := range m.Defines {
+			line += " " + s.Name + ":" + s.Kind
+		}
+		got[filepath.Base(d.Source)] = line
+	}
+	want := map[string]string{"ledger.h": "cpp books:module Ledger:class", "table.h": "c table:type"}
+	for f, w := range want {
+		if got[f] != w {
+			t.Errorf("%s: %q, want %q", f, got[f], w)
+		}
+	}
+}

@@ -666,7 +666,7 @@ const generatedMeta = `{"generated":true}`
 // cutting at definitions costs.
 func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Chunk, metas []string, defines [][]string, fellBack bool, err error) {
 	generated := isGenerated(text)
-	if lang := code.Language(path); lang != "" && !generated {
+	if lang := code.LanguageOf(path, text); lang != "" && !generated {
 		cs, err := ps.SplitFile(path, text, lang, m.opts.Chunk)
 		if err == nil {
 			chunks, metas, defines = make([]chunk.Chunk, len(cs)), make([]string, len(cs)), make([][]string, len(cs))
