@@ -19,31 +19,11 @@ import (
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
 )
 
-// grammar returns the tree-sitter language for lang.
-func grammar(lang string) (unsafe.Pointer, bool) {
-	switch lang {
-	case "go":
-		return tsgo.Language(), true
-	case "python":
-		return tspython.Language(), true
-	case "javascript":
-		return tsjs.Language(), true
-	case "typescript":
-		return tsts.LanguageTypescript(), true
-	case "tsx":
-		return tsts.LanguageTSX(), true
-	case "rust":
-		return tsrust.Language(), true
-	case "c":
-		return tsc.Language(), true
-	case "cpp":
-		return tscpp.Language(), true
-	case "java":
-		return tsjava.Language(), true
-	case "ruby":
-		return tsruby.Language(), true
-	}
-	return nil, false
+// grammars are the tree-sitter languages by the names Language gives.
+var grammars = map[string]func() unsafe.Pointer{
+	"go": tsgo.Language, "python": tspython.Language, "javascript": tsjs.Language,
+	"typescript": tsts.LanguageTypescript, "tsx": tsts.LanguageTSX, "rust": tsrust.Language,
+	"c": tsc.Language, "cpp": tscpp.Language, "java": tsjava.Language, "ruby": tsruby.Language,
 }
 
 // defKinds maps the syntax node kinds that define a symbol to the
@@ -153,11 +133,11 @@ func (ps *Parser) setLanguage(lang string) error {
 	}
 	l, ok := ps.langs[lang]
 	if !ok {
-		ptr, ok := grammar(lang)
+		g, ok := grammars[lang]
 		if !ok {
 			return fmt.Errorf("%w: no grammar for %q", ErrFallback, lang)
 		}
-		l = sitter.NewLanguage(ptr)
+		l = sitter.NewLanguage(g())
 		ps.langs[lang], ps.names[lang] = l, map[uint16]string{}
 	}
 	if err := ps.p.SetLanguage(l); err != nil {
