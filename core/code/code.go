@@ -115,9 +115,18 @@ func (ps *Parser) Split(text, lang string, o chunk.Options) ([]Chunk, error) {
 }
 
 // SplitFile is Split of the file at path: with ps.Trees set, the file's
-// previous tree, if kept, makes the parse incremental, and its new tree is
-// kept.
+// previous tree, if kept, makes the parse incremental, and its new tree and
+// cut are kept; the same text cut again at the same size is not parsed.
 func (ps *Parser) SplitFile(path, text, lang string, o chunk.Options) ([]Chunk, error) {
+	if cs, err, ok := ps.Trees.cutOf(path, text, lang, o.Size); ok {
+		return cs, err
+	}
+	cs, err := ps.splitFile(path, text, lang, o)
+	ps.Trees.keepCut(path, text, lang, o.Size, cs, err)
+	return cs, err
+}
+
+func (ps *Parser) splitFile(path, text, lang string, o chunk.Options) ([]Chunk, error) {
 	if len(text) > MaxBytes {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d byte parse limit", ErrFallback, len(text), MaxBytes)
 	}

@@ -13,8 +13,11 @@ import (
 // old tree around the edit. Cutting net/http's server.go again after a
 // one-line change takes about half as long with its tree kept (go test
 // -bench SplitSave ./core/code): the parse shrinks, reading the tree out
-// and cutting it do not. It is safe for concurrent use; Close frees the
-// trees.
+// and cutting it do not. It keeps the cut too, so the same text cut again
+// (a save of what the editor's server cut while the user typed) is not
+// parsed at all: tree-sitter reuses nothing of a file broken throughout,
+// as a file mid-edit often is. It is safe for concurrent use; Close frees
+// the trees.
 type Trees struct {
 	mu    sync.Mutex
 	max   int
@@ -22,10 +25,19 @@ type Trees struct {
 	order []string // paths, least recently put first
 }
 
-// kept is a file's last text and its tree.
+// kept is a file's last text and its tree, and the cut of that text once
+// made.
 type kept struct {
 	text, lang string
 	tree       *sitter.Tree
+	cut        *cut
+}
+
+// cut is what SplitFile gave for a kept text at a drawer size.
+type cut struct {
+	size   int
+	chunks []Chunk
+	err    error
 }
 
 // NewTrees keeps the trees of at most max files, the most recent ones.
@@ -64,6 +76,35 @@ func (ts *Trees) put(path string, k kept) {
 		ts.order = ts.order[1:]
 		ts.kept[p].tree.Close()
 		delete(ts.kept, p)
+	}
+}
+
+// cutOf returns the cut kept for path's text in lang at size, if any.
+// The chunks are the kept ones: callers only read them.
+func (ts *Trees) cutOf(path, text, lang string, size int) ([]Chunk, error, bool) {
+	if ts == nil || path == "" {
+		return nil, nil, false
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	k, ok := ts.kept[path]
+	if !ok || k.cut == nil || k.cut.size != size || k.lang != lang || k.text != text {
+		return nil, nil, false
+	}
+	return slices.Clone(k.cut.chunks), k.cut.err, true
+}
+
+// keepCut records the cut of path's kept text, if the kept tree is still
+// that text's (another parse of the file may have replaced it).
+func (ts *Trees) keepCut(path, text, lang string, size int, chunks []Chunk, err error) {
+	if ts == nil || path == "" {
+		return
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if k, ok := ts.kept[path]; ok && k.lang == lang && k.text == text {
+		k.cut = &cut{size: size, chunks: slices.Clone(chunks), err: err}
+		ts.kept[path] = k
 	}
 }
 

@@ -7,8 +7,10 @@ import (
 
 // didChange keeps the editor's current text, so palace/relevant and hover
 // read the identifier and function the cursor is really on, unsaved edits
-// included. The server asks for full-document sync: a change carries the
-// whole text, and the last one wins.
+// included, and, when saves are mined, has a source file in a workspace
+// folder cut once the typing pauses, so its save only writes (preparer).
+// The server asks for full-document sync: a change carries the whole text,
+// and the last one wins.
 func didChange(_ context.Context, s *server, raw json.RawMessage) error {
 	var ps struct {
 		TextDocument struct {
@@ -32,5 +34,11 @@ func didChange(_ context.Context, s *server, raw json.RawMessage) error {
 	if last.Range != nil {
 		return invalidParams("contentChanges: want full-document changes (the server asked for full sync)")
 	}
-	return s.docs.changed(ps.TextDocument.URI, last.Text)
+	if err := s.docs.changed(ps.TextDocument.URI, last.Text); err != nil {
+		return err
+	}
+	if path := uriPath(ps.TextDocument.URI); s.cfg.mineOnSave && s.folders.of(path) != nil {
+		s.idx.prep.changed(path, last.Text)
+	}
+	return nil
 }

@@ -34,9 +34,12 @@ type indexer struct {
 	mines   int                           // mines run, for palace/status and tests
 
 	vec *vectorFiller
-	// trees keeps the syntax trees of recently mined source files, so a
-	// save re-parses its file incrementally. Only run's goroutine mines.
+	// trees keeps the syntax trees and cuts of recently mined or edited
+	// source files, so a save re-parses its file incrementally, or not at
+	// all when prep cut the saved text as it was typed. Only run's
+	// goroutine mines.
 	trees *code.Trees
+	prep  *preparer
 }
 
 // keptTrees is how many files' trees the indexer keeps: the few files
@@ -96,6 +99,7 @@ func newIndexer(s *server) *indexer {
 		started: map[string]time.Time{}, trees: code.NewTrees(keptTrees),
 	}
 	ix.vec = newVectorFiller(s)
+	ix.prep = newPreparer(s.bg, ix.trees)
 	go ix.run()
 	return ix
 }
@@ -163,7 +167,10 @@ func (ix *indexer) next() (*job, time.Duration) {
 
 func (ix *indexer) run() {
 	defer close(ix.done)
-	defer ix.trees.Close()
+	defer func() {
+		ix.prep.wait() // it parses into the trees too
+		ix.trees.Close()
+	}()
 	ctx := ix.s.bg
 	var timer <-chan time.Time // set while a held-back job waits
 	for {

@@ -546,6 +546,40 @@ func TestRelevantSeesUnsavedEdits(t *testing.T) {
 	}
 }
 
+// A file cut while it was typed (didChange) and then saved is mined as
+// what the save wrote: the text typed when it is the file's, the file's
+// own when the editor's text differs.
+func TestSaveAfterChangeMinesTheFile(t *testing.T) {
+	c, root := started(t, nil)
+	path := filepath.Join(root, "src", "typed.go")
+	uri := fileURI(path)
+	typed := "package src\n\n// typedAlpha is what the user typed.\nfunc typedAlpha() int { return 1 }\n"
+	ondisk := "package src\n\n// typedBeta is what the file holds.\nfunc typedBeta() int { return 2 }\n"
+	for _, step := range []struct{ change, save, found, gone string }{
+		{typed, typed, "typedAlpha", ""},
+		{typed + "\nfunc typedGamma( {\n", ondisk, "typedBeta", "typedAlpha"},
+	} {
+		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
+			"contentChanges": []any{map[string]any{"text": step.change}}})
+		time.Sleep(3 * prepareDelay) // the typing pauses; the server cuts the text
+		m := c.save(path, step.save)
+		if n := c.waitIndexed(m, path); n["drawers"].(float64) < 1 {
+			t.Fatalf("didIndex %v", n)
+		}
+		hits := hitsOf(t, c.mustCall("palace/search", map[string]any{"query": step.found, "mode": "lexical"}))
+		if len(hits) != 1 || hits[0]["source"] != path || !strings.Contains(fmt.Sprint(hits[0]["metadata"]), step.found) {
+			t.Errorf("%s: hits %v, want the saved file's drawer defining it", step.found, hits)
+		}
+		if step.gone != "" {
+			for _, h := range hitsOf(t, c.mustCall("palace/search", map[string]any{"query": step.gone, "mode": "lexical"})) {
+				if strings.Contains(fmt.Sprint(h["content"], h["metadata"]), step.gone) {
+					t.Errorf("%s is no longer in the file, yet a drawer holds it: %v", step.gone, h)
+				}
+			}
+		}
+	}
+}
+
 // palace/relevant and hover return words of the document (clues, query,
 // symbol): a file the editor has not opened is read only inside the
 // workspace, so a client cannot read /etc/passwd, or any file, through
