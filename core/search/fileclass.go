@@ -68,6 +68,7 @@ var (
 		`|^test_[^/]*\.py$|^conftest\.py$` + // pytest
 		`|[._](test|spec)\.[cm]?[jt]sx?$` + // Jest, Mocha, Vitest
 		`|_spec\.rb$|_unittest\.cc$` +
+		`|\.t$` + // Perl (prove runs t/*.t)
 		`)`)
 	testClass  = regexp.MustCompile(`Tests?\.(java|kt|scala|groovy|cs|php|swift)$`)
 	changelogs = []string{"changelog", "changes", "history", "news", "releases", "release-notes", "release_notes",

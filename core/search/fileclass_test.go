@@ -20,6 +20,7 @@ func TestClassOfPath(t *testing.T) {
 		"/r/pkg/test_parser.py":              classTest,
 		"/r/pkg/parser_test.py":              classTest,
 		"/r/conftest.py":                     classTest,
+		"/r/lib/B/Deparse.t":                 classTest,
 		"/r/web/cart.test.ts":                classTest,
 		"/r/web/cart.spec.js":                classTest,
 		"/r/web/__tests__/cart.js":           classTest,
