@@ -106,15 +106,26 @@ func Open(home string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open palace database %s: %w", path, err)
 	}
-	fi, err := f.Stat()
-	f.Close()
+	// The first process sets a new file up (setPageSize) under an exclusive
+	// flock of it, which SQLite's own (fcntl) locks ignore: a process
+	// opening the palace at the same moment waits, then finds it set up.
+	// Without it, two processes both set the empty file up, or one read it
+	// through the other's rollback journal as it vanished ("database is
+	// locked", "disk I/O error").
+	var fi os.FileInfo
+	if err = flock(f, syscall.LOCK_EX); err == nil {
+		fi, err = f.Stat()
+	}
 	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("open palace database %s: %w", path, err)
 	}
 	if fi.Size() == 0 {
-		if err := setPageSize(path); err != nil {
-			return nil, err
-		}
+		err = setPageSize(path)
+	}
+	f.Close() // releases the flock
+	if err != nil {
+		return nil, err
 	}
 
 	q := url.Values{}
