@@ -318,11 +318,7 @@ func TestTreesIncremental(t *testing.T) {
 		func(l []string) []string { return append(l, "func broken( {") },
 		func(l []string) []string { l[0] = strings.ToUpper(l[0]); return l },
 	}
-	trees := NewTrees(2)
-	defer trees.Close()
-	ps := NewParser()
-	defer ps.Close()
-	ps.Trees = trees
+	ps, trees := keptParser(t, 2)
 	const path = "/w/sample.go"
 	for i, e := range edits {
 		text := strings.Join(e(append([]string(nil), base...)), "\n")
@@ -361,11 +357,7 @@ func TestTreesKeepTheCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	trees := NewTrees(2)
-	defer trees.Close()
-	ps := NewParser()
-	defer ps.Close()
-	ps.Trees = trees
+	ps, trees := keptParser(t, 2)
 	const path = "/w/sample.go"
 	text, broken := string(src), string(src)+"\n}}} ))) func {{\n"
 	for _, tx := range []string{text, broken} {
@@ -386,4 +378,17 @@ func TestTreesKeepTheCut(t *testing.T) {
 			t.Errorf("another drawer size reused the cut")
 		}
 	}
+}
+
+// keptParser is a parser keeping the trees of at most n files, both freed
+// when the test ends.
+func keptParser(t *testing.T, n int) (*Parser, *Trees) {
+	trees := NewTrees(n)
+	ps := NewParser()
+	ps.Trees = trees
+	t.Cleanup(func() {
+		ps.Close()
+		trees.Close()
+	})
+	return ps, trees
 }
