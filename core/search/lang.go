@@ -85,3 +85,19 @@ func Lang(kind, source string) string {
 	}
 	return langs[strings.ToLower(filepath.Ext(source))]
 }
+
+// hitLang is the language of a drawer: the one mining parsed it as, which
+// its metadata opens with (a .h holding C++ is cpp), else its extension's.
+func hitLang(kind, source, metadata string) string {
+	if kind == store.KindFile {
+		if rest, ok := strings.CutPrefix(metadata, `{"lang":"`); ok {
+			if l, _, ok := strings.Cut(rest, `"`); ok && l != "" {
+				if l == "tsx" {
+					return "typescript" // as its extension says
+				}
+				return l
+			}
+		}
+	}
+	return Lang(kind, source)
+}

@@ -26,3 +26,20 @@ func TestLang(t *testing.T) {
 		}
 	}
 }
+
+// A drawer's language is the one it was parsed as: a .h holding C++ is
+// cpp, though its extension says c.
+func TestHitLang(t *testing.T) {
+	for _, c := range []struct{ kind, source, metadata, want string }{
+		{store.KindFile, "/src/ledger.h", `{"lang":"cpp","defines":[{"name":"Ledger","kind":"class"}]}`, "cpp"},
+		{store.KindFile, "/src/table.h", `{"lang":"c"}`, "c"},
+		{store.KindFile, "/src/table.h", "", "c"},
+		{store.KindFile, "/src/App.tsx", `{"lang":"tsx"}`, "typescript"},
+		{store.KindFile, "/src/gen.go", `{"generated":true}`, "go"},
+		{store.KindNote, "note.md", `{"lang":"cpp"}`, ""},
+	} {
+		if got := hitLang(c.kind, c.source, c.metadata); got != c.want {
+			t.Errorf("hitLang(%s, %s, %s) = %q, want %q", c.kind, c.source, c.metadata, got, c.want)
+		}
+	}
+}

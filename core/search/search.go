@@ -541,7 +541,7 @@ func inPeriod(h Hit, since, until time.Time) string {
 func appendHits(out []Hit, hs []store.Hit, match string) []Hit {
 	for _, h := range hs {
 		out = append(out, Hit{
-			ID: h.ID, Wing: h.Wing, Room: h.Room, Kind: h.Kind, Lang: Lang(h.Kind, h.Source), Source: h.Source,
+			ID: h.ID, Wing: h.Wing, Room: h.Room, Kind: h.Kind, Lang: hitLang(h.Kind, h.Source, h.Metadata), Source: h.Source,
 			LineStart: h.LineStart, LineEnd: h.LineEnd, Content: h.Content,
 			Score: h.Score, Snippet: h.Snippet, Citation: Citation(h.Drawer), Match: match,
 			Time: optTime(h.OccurredAt), TimeEnd: optTime(h.OccurredEnd), Metadata: Metadata(h.Metadata),
