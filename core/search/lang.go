@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 
@@ -34,6 +35,8 @@ var langs = map[string]string{
 	".hpp":      "cpp",
 	".hh":       "cpp",
 	".hxx":      "cpp",
+	".c++":      "cpp",
+	".h++":      "cpp",
 	".rake":     "ruby",
 	".gemspec":  "ruby",
 	".cs":       "csharp",
@@ -86,18 +89,18 @@ func Lang(kind, source string) string {
 	return langs[strings.ToLower(filepath.Ext(source))]
 }
 
-// hitLang is the language of a drawer: the one mining parsed it as, which
-// its metadata opens with (a .h holding C++ is cpp), else its extension's.
+// hitLang is the language of a drawer: its extension's, except for a C
+// file mining parsed as C++ (code.LanguageOf: a .h holding C++), whose
+// metadata says so.
 func hitLang(kind, source, metadata string) string {
-	if kind == store.KindFile {
-		if rest, ok := strings.CutPrefix(metadata, `{"lang":"`); ok {
-			if l, _, ok := strings.Cut(rest, `"`); ok && l != "" {
-				if l == "tsx" {
-					return "typescript" // as its extension says
-				}
-				return l
-			}
+	l := Lang(kind, source)
+	if l == "c" {
+		var m struct {
+			Lang string `json:"lang"`
+		}
+		if json.Unmarshal([]byte(metadata), &m) == nil && m.Lang == "cpp" {
+			return "cpp"
 		}
 	}
-	return Lang(kind, source)
+	return l
 }

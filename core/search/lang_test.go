@@ -34,6 +34,7 @@ func TestHitLang(t *testing.T) {
 		{store.KindFile, "/src/ledger.h", `{"lang":"cpp","defines":[{"name":"Ledger","kind":"class"}]}`, "cpp"},
 		{store.KindFile, "/src/table.h", `{"lang":"c"}`, "c"},
 		{store.KindFile, "/src/table.h", "", "c"},
+		{store.KindFile, "/src/table.h", `{"generated":true,"lang":"cpp"}`, "cpp"},
 		{store.KindFile, "/src/App.tsx", `{"lang":"tsx"}`, "typescript"},
 		{store.KindFile, "/src/gen.go", `{"generated":true}`, "go"},
 		{store.KindNote, "note.md", `{"lang":"cpp"}`, ""},

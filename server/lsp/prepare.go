@@ -26,10 +26,11 @@ type preparer struct {
 	pending map[string]change // by path: the latest text of each
 }
 
-// change is an editor's text of a file and when it arrived.
+// change is an editor's text of a file, its language (code.LanguageOf)
+// and when it arrived.
 type change struct {
-	text string
-	at   time.Time
+	text, lang string
+	at         time.Time
 }
 
 // prepareDelay is how long a file's text must rest before it is cut: a
@@ -45,11 +46,15 @@ func newPreparer(ctx context.Context, trees *code.Trees) *preparer {
 // changed queues path's new text, replacing any text still waiting. A file
 // in no language core/code parses, or too large to parse, is left alone.
 func (p *preparer) changed(path, text string) {
-	if len(text) > code.MaxBytes || code.LanguageOf(path, text) == "" {
+	if len(text) > code.MaxBytes {
+		return
+	}
+	lang := code.LanguageOf(path, text)
+	if lang == "" {
 		return
 	}
 	p.mu.Lock()
-	p.pending[path] = change{text: text, at: time.Now()}
+	p.pending[path] = change{text: text, lang: lang, at: time.Now()}
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -100,7 +105,7 @@ func (p *preparer) run(ctx context.Context) {
 			}
 			// The server's mines cut at the default drawer size; an error
 			// here is the mine's to meet and report.
-			_, _ = ps.SplitFile(path, c.text, code.LanguageOf(path, c.text), chunk.Default)
+			_, _ = ps.SplitFile(path, c.text, c.lang, chunk.Default)
 		}
 	}
 }
