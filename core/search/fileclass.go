@@ -15,9 +15,11 @@ import (
 // fileClass says what a mined file is beside source: tests, generated
 // code, lock files and changelogs hold the names a query looks for as often
 // as the source does (a test calls a function twenty times, a changelog
-// names it in every release), and prose documents hold the words of a
-// question more often than the code that answers it, but a query that
-// does not ask for them wants the source.
+// names it in every release), prose documents hold the words of a
+// question more often than the code that answers it, and build files
+// (configure.ac, Makefile.in, meson.build) name every option, library and
+// platform the code handles, but a query that does not ask for them wants
+// the source.
 type fileClass int
 
 const (
@@ -29,6 +31,7 @@ const (
 	classDocs
 	classExample
 	classVendored
+	classBuild
 	classCount
 )
 
@@ -78,6 +81,15 @@ var (
 	proseNames = map[string]bool{"readme": true, "install": true, "copying": true, "license": true, "licence": true,
 		"authors": true, "contributors": true, "contributing": true, "hacking": true, "notice": true,
 		"thanks": true, "credits": true, "todo": true}
+	// buildNames are build files by name, buildExtensions by extension
+	// (a Makefile.PL or build.rs is code, so only files of no language's
+	// extension are build files).
+	buildNames = map[string]bool{"makefile": true, "gnumakefile": true, "configure.ac": true, "configure.in": true,
+		"meson.build": true, "meson_options.txt": true, "meson.options": true, "cmakelists.txt": true,
+		"sconstruct": true, "sconscript": true, "build.bazel": true, "workspace": true, "workspace.bazel": true,
+		"kconfig": true, "kbuild": true, "config.w32": true}
+	buildExtensions = map[string]bool{".mk": true, ".mak": true, ".m4": true, ".am": true, ".cmake": true,
+		".bzl": true, ".gyp": true, ".gypi": true, ".ninja": true}
 	// manPage matches roff manual pages by their section extension
 	// (ssh_config.5, curl.1, php-fpm.8.in, perlfunc.3pm), not a version
 	// (v1.2).
@@ -101,13 +113,18 @@ var (
 		"example": classExample, "examples": classExample, "sample": classExample, "samples": classExample,
 		"demo": classExample, "demos": classExample,
 		"vendor": classVendored, "vendored": classVendored, "thirdparty": classVendored,
+		"build": classBuild, "builds": classBuild, "building": classBuild, "buildsystem": classBuild,
+		"makefile": classBuild, "makefiles": classBuild, "cmake": classBuild, "meson": classBuild,
+		"autoconf": classBuild, "automake": classBuild, "autotools": classBuild, "m4": classBuild,
+		"bazel": classBuild, "kconfig": classBuild,
 	}
 )
 
 // classOfPath classifies a file by its path: lock files and changelogs by
 // name, generated code by suffix, tests by the naming rules of each
 // language (IsTestName) and the generic test folders, then what sits in a
-// vendored, examples or docs folder, then prose by its extension.
+// vendored, examples or docs folder, then build files by name, then prose
+// by its extension.
 func classOfPath(p string) fileClass {
 	parts := strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' })
 	if len(parts) == 0 {
@@ -141,6 +158,8 @@ func classOfPath(p string) fileClass {
 		return classVendored
 	case in(exampleDirs):
 		return classExample
+	case notCode && (buildNames[name] || buildExtensions[ext] || strings.HasPrefix(name, "makefile.")):
+		return classBuild
 	case docFiles[ext], in(docDirs), notCode && (proseNames[strings.SplitN(stem, ".", 2)[0]] || manPage.MatchString(name)):
 		return classDocs
 	}

@@ -10,8 +10,9 @@ import "github.com/palace-dev/palace/core/store"
 // Prose documents are not secondary here: search ranks them below source
 // because a typed question shares more words with prose than with the
 // code that answers it, but at a place in the code a design note naming
-// what is there is as much to the point as the code that calls it.
+// what is there is as much to the point as the code that calls it, and
+// so is a build rule that names it.
 func Secondary(d store.Drawer, path string) bool {
 	c := classOf(store.Hit{Drawer: d})
-	return c != classSource && c != classDocs && (path == "" || c != classOfPath(path))
+	return c != classSource && c != classDocs && c != classBuild && (path == "" || c != classOfPath(path))
 }

@@ -44,7 +44,17 @@ func TestClassOfPath(t *testing.T) {
 		"/r/docs/newsletter.md":              classDocs,
 		"/r/README.md":                       classDocs,
 		"/r/docs/guide.rst":                  classDocs,
-		"/r/Makefile":                        classSource,
+		"/r/Makefile":                        classBuild,
+		"/r/template/Makefile.in":            classBuild,
+		"/r/sapi/fpm/Makefile.frag":          classBuild,
+		"/r/configure.ac":                    classBuild,
+		"/r/ext/date/config0.m4":             classBuild,
+		"/r/meson.build":                     classBuild,
+		"/r/src/CMakeLists.txt":              classBuild,
+		"/r/common.mk":                       classBuild,
+		"/r/Makefile.SH":                     classSource, // a shell script that writes the Makefile
+		"/r/Makefile.PL":                     classSource,
+		"/r/compiler/rustc_llvm/build.rs":    classSource,
 		"/r/00-RELEASENOTES":                 classChangelog,
 		"/r/CHANGES.ru":                      classChangelog,
 		"/r/doc/ChangeLog-2.0.0":             classChangelog,
@@ -91,6 +101,7 @@ func TestQueryAsksForAClass(t *testing.T) {
 		{Request{Query: "where are the install docs"}, classDocs},
 		{Request{Query: "an example of SearchWidgets"}, classExample},
 		{Request{Query: "vendored zlib inflate"}, classVendored},
+		{Request{Query: "sort object files in the Makefile"}, classBuild},
 		// In a longer query a class word is one topic of several.
 		{Request{Query: "search ranks drawers from a date the query names first, targets checked in tests"}, classSource},
 		// ...unless it labels the query.
@@ -110,7 +121,7 @@ func TestQueryAsksForAClass(t *testing.T) {
 // demoteFixture is a small Go module whose function SearchWidgets is
 // defined once in store/search.go and named far more often by six tests,
 // a generated file (marked only in its first line, not by its name), a
-// changelog; a README describes it in the words a question would use; its module acme/widgets is named once in go.mod and many
+// changelog and a Makefile; a README describes it in the words a question would use; its module acme/widgets is named once in go.mod and many
 // times in go.sum.
 func demoteFixture(t *testing.T) (*palace.Palace, string) {
 	t.Helper()
@@ -140,6 +151,8 @@ func SearchWidgets(q string) []Widget {
 		"examples/search/main.go": "package main\n\n// Print the widgets whose name holds bolt, best match first,\n" +
 			"// then the widgets whose name holds nut, best match first.\nfunc main() {\n" +
 			"\tshow(store.SearchWidgets(\"bolt\")) // widgets whose name holds bolt\n\tshow(store.SearchWidgets(\"nut\"))\n}\n",
+		// A build file naming the widgets catalog in every rule.
+		"Makefile":     strings.Repeat("catalog: widgets.db\n\tgo run ./cmd/catalog --widgets widgets.db --catalog\n", 4),
 		"CHANGELOG.md": "# Changelog\n\n## 1.2\n- SearchWidgets sorts stably.\n- SearchWidgets trims q.\n- SearchWidgets is faster.\n",
 	}
 	for i := range 6 {
@@ -188,6 +201,10 @@ func TestTestsGeneratedChangelogsAndDocsRankBelowSource(t *testing.T) {
 		// asks for the docs.
 		{"widgets whose name holds, best match first", 10, "store/search.go"},
 		{"readme: widgets whose name holds, best match first", 10, "README.md"},
+		// The code that reads the widgets catalog, not the build rules
+		// that name it, unless the query asks for them.
+		{"widgets catalog", 10, "store/search.go"},
+		{"widgets catalog makefile", 10, "Makefile"},
 		// A query only a test matches still finds it.
 		{"TestSearchWidgetsEmptyQuery", 10, "store/empty_test.go"},
 	} {
