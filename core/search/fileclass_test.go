@@ -230,3 +230,27 @@ func TestTestsGeneratedChangelogsAndDocsRankBelowSource(t *testing.T) {
 		}
 	}
 }
+
+// Secondary is the file rule core/relevant orders a place's hits by:
+// tests, generated files and changelogs come below source, except from a
+// file of their own class; prose and build files rank as source there.
+func TestSecondary(t *testing.T) {
+	for _, c := range []struct {
+		source, from string
+		want         bool
+	}{
+		{"/r/store/search_test.go", "/r/store/search.go", true},
+		{"/r/store/search_test.go", "/r/store/scope_test.go", false},
+		{"/r/store/search_test.go", "", true},
+		{"/r/CHANGELOG.md", "/r/store/search.go", true},
+		{"/r/store/search.go", "/r/store/search_test.go", false},
+		{"/r/README.md", "/r/store/search.go", false},
+		{"/r/Makefile", "/r/store/search.go", false},
+		{"/r/configure.ac", "", false},
+	} {
+		d := store.Drawer{Kind: store.KindFile, Source: c.source}
+		if got := Secondary(d, c.from); got != c.want {
+			t.Errorf("Secondary(%s, from %q) = %v, want %v", c.source, c.from, got, c.want)
+		}
+	}
+}

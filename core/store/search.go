@@ -111,8 +111,9 @@ func (s *Store) SearchFTS(ctx context.Context, match string, f Filter, limit int
 // above a mention, so the definition of SearchFTS outranks its callers;
 // the file's name and folder above a word in the body, as a person names
 // the area (3 rather than 2: over 21 histories in `palace bench code`,
-// mean MRR@10 0.595 to 0.614, none lower; 4 and 6 cost redis); the parts of an identifier (search, fts of SearchFTS) like
-// body words, since they are what the identifier says.
+// mean MRR@10 0.595 to 0.614, none lower; 4 and 6 cost redis); the parts
+// of an identifier (search, fts of SearchFTS) like body words, since they
+// are what the identifier says.
 const bm25 = `bm25(drawers_fts, 1.0, 0.0, ` + weightSymbols + `, ` + weightPath + `, ` + weightParts + `)`
 
 const (
