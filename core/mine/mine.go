@@ -499,8 +499,11 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 			// mallocs an arena of its own that keeps what is freed: a
 			// worker moving over the runtime's threads left a parse's
 			// worth of memory in each. On its own thread it reuses one.
+			// The thread runs below the writer's priority and is never
+			// unlocked, so it ends with the worker and no other goroutine
+			// runs at its priority.
 			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
+			_ = lowerThreadPriority() // best effort: at the same priority a mine is only slower
 			// One parser per worker, reused for every file it cuts.
 			ps := code.NewParser()
 			defer ps.Close()
