@@ -146,6 +146,11 @@ func Open(home string) (*Store, error) {
 	// database/sql hands a connection to one goroutine at a time, so
 	// SQLite's own per-connection mutexes only cost (2 % of a mine).
 	q.Set("_mutex", "no")
+	// The writer runs the same few statements for every file a mine
+	// writes (its drawers so far, its purged chunks, its source row):
+	// kept prepared, a cold mine of Go's src no longer prepares 40,000
+	// statements (0.8 s of the writer's time).
+	q.Set("_stmt_cache_size", "32")
 	log, err := audit.Open(abs)
 	if err != nil {
 		return nil, err
