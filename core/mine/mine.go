@@ -491,6 +491,7 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 	in := make(chan candidate)
 	out := make(chan result, 64)
 	var wg sync.WaitGroup
+	queued := len(files) > m.opts.Workers
 	for i := 0; i < m.opts.Workers; i++ {
 		wg.Add(1)
 		go func() {
@@ -499,11 +500,15 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 			// mallocs an arena of its own that keeps what is freed: a
 			// worker moving over the runtime's threads left a parse's
 			// worth of memory in each. On its own thread it reuses one.
-			// The thread runs below the writer's priority and is never
-			// unlocked, so it ends with the worker and no other goroutine
-			// runs at its priority.
+			// With more files than workers, the thread runs below the
+			// writer's priority; it is never unlocked, so it ends with the
+			// worker and no other goroutine runs at its priority. A save's
+			// one file is parsed at full priority: there the parse is
+			// what the editor waits for.
 			runtime.LockOSThread()
-			_ = lowerThreadPriority() // best effort: at the same priority a mine is only slower
+			if queued {
+				_ = lowerThreadPriority() // best effort: at the same priority a mine is only slower
+			}
 			// One parser per worker, reused for every file it cuts.
 			ps := code.NewParser()
 			defer ps.Close()
