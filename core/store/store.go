@@ -164,6 +164,10 @@ func Open(home string) (*Store, error) {
 		w.Close()
 		return nil, fmt.Errorf("palace database %s: %w", path, err)
 	}
+	if err := s.setAutomerge(context.Background()); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("palace database %s: %w", path, err)
+	}
 	// The read pool is opened after the writer so the WAL's -shm file exists.
 	r, err := sql.Open("sqlite3", readOnlyDSN(path, false))
 	if err != nil {
@@ -180,6 +184,32 @@ func Open(home string) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// ftsAutomerge is how many index segments of one level FTS5 lets pile up
+// before it merges them into one of the next (its default is 4). A
+// mine's every transaction adds a segment, and each merge rewrites what
+// it merges: at 8 a cold mine of Go's src took about 4 % less time, and
+// search over 100k drawers was as fast (README, Mining).
+const ftsAutomerge = 8
+
+// setAutomerge sets ftsAutomerge in the full-text index's config table,
+// where it persists, if the palace does not have it: a palace made before
+// gets it on its next open, and a binary that predates it reads the
+// palace as before (a config row, not a schema change).
+func (s *Store) setAutomerge(ctx context.Context) error {
+	var v int
+	err := s.w.QueryRowContext(ctx, `SELECT v FROM drawers_fts_config WHERE k = 'automerge'`).Scan(&v)
+	if err == nil && v == ftsAutomerge {
+		return nil
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("read the full-text index's automerge: %w", err)
+	}
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO drawers_fts (drawers_fts, rank) VALUES ('automerge', ?)`, ftsAutomerge); err != nil {
+		return fmt.Errorf("set the full-text index's automerge: %w", err)
+	}
+	return nil
 }
 
 // pageSize is the page size of a new palace database. SQLite fixes it

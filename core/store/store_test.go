@@ -465,3 +465,36 @@ func TestPageSize(t *testing.T) {
 		t.Fatalf("search in the 4 KiB palace = %+v, %v", hits, err)
 	}
 }
+
+// TestFTSAutomerge: a new palace's full-text index merges at
+// ftsAutomerge segments of a level, and a palace that has FTS5's default
+// gets the setting when it is next opened.
+func TestFTSAutomerge(t *testing.T) {
+	automerge := func(s *Store) int {
+		t.Helper()
+		var v int
+		if err := s.w.QueryRow(`SELECT v FROM drawers_fts_config WHERE k = 'automerge'`).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	s := openTemp(t)
+	if got := automerge(s); got != ftsAutomerge {
+		t.Fatalf("new palace automerge = %d, want %d", got, ftsAutomerge)
+	}
+	if _, err := s.w.Exec(`INSERT INTO drawers_fts (drawers_fts, rank) VALUES ('automerge', 4)`); err != nil {
+		t.Fatal(err)
+	}
+	home := s.home
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := automerge(again); got != ftsAutomerge {
+		t.Errorf("reopened palace automerge = %d, want %d", got, ftsAutomerge)
+	}
+}
