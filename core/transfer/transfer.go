@@ -65,8 +65,9 @@ func Export(ctx context.Context, p *palace.Palace, wing string, w io.Writer) (in
 // give garbage that still reads: an id that is no id) is not written and
 // is returned with the unreadable ones, named by what the table's indexes
 // say of it, so the file imports. A plain export writes such a row as it
-// is: in a sound palace it was written by an older version whose checks
-// were laxer, and it is the user's data.
+// is, since in a sound palace it was written by an older version whose
+// checks were laxer and it is the user's data; except a drawer whose id
+// the id index does not hold, which is garbage, not data (see garbled).
 func ExportReadable(ctx context.Context, p *palace.Palace, w io.Writer) (int, []store.Unreadable, error) {
 	return exportRows(ctx, p, "", w, true)
 }
@@ -79,9 +80,9 @@ func exportRows(ctx context.Context, p *palace.Palace, wing string, w io.Writer,
 	}
 	n := 0
 	lost, err := p.Store.ExportRows(ctx, wing, func(r store.Row) error {
-		if check {
-			if err := checkRow(r); err != nil {
-				return store.Garbled{Err: fmt.Errorf("%s %w", r.Kind, err)}
+		if err := checkRow(r); err != nil {
+			if refuse := garbled(ctx, p, r, err, check); refuse != nil {
+				return store.Garbled{Err: fmt.Errorf("%s %w", r.Kind, refuse)}
 			}
 		}
 		n++
@@ -91,6 +92,31 @@ func exportRows(ctx context.Context, p *palace.Palace, wing string, w io.Writer,
 		return n, lost, err
 	}
 	return n, lost, bw.Flush()
+}
+
+// garbled says why an export refuses row r, which failed an import's
+// checks with bad, or nil where it writes the row as it is: a salvage
+// (strict) refuses every such row; a plain export only a drawer whose id
+// the drawers table's id index does not hold (or cannot be asked). A
+// damaged page can give such a row without any read error (its id's last
+// bytes garbage); written as it is, it would make the whole file one an
+// import refuses, while the drawer it was went unnamed.
+func garbled(ctx context.Context, p *palace.Palace, r store.Row, bad error, strict bool) error {
+	if strict {
+		return bad
+	}
+	if r.Kind != "drawer" {
+		return nil
+	}
+	id, _ := r.Cols["id"].(string)
+	known, err := p.Store.IndexesDrawerID(ctx, id)
+	if err != nil {
+		return fmt.Errorf("%w, and %w", bad, err)
+	}
+	if known {
+		return nil
+	}
+	return fmt.Errorf("%w, and the id index holds no such id", bad)
 }
 
 // Read parses an export for store.ImportRows, which adds what the palace

@@ -3,9 +3,12 @@ package transfer
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -264,5 +267,111 @@ func TestSettingRowsChecked(t *testing.T) {
 	}
 	if _, set, _ := c.Store.KGFunctional(ctx); set {
 		t.Error("a refused import set the functional predicates")
+	}
+}
+
+// A damaged page can garble a drawer's id without any read error. The
+// drawers table's copy of one id is overwritten here (its last three
+// bytes, so the row still parses) while the id index keeps the true one:
+// export must not write the garbage, which would make its file one an
+// import refuses, and must name the drawer by the id its index gives. A
+// drawer that fails an import's checks but that the id index holds (an
+// older, laxer version wrote it) is the user's data and is written as it
+// is. A CI run wrote the garbage and left the drawer unnamed.
+func TestExportNamesAGarbledDrawer(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	p, err := palace.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ds []store.Drawer
+	for i, text := range []string{"the drawer a damaged page garbles", "a drawer an older version wrote", "a sound drawer"} {
+		h := store.ContentHash(text)
+		d := store.Drawer{ID: store.DrawerID("w", "s", i, h), Wing: "w", Room: "r", Kind: store.KindNote, Source: "s",
+			Content: text, ContentHash: h, Importance: 3, OccurredAt: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}
+		if i == 1 {
+			d.Importance = 99 // beyond remember's bounds: an import refuses it
+		}
+		if d.IndexText, err = p.IndexText(text); err != nil {
+			t.Fatal(err)
+		}
+		ds = append(ds, d)
+	}
+	if _, err := p.Store.InsertDrawers(ctx, ds); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	garbleTableCopy(t, filepath.Join(home, "palace.db"), ds[0].ID)
+
+	p, err = palace.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// The wing's export reads the drawers through the wing's index, so
+	// each id from the table. (A whole export orders by the id index and
+	// SQLite takes the id from there: the true one, which it may write.)
+	for _, wing := range []string{"w", ""} {
+		var b bytes.Buffer
+		n, lost, err := Export(ctx, p, wing, &b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if !strings.Contains(out, ds[1].ID) || !strings.Contains(out, ds[2].ID) {
+			t.Errorf("export of wing %q left out a drawer that reads:\n%s", wing, out)
+		}
+		if strings.Contains(out, "\ufffd") {
+			t.Errorf("export of wing %q wrote the garbled id:\n%s", wing, out)
+		}
+		named := len(lost) == 1 && lost[0].Table == "drawers" && slices.Contains(lost[0].IDs, ds[0].ID)
+		written := strings.Contains(out, ds[0].ID) && len(lost) == 0
+		if n+len(lost) != 3 || !named && !(wing == "" && written) {
+			t.Errorf("export of wing %q wrote %d rows and names %+v as skipped, want the garbled drawer named by its id %s",
+				wing, n, lost, ds[0].ID)
+		}
+		// The file imports but for the laxer drawer, which the import
+		// refuses by name, as it would the older version's own export.
+		if _, err := Read(open(t), "x", strings.NewReader(out)); err == nil || !strings.Contains(err.Error(), "importance") {
+			t.Errorf("import of the export of wing %q: %v, want the laxer drawer's importance refused", wing, err)
+		}
+	}
+}
+
+// garbleTableCopy overwrites the last three bytes of the drawers table's
+// own copy of id in the database file at path, leaving the id index's copy
+// whole: each place the id's bytes occur is tried until a scan of the
+// table (not the index) no longer finds the id while the index still does.
+func garbleTableCopy(t *testing.T, path, id string) {
+	t.Helper()
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for at := 0; ; at++ {
+		i := bytes.Index(orig[at:], []byte(id))
+		if i < 0 {
+			t.Fatalf("no copy of %s in %s is the table's alone", id, path)
+		}
+		at += i
+		b := slices.Clone(orig)
+		copy(b[at+len(id)-3:], "\xff\xfe\xfd")
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inTable, inIndex int
+		err = db.QueryRow(`SELECT (SELECT count(*) FROM drawers NOT INDEXED WHERE id = ?1),
+			(SELECT count(*) FROM drawers INDEXED BY sqlite_autoindex_drawers_1 WHERE id = ?1)`, id).Scan(&inTable, &inIndex)
+		db.Close()
+		if err == nil && inTable == 0 && inIndex == 1 {
+			return
+		}
 	}
 }
