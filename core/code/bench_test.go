@@ -51,6 +51,62 @@ func BenchmarkSplitNet(b *testing.B) {
 	b.ReportMetric(float64(len(texts)), "files")
 }
 
+// BenchmarkSplitSrc cuts every file of Go's src tree that a mine parses
+// (each language Language names; vendor folders left out, as a mine's
+// ignores leave them) with one Parser, one pass per iteration: the CPU
+// time the code index costs a cold mine of src before anything is
+// written, on one core. With the mine's floor (bench mine's floor_s), it
+// bounds the cold ratio a machine of n cores can reach.
+func BenchmarkSplitSrc(b *testing.B) {
+	root := filepath.Join(build.Default.GOROOT, "src")
+	var texts, langs []string
+	var total int64
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "vendor" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		lang := Language(p)
+		if lang == "" {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		texts, langs = append(texts, string(src)), append(langs, lang)
+		total += int64(len(src))
+		return nil
+	})
+	if err != nil || len(texts) == 0 {
+		b.Skipf("no sources under %s: %v", root, err)
+	}
+	b.SetBytes(total)
+	ps := NewParser()
+	defer ps.Close()
+	b.ResetTimer()
+	drawers, fallbacks := 0, 0
+	for i := 0; i < b.N; i++ {
+		drawers, fallbacks = 0, 0
+		for j, t := range texts {
+			cs, err := ps.Split(t, langs[j], chunk.Default)
+			if err != nil {
+				fallbacks++
+			}
+			drawers += len(cs)
+		}
+	}
+	b.ReportMetric(float64(drawers), "drawers")
+	b.ReportMetric(float64(len(texts)), "files")
+	b.ReportMetric(float64(fallbacks), "fallbacks")
+	b.ReportMetric(float64(total)/1e6, "MB")
+}
+
 // BenchmarkSplitSave cuts net/http's server.go again after one line in its
 // middle changed, as an editor's save does: afresh, and with the file's
 // previous tree kept (Trees), which makes the parse incremental.
