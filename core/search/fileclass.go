@@ -211,6 +211,8 @@ type demoter struct {
 	asked [classCount]bool
 	// words are the query's words, for the speakers it names (unsaid).
 	words map[string]bool
+	// when: the query asks when something happened (asksWhen, timeless).
+	when bool
 }
 
 // askMaxWords is the longest query whose words can ask for a class. In a
@@ -225,7 +227,7 @@ const askMaxWords = 6
 // newDemoter reads what req asks for: a query word naming a class, or a
 // source filter pointing into one (a test file, a tests/ folder).
 func newDemoter(req Request) demoter {
-	d := demoter{words: queryWords(req.Query)}
+	d := demoter{words: queryWords(req.Query), when: asksWhen(req.Query)}
 	words := strings.FieldsFunc(strings.ToLower(req.Query), notWordRune)
 	for _, w := range words {
 		if c, ok := askWords[w]; ok && len(words) <= askMaxWords {
@@ -247,16 +249,22 @@ func newDemoter(req Request) demoter {
 }
 
 // factor is the share of its score h keeps: demoteFactor for a class the
-// query does not ask for, speakerFactor for a conversation drawer where
-// the person the query names does not say what it matched, else all.
+// query does not ask for; for a conversation drawer, speakerFactor where
+// the person the query names does not say what it matched, times
+// timelessFactor where the query asks when and the drawer refers to no
+// day; else all.
 func (d demoter) factor(h store.Hit) float64 {
 	if c := classOf(h); c != classSource && !d.asked[c] {
 		return demoteFactor
 	}
+	f := 1.0
 	if unsaid(h, d.words) {
-		return speakerFactor
+		f = speakerFactor
 	}
-	return 1
+	if d.when && timeless(h.Kind, []byte(h.Metadata)) {
+		f *= timelessFactor
+	}
+	return f
 }
 
 // ranked returns fetch's list of at most limit hits, re-ranked: a demoted

@@ -395,6 +395,7 @@ func lexical(ctx context.Context, p *palace.Palace, req Request, limit int, res 
 		return fmt.Errorf("search %q: %w", req.Query, err)
 	}
 	explainSpeakers(res.Hits, d.words)
+	explainWhen(res.Hits, d.when)
 	return nil
 }
 
@@ -523,16 +524,11 @@ func inPeriod(h Hit, since, until time.Time) string {
 	if h.Time != nil && h.Time.Before(until) && !end.Before(since) {
 		return "happened in the period the query names"
 	}
-	var m struct {
-		Refers [][2]string `json:"refers"`
-	}
-	if json.Unmarshal(h.Metadata, &m) == nil {
-		for _, r := range m.Refers {
-			from, err1 := time.Parse(dates.DateLayout, r[0])
-			to, err2 := time.Parse(dates.DateLayout, r[1])
-			if err1 == nil && err2 == nil && from.Before(until) && to.After(since) {
-				return "refers to " + r[0] + ", in the period the query names"
-			}
+	for _, r := range refersOf(h.Metadata) {
+		from, err1 := time.Parse(dates.DateLayout, r[0])
+		to, err2 := time.Parse(dates.DateLayout, r[1])
+		if err1 == nil && err2 == nil && from.Before(until) && to.After(since) {
+			return "refers to " + r[0] + ", in the period the query names"
 		}
 	}
 	return "in the period the query names"
