@@ -40,6 +40,9 @@ type Term struct {
 	// SearchFTS; see qualifiedParts): the term then matches the word as
 	// typed or all its pieces anywhere in a drawer.
 	Pieces []string
+	// Forms are the other forms of an irregular verb (won for win; see
+	// irregular): the term then matches any of them.
+	Forms []string
 	// Of is the word a possessive is of (Caroline for "Caroline's"): the
 	// term then matches that word, the possessive as typed scoring above
 	// it. The index reads "Caroline's" as the phrase "caroline s", which a
@@ -125,6 +128,7 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	}
 	for i, t := range q.Terms {
 		q.Terms[i].Parts = termParts(t)
+		q.Terms[i].Forms = termForms(q.Terms[i])
 	}
 	q.build(stop)
 	return q, nil
@@ -361,6 +365,9 @@ func quote(t Term) string {
 		// As with parts, a drawer holding the possessive matches both
 		// alternatives and scores above one holding only the word.
 		s = "(" + s + ` OR "` + strings.ReplaceAll(t.Of, `"`, `""`) + `")`
+	}
+	if len(t.Forms) > 0 {
+		s = "(" + s + ` OR "` + strings.Join(t.Forms, `" OR "`) + `")`
 	}
 	if len(t.Parts) > 0 {
 		// Both alternatives match a drawer that holds the identifier (its

@@ -20,7 +20,7 @@ func TestParse(t *testing.T) {
 		{`"read deadline" tls`, `("read deadline" AND "tls")`, `("read deadline" OR "tls")`},
 		{"deadlock -test", `("deadlock") NOT ("test")`, `("deadlock") NOT ("test")`},
 		{"pars*", `("pars"*)`, `("pars"*)`},
-		{`say "hi`, `("say" AND "hi")`, `("say" OR "hi")`},
+		{`say "hi`, `(("say" OR "said") AND "hi")`, `(("say" OR "said") OR "hi")`},
 		{`a"b`, `("ab")`, `("ab")`},
 		{"errors.Is", `(("errors.Is" OR ("errors" AND "Is")))`, `(("errors.Is" OR ("errors" AND "Is")))`},
 		{"(search.DrawerOf), fix", `(("search.DrawerOf" OR ("search" AND ("DrawerOf" OR "drawer of"))) AND "fix")`,
@@ -41,9 +41,16 @@ func TestParse(t *testing.T) {
 		{`"Caroline's pottery"`, `("Caroline's pottery")`, `("Caroline's pottery")`},
 		// Words that only frame a question go; the same words naming
 		// something stay.
-		{"What kind of art does Caroline make?", `("art" AND "Caroline" AND "make?")`, `("art" OR "Caroline" OR "make?")`},
-		{"How many times has Nate won tournaments", `("Nate" AND "won" AND "tournaments")`, `("Nate" OR "won" OR "tournaments")`},
-		{"what things has she made", `("made")`, `("made")`},
+		{"What kind of art does Caroline make?", `("art" AND "Caroline" AND ("make?" OR "made"))`, `("art" OR "Caroline" OR ("make?" OR "made"))`},
+		{"How many times has Nate won tournaments", `("Nate" AND ("won" OR "win") AND "tournaments")`, `("Nate" OR ("won" OR "win") OR "tournaments")`},
+		{"what things has she made", `(("made" OR "make"))`, `(("made" OR "make"))`},
+		// An irregular verb's other forms, which stemming cannot join; not
+		// for a phrase, a prefix or a word that is more often another
+		// (left, saw).
+		{"when did Nate win?", `("Nate" AND ("win?" OR "won"))`, `("Nate" OR ("win?" OR "won"))`},
+		{"who wrote it", `(("wrote" OR "write" OR "written"))`, `(("wrote" OR "write" OR "written"))`},
+		{`"won" win*`, `("won" AND "win"*)`, `("won" OR "win"*)`},
+		{"she left and saw it", `("left" AND "saw")`, `("left" OR "saw")`},
 		{"sort the types", `("sort" AND "types")`, `("sort" OR "types")`},
 		{"many times", `("many" AND "times")`, `("many" OR "times")`},
 		{"things", `("things")`, `("things")`},
