@@ -126,9 +126,12 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	if len(q.Terms) == 0 {
 		return q, nil
 	}
+	asks := isQuestion(text)
 	for i, t := range q.Terms {
 		q.Terms[i].Parts = termParts(t)
-		q.Terms[i].Forms = termForms(q.Terms[i])
+		if asks {
+			q.Terms[i].Forms = termForms(q.Terms[i])
+		}
 	}
 	q.build(stop)
 	return q, nil
