@@ -25,10 +25,26 @@ import (
 // questions 0.727 to 0.742).
 const timelessFactor = 0.8
 
-// asksWhen reports whether query asks when: its first word is "when".
+// asksWhen reports whether query asks when: its first word is "when", or
+// it asks "what year", "which month", "what day", "which week" or "what
+// date" anywhere ("In which month did Gina launch her store?").
 func asksWhen(query string) bool {
-	first, _, _ := strings.Cut(strings.TrimSpace(strings.ToLower(query)), " ")
-	return strings.TrimRightFunc(first, notWordRune) == "when"
+	words := strings.Fields(strings.ToLower(query))
+	for i, w := range words {
+		words[i] = strings.TrimRightFunc(w, notWordRune)
+	}
+	if len(words) > 0 && words[0] == "when" {
+		return true
+	}
+	for i := 1; i < len(words); i++ {
+		switch words[i] {
+		case "year", "month", "day", "week", "date":
+			if words[i-1] == "what" || words[i-1] == "which" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // refersOf reads the days a drawer's messages refer to from its metadata
