@@ -70,8 +70,8 @@ func isQuestion(text string) bool {
 	if strings.HasSuffix(text, "?") {
 		return true
 	}
-	first, _, _ := strings.Cut(strings.ToLower(text), " ")
-	return questionWords[strings.TrimFunc(first, func(r rune) bool { return !unicode.IsLetter(r) })]
+	words := strings.Fields(text)
+	return len(words) > 0 && questionWords[bareWord(words[0])]
 }
 
 // termForms returns the other forms of a term that is one irregular verb
@@ -81,6 +81,11 @@ func termForms(t Term) []string {
 	if t.Phrase || t.Prefix || t.Of != "" || len(t.Parts) > 0 || len(t.Pieces) > 0 {
 		return nil
 	}
-	word := strings.TrimFunc(t.Text, func(r rune) bool { return !unicode.IsLetter(r) })
-	return otherForms[strings.ToLower(word)]
+	return otherForms[bareWord(t.Text)]
+}
+
+// bareWord is w in lower case without the punctuation around it ("Win?"
+// is win).
+func bareWord(w string) string {
+	return strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
 }
