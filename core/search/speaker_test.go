@@ -143,6 +143,8 @@ func TestSpeakerFocusRules(t *testing.T) {
 	}{
 		{"a surname names the speaker; her second line is hers", "conversation", "what has smith painted", []string{"painted"}, true, "Melanie Smith says painted"},
 		{"the other speaker alone says it", "conversation", "what has Melanie painted", []string{"lake"}, true, "Melanie Smith says none of its matched words (lake): ranked lower"},
+		{"she only asks about it", "conversation", "does Melanie paint lakes", []string{"lake", "lovely"}, true, "Melanie Smith says none of its matched words (lake, lovely; only asks about lake, lovely): ranked lower"},
+		{"she exclaims it, then asks", "conversation", "does Melanie paint lakes", []string{"lake"}, true, "Melanie Smith says lake"},
 		{"both named: no focus", "conversation", "Caroline and Melanie", []string{"painted"}, false, ""},
 		{"none named", "conversation", "who painted", []string{"painted"}, false, ""},
 		{"a stop word names nobody", "conversation", "what will she paint", []string{"painted"}, false, ""},
@@ -156,6 +158,12 @@ func TestSpeakerFocusRules(t *testing.T) {
 		if strings.Contains(strings.ToLower(c.query), "will") {
 			meta = `{"speakers":["Caroline","Melanie Smith","Will"]}`
 			text += "\nWill: I painted a door."
+		}
+		switch {
+		case strings.HasPrefix(c.name, "she only asks"):
+			text = "Caroline: I painted a lake.\n\nMelanie Smith: Is it lovely? Which lake?"
+		case strings.HasPrefix(c.name, "she exclaims"):
+			text = "Caroline: I painted a lake.\n\nMelanie Smith: A lake! Which lake?"
 		}
 		if strings.HasPrefix(c.name, "a verbatim") {
 			text = `{"type":"user","message":"Caroline painted"}` + "\n" + `{"type":"assistant","message":"Melanie painted"}`
