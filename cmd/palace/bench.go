@@ -140,7 +140,11 @@ func newBenchLocomoCmd() *cobra.Command {
 conversation-mining path, asks every question that is not adversarial
 (category 5) as a plain query, and reports turn-level R_all@k, R_any@k,
 R_frac@k and MRR and session-level R_any@k and R_all@k for k = 5 and 10,
-overall and per category. Only the conversations are indexed.
+overall and per category. Only the conversations are indexed. reach is the
+share of questions each of whose evidence turns shares a word with the
+question (stemmed as the index stems, stop words and the speakers' names
+aside), reach_near the same counting the turns beside each (two before, one
+after): how much a search that matches words can find at all.
 
 --conversations scores only the conversations it names, by position in the
 file (1-based) or by sample_id, so part of a split can be held back from

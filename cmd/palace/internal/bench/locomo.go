@@ -53,6 +53,7 @@ const LocomoDepth = 50
 var locomoKeys = []string{
 	"turn_R_all@5", "turn_R_any@5", "turn_R_frac@5", "turn_R_all@10", "turn_R_any@10", "turn_R_frac@10",
 	"turn_MRR", "sess_R_any@5", "sess_R_all@5", "sess_R_any@10", "sess_R_all@10",
+	"reach", "reach_near",
 }
 
 // LocomoReport is what `palace bench locomo` prints.
@@ -82,6 +83,10 @@ type LocomoQuestion struct {
 	// EvidenceRanks are each evidence turn's 1-based rank among all the
 	// turns retrieved (LocomoDepth drawers), 0 when not retrieved.
 	EvidenceRanks []int `json:"evidence_ranks"`
+	// Reached and ReachedNear say whether each evidence turn, or it or a
+	// turn beside it, shares a word with the question (see reach).
+	Reached     bool `json:"reached"`
+	ReachedNear bool `json:"reached_near"`
 }
 
 // Locomo indexes each conversation of the data file into a fresh palace
@@ -194,6 +199,11 @@ func locomoSampleRun(ctx context.Context, home string, s locomoSample, acc *scor
 	if _, err := mine.Conversations(ctx, p, wing, "locomo/"+s.SampleID, convs, chunk.Default); err != nil {
 		return err
 	}
+	rc, err := newReach(ctx, convs, turnOf)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
 	for _, q := range s.QA {
 		acc.counts["questions_total"]++
 		if q.Category == 5 {
@@ -209,10 +219,15 @@ func locomoSampleRun(ctx context.Context, home string, s locomoSample, acc *scor
 		if err != nil {
 			return err
 		}
+		own, near, err := rc.of(ctx, q.Question, evidence)
+		if err != nil {
+			return err
+		}
 		turns, sessions := unroll(res.Hits, turnOf)
-		acc.add(q.Category, evidence, turns, sessions)
+		acc.add(q.Category, evidence, turns, sessions, own, near)
 		acc.questions = append(acc.questions, LocomoQuestion{Conversation: s.SampleID, Question: q.Question,
-			Category: q.Category, Evidence: evidence, Turns: top(turns, 10), EvidenceRanks: ranks(evidence, turns)})
+			Category: q.Category, Evidence: evidence, Turns: top(turns, 10), EvidenceRanks: ranks(evidence, turns),
+			Reached: own, ReachedNear: near})
 		if ans != nil {
 			if err := ans.ask(ctx, p, q.Question, evidence, turnOf); err != nil {
 				return err
@@ -345,9 +360,15 @@ func newScorer() *scorer {
 		counts: map[string]int{"questions_total": 0, "excluded_adversarial": 0, "excluded_no_evidence": 0, "questions_scored": 0}}
 }
 
-func (s *scorer) add(category int, evidence, turns, sessions []string) {
+func (s *scorer) add(category int, evidence, turns, sessions []string, reached, reachedNear bool) {
 	s.counts["questions_scored"]++
 	m := map[string]float64{}
+	if reached {
+		m["reach"] = 1
+	}
+	if reachedNear {
+		m["reach_near"] = 1
+	}
 	for _, k := range []int{5, 10} {
 		all, any, frac := recall(evidence, top(turns, k))
 		m[fmt.Sprintf("turn_R_all@%d", k)] = all

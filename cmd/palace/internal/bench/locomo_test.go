@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/core/convo"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -27,8 +28,9 @@ func TestLocomoTiny(t *testing.T) {
 		}
 	}
 	// Every question names its evidence in distinctive words, so a working
-	// index finds all of it within 10 turns and 5 sessions.
-	for _, k := range []string{"turn_R_all@10", "sess_R_any@5", "sess_R_all@10"} {
+	// index finds all of it within 10 turns and 5 sessions, and each
+	// reaches its evidence by a word.
+	for _, k := range []string{"turn_R_all@10", "sess_R_any@5", "sess_R_all@10", "reach", "reach_near"} {
 		if r.Overall[k] != 1 {
 			t.Errorf("%s = %.3f, want 1 on the tiny set", k, r.Overall[k])
 		}
@@ -151,6 +153,48 @@ func TestPickSamples(t *testing.T) {
 	for _, bad := range [][]string{{"0"}, {"4"}, {"conv-z"}} {
 		if _, err := pickSamples(samples, bad); err == nil {
 			t.Errorf("pickSamples(%q) accepted", bad)
+		}
+	}
+}
+
+// TestReach: a question reaches an evidence turn that shares a word with
+// it as the index stems it (adopt, adopted), not through a speaker's name;
+// near, through a turn beside it.
+func TestReach(t *testing.T) {
+	ctx := context.Background()
+	c := convo.Conversation{ID: "session_1", Messages: []convo.Message{
+		{Index: 0, Speaker: "Ana", Text: "Ben, I adopted a greyhound named Comet."},
+		{Index: 1, Speaker: "Ben", Text: "Congratulations! Greyhounds are gentle dogs."},
+		{Index: 2, Speaker: "Ana", Text: "My sister lives in Lisbon."},
+		{Index: 3, Speaker: "Ben", Text: "Lisbon has wonderful custard tarts."},
+	}}
+	turnOf := map[string]string{"session_1#0": "D1:1", "session_1#1": "D1:2", "session_1#2": "D1:3", "session_1#3": "D1:4"}
+	r, err := newReach(ctx, []convo.Conversation{c}, turnOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cases := []struct {
+		question  string
+		evidence  []string
+		own, near bool
+	}{
+		{"What dog did Ana adopt?", []string{"D1:1"}, true, true},
+		{"What pet does Ana have?", []string{"D1:1"}, false, false},
+		{"Which gentle animal does Ana have?", []string{"D1:1"}, false, true},
+		{"Who did Ana tell, Ben?", []string{"D1:1"}, false, false},
+		{"Where do Ana's sister and her greyhound live?", []string{"D1:1", "D1:3"}, true, true},
+		{"Which tarts does Ben like, and what did Ana adopt?", []string{"D1:1", "D1:4"}, true, true},
+		{"Which tarts does Ben like, and what pet does Ana have?", []string{"D1:1", "D1:4"}, false, false},
+		{"What did Ana do?", []string{"D1:1"}, false, false},
+	}
+	for _, c := range cases {
+		own, near, err := r.of(ctx, c.question, c.evidence)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own != c.own || near != c.near {
+			t.Errorf("%q: reached %v, near %v; want %v, %v", c.question, own, near, c.own, c.near)
 		}
 	}
 }
