@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/store"
@@ -188,13 +189,18 @@ func saidBy(content string, speakers, named []string) (said, asks map[string]boo
 }
 
 // told splits line into the sentences that tell and those that ask: a
-// sentence runs to a ".", "!" or "?", and one ending in "?" asks.
+// sentence runs to a ".", "!" or "?", and one ending in "?" asks. A "?"
+// ends a sentence only before a space, a closing quote or bracket, or the
+// end of the line: inside a link ("album?id=3") it asks nothing.
 func told(line string) (tells, asks string) {
 	var t, a strings.Builder
 	start := 0
 	for i, r := range line {
 		switch r {
 		case '?':
+			if !endsSentence(line[i+1:]) {
+				continue
+			}
 			a.WriteString(line[start:i+1] + " ")
 			start = i + 1
 		case '.', '!':
@@ -204,6 +210,15 @@ func told(line string) (tells, asks string) {
 	}
 	t.WriteString(line[start:])
 	return t.String(), a.String()
+}
+
+// endsSentence reports whether a "?" followed by rest ends a sentence:
+// rest is empty or starts with a space, a closing bracket or quote, or
+// another mark ("?!").
+func endsSentence(rest string) bool {
+	r, _ := utf8.DecodeRuneInString(rest)
+	return rest == "" || unicode.IsSpace(r) || unicode.In(r, unicode.Pe, unicode.Pf) ||
+		strings.ContainsRune(`"'?!`, r)
 }
 
 // explainSpeakers puts what the speaker rule did first in the why of each

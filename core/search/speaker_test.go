@@ -145,6 +145,8 @@ func TestSpeakerFocusRules(t *testing.T) {
 		{"the other speaker alone says it", "conversation", "what has Melanie painted", []string{"lake"}, true, "Melanie Smith says none of its matched words (lake): ranked lower"},
 		{"she only asks about it", "conversation", "does Melanie paint lakes", []string{"lake", "lovely"}, true, "Melanie Smith says none of its matched words (lake, lovely; only asks about lake, lovely): ranked lower"},
 		{"she exclaims it, then asks", "conversation", "does Melanie paint lakes", []string{"lake"}, true, "Melanie Smith says lake"},
+		{"a question mark inside a link asks nothing", "conversation", "does Melanie paint lakes", []string{"lake"}, true, "Melanie Smith says lake"},
+		{"a question and an exclamation mark still ask", "conversation", "does Melanie paint lakes", []string{"lake"}, true, "Melanie Smith says none of its matched words (lake; only asks about lake): ranked lower"},
 		{"both named: no focus", "conversation", "Caroline and Melanie", []string{"painted"}, false, ""},
 		{"none named", "conversation", "who painted", []string{"painted"}, false, ""},
 		{"a stop word names nobody", "conversation", "what will she paint", []string{"painted"}, false, ""},
@@ -164,6 +166,10 @@ func TestSpeakerFocusRules(t *testing.T) {
 			text = "Caroline: I painted a lake.\n\nMelanie Smith: Is it lovely? Which lake?"
 		case strings.HasPrefix(c.name, "she exclaims"):
 			text = "Caroline: I painted a lake.\n\nMelanie Smith: A lake! Which lake?"
+		case strings.HasPrefix(c.name, "a question and an exclamation"):
+			text = "Caroline: I painted a lake.\n\nMelanie Smith: A lake?! Which lake?"
+		case strings.HasPrefix(c.name, "a question mark inside"):
+			text = "Caroline: I painted a lake.\n\nMelanie Smith: lake pics at http://localhost:8080/album?id=3 for you"
 		}
 		if strings.HasPrefix(c.name, "a verbatim") {
 			text = `{"type":"user","message":"Caroline painted"}` + "\n" + `{"type":"assistant","message":"Melanie painted"}`
