@@ -290,3 +290,12 @@ func LastMonth(m time.Month, part string, now time.Time) (from, until time.Time)
 	from = time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
 	return within(part, from, from.AddDate(0, 1, 0))
 }
+
+// IsDateWord reports whether w, one word, only dates something: a month
+// or weekday name (any case) or a word with a digit ("15th", "2023").
+func IsDateWord(w string) bool {
+	l := strings.ToLower(w)
+	_, month := months[l]
+	_, day := weekdays[l]
+	return month || day || strings.ContainsAny(w, "0123456789")
+}

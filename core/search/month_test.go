@@ -2,9 +2,14 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/convo"
+	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
 )
 
@@ -69,4 +74,77 @@ func firstInPeriod(t *testing.T, p *palace.Palace, query, want string) Result {
 		t.Errorf("%s: first hit %q (why %q), want the one saying %q, in the period", query, h.Content, h.Why, want)
 	}
 	return res
+}
+
+// TestDayNamedWithoutWordsSaid: a question naming a day and a person but
+// no word the drawers say finds that day's exchanges first, in the order
+// they were said, not the shortest drawers around the day (whose BM25 for
+// a name every drawer holds is as near nothing as the others').
+func TestDayNamedWithoutWordsSaid(t *testing.T) {
+	p := conversationPalace(t, `## 2023-12-08
+John: Bye Tim!
+Tim: Bye John!
+
+## 2023-12-11
+John: Hey Tim, we won the regional final yesterday, what a game it was for the whole team!
+Tim: Congrats John, you earned that trophy after such a long season of practice.
+John: Thanks! Next I want to start a basketball camp for kids in the summer.
+Tim: See you John.
+
+## 2023-12-13
+John: Later Tim.
+Tim: Later John.
+`)
+	res, err := Run(context.Background(), p, Request{Query: "What happened to John on 11 December, 2023?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"regional final", "basketball camp", "Later Tim", "Bye Tim"}
+	if len(res.Hits) != len(want) {
+		t.Fatalf("hits = %+v, want %d", res.Hits, len(want))
+	}
+	for i, w := range want {
+		if h := res.Hits[i]; !strings.Contains(h.Content, w) || !strings.Contains(h.Why, "ordered by nearness") {
+			t.Errorf("hit %d = %q (why %q), want the one saying %q, ordered by nearness", i+1, h.Content, h.Why, w)
+		}
+	}
+}
+
+// BenchmarkDayNamed times a question naming a day and people but no word
+// the drawers say (the case nearestFirst orders by time), in a palace of
+// 400 daily two-person conversations of 50 exchanges each (20,000
+// drawers), against the same question naming a word they do say.
+func BenchmarkDayNamed(b *testing.B) {
+	var convs []convo.Conversation
+	day := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+	for d := range 400 {
+		when := day.AddDate(0, 0, d)
+		c := convo.Conversation{ID: when.Format("2006-01-02"), Format: "test"}
+		for i := range 100 {
+			speaker, role := "John", convo.RoleUser
+			if i%2 == 1 {
+				speaker, role = "Tim", convo.RoleAssistant
+			}
+			c.Messages = append(c.Messages, convo.Message{Index: i, Speaker: speaker, Role: role, Time: when,
+				Text: fmt.Sprintf("Message %d of day %d: practice, travel and books, as friends talk about them.", i, d)})
+		}
+		convs = append(convs, c)
+	}
+	p, err := palace.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := mine.Conversations(context.Background(), p, "friends", "chat", convs, chunk.Default); err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range []string{"What happened to John on 11 December, 2023?", "What did John practice on 11 December, 2023?"} {
+		b.Run(map[bool]string{true: "names-only", false: "word-said"}[strings.Contains(q, "happened")], func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Run(context.Background(), p, Request{Query: q}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
