@@ -292,10 +292,13 @@ func LastMonth(m time.Month, part string, now time.Time) (from, until time.Time)
 }
 
 // IsDateWord reports whether w, one word, only dates something: a month
-// or weekday name (any case) or a word with a digit ("15th", "2023").
+// or weekday name, or a number with at most an ordinal's or a decade's
+// ending ("15th", "2023", "1990s"); any case. "mp3" names a thing.
 func IsDateWord(w string) bool {
 	l := strings.ToLower(w)
 	_, month := months[l]
 	_, day := weekdays[l]
-	return month || day || strings.ContainsAny(w, "0123456789")
+	return month || day || dateNumber.MatchString(l)
 }
+
+var dateNumber = regexp.MustCompile(`^\d+(?:st|nd|rd|th|s)?$`)

@@ -134,3 +134,14 @@ func TestLastMonth(t *testing.T) {
 		}
 	}
 }
+
+func TestIsDateWord(t *testing.T) {
+	for w, want := range map[string]bool{
+		"December": true, "dec": true, "Sunday": true, "2023": true, "15th": true, "1st": true, "1990s": true,
+		"mp3": false, "covid19": false, "Tim": false, "may": true, "": false, "th": false,
+	} {
+		if got := IsDateWord(w); got != want {
+			t.Errorf("IsDateWord(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
