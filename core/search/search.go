@@ -502,9 +502,10 @@ func preferNamedTime(ctx context.Context, st *store.Store, req Request, q query.
 // nearestSpan is the longest period (the query's own, before timeSlack)
 // whose drawers matching only names and dates are ordered by time: a day
 // or a week named ("on 11 December, 2023", "between August 11 and August
-// 15", "the week before 16 November"). Across a month or a year, nearness
-// to its middle says nothing: on LoCoMo dev it moved three such questions'
-// evidence down (9 to 26, 23 to 70, 28 to 68), and those keep BM25's order.
+// 15", "the week before 16 November"). A month or a year keeps BM25's
+// order: on LoCoMo dev, time order within a month moved two questions'
+// evidence up (22 to 2, 13 to 4) and two down (9 to 25, 23 to 70), and
+// nothing in those drawers tells the two pairs apart.
 const nearestSpan = 14 * 24 * time.Hour
 
 // nearestDepth is how many drawers of a short period are read to order:
