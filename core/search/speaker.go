@@ -55,6 +55,17 @@ func nameWords(speaker string) []string {
 	return strings.FieldsFunc(strings.ToLower(speaker), notWordRune)
 }
 
+// speakerNames are the words of all speakers' names, lower-cased.
+func speakerNames(speakers []string) map[string]bool {
+	names := map[string]bool{}
+	for _, s := range speakers {
+		for _, w := range nameWords(s) {
+			names[w] = true
+		}
+	}
+	return names
+}
+
 // namedSpeakers are the speakers a query of words names, in their order.
 func namedSpeakers(speakers []string, words map[string]bool) []string {
 	var out []string
@@ -101,12 +112,7 @@ func speakerFocus(kind, metadata, content string, matched []string, words map[st
 		return f, false
 	}
 	f.named = namedSpeakers(speakers, words)
-	names := map[string]bool{}
-	for _, s := range speakers {
-		for _, w := range nameWords(s) {
-			names[w] = true
-		}
-	}
+	names := speakerNames(speakers)
 	if len(f.named) == 0 || len(f.named) == len(speakers) {
 		return f, false
 	}
@@ -190,8 +196,7 @@ func saidBy(content string, speakers, named []string) (said, asks map[string]boo
 
 // told splits line into the sentences that tell and those that ask: a
 // sentence runs to a ".", "!" or "?", and one ending in "?" asks. A "?"
-// ends a sentence only before a space, a closing quote or bracket, or the
-// end of the line: inside a link ("album?id=3") it asks nothing.
+// inside a link ("album?id=3") ends nothing (see endsSentence).
 func told(line string) (tells, asks string) {
 	var t, a strings.Builder
 	start := 0
