@@ -63,6 +63,15 @@ var questionWords = map[string]bool{
 	"were": true, "can": true, "could": true, "would": true, "will": true, "should": true,
 }
 
+// objectPronoun are the pronouns that end a question as its object
+// ("what did her family give her?"): they stand for a person the question
+// names, unlike a stranded preposition, which the answer completes.
+var objectPronoun = map[string]bool{
+	"me": true, "you": true, "him": true, "her": true, "it": true, "them": true,
+	"myself": true, "yourself": true, "himself": true, "herself": true, "itself": true,
+	"ourselves": true, "themselves": true,
+}
+
 // isQuestion reports whether text is a question: it ends with a question
 // mark or starts with a question word.
 func isQuestion(text string) bool {

@@ -62,9 +62,11 @@ func TestParse(t *testing.T) {
 		{"What is Joanna allergic to?", `("Joanna" AND "allergic" AND "to")`, `("Joanna" OR "allergic" OR "to")`},
 		{"Joanna allergic to", `("Joanna" AND "allergic")`, `("Joanna" OR "allergic")`},
 		{"what is Joanna allergic to", `("Joanna" AND "allergic" AND "to")`, `("Joanna" OR "allergic" OR "to")`},
+		// ... but not an object pronoun: it stands for someone named.
+		{"What does Jon's dance make him?", `(("Jon's" OR "Jon") AND "dance" AND ("make" OR "made"))`, `(("Jon's" OR "Jon") OR "dance" OR ("make" OR "made"))`},
 		{"What has Nate recommended, things?", `("Nate" AND "recommended")`, `("Nate" OR "recommended")`},
 		{"which group? the group", `("group")`, `("group")`},
-		{"who wrote it?", `(("wrote" OR "write" OR "written") AND "it")`, `(("wrote" OR "write" OR "written") OR "it")`},
+		{"who wrote it?", `(("wrote" OR "write" OR "written"))`, `(("wrote" OR "write" OR "written"))`},
 		{"sort the types", `("sort" AND "types")`, `("sort" OR "types")`},
 		{"many times", `("many" AND "times")`, `("many" OR "times")`},
 		{"things", `("things")`, `("things")`},
