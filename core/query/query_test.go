@@ -59,11 +59,19 @@ func TestParse(t *testing.T) {
 		// last word stays: a stranded preposition is what the answer
 		// completes.
 		{"friends, family, and mentors of Gina", `("friends" AND "family" AND "mentors" AND "Gina")`, `("friends" OR "family" OR "mentors" OR "Gina")`},
-		{"What is Joanna allergic to?", `("Joanna" AND "allergic" AND "to")`, `("Joanna" OR "allergic" OR "to")`},
+		{"What is Joanna allergic to?", `("Joanna" AND ("allergic" OR "allergic to") AND "to")`, `("Joanna" OR "allergic" OR "to")`},
 		{"Joanna allergic to", `("Joanna" AND "allergic")`, `("Joanna" OR "allergic")`},
-		{"what is Joanna allergic to", `("Joanna" AND "allergic" AND "to")`, `("Joanna" OR "allergic" OR "to")`},
+		{"what is Joanna allergic to", `("Joanna" AND ("allergic" OR "allergic to") AND "to")`, `("Joanna" OR "allergic" OR "to")`},
+		// A question's words typed side by side also match as their
+		// phrase in All, which scores a drawer saying them so higher;
+		// not capitalised words, not across a stop word, not outside a
+		// question.
+		{"What board games has Nate played?", `(("board" OR "board games") AND "games" AND "Nate" AND "played")`, `("board" OR "games" OR "Nate" OR "played")`},
+		{"Where is Joanna's dance studio in the old town?", `(("Joanna's" OR "Joanna") AND ("dance" OR "dance studio") AND "studio" AND ("old" OR "old town") AND "town")`, `(("Joanna's" OR "Joanna") OR "dance" OR "studio" OR "old" OR "town")`},
+		{"Which Star Wars book did Tim read?", `("Star" AND "Wars" AND "book" AND "Tim" AND "read")`, `("Star" OR "Wars" OR "book" OR "Tim" OR "read")`},
+		{"board games Nate played", `("board" AND "games" AND "Nate" AND "played")`, `("board" OR "games" OR "Nate" OR "played")`},
 		// ... but not an object pronoun: it stands for someone named.
-		{"What does Jon's dance make him?", `(("Jon's" OR "Jon") AND "dance" AND ("make" OR "made"))`, `(("Jon's" OR "Jon") OR "dance" OR ("make" OR "made"))`},
+		{"What does Jon's dance make him?", `(("Jon's" OR "Jon") AND ("dance" OR "dance make") AND ("make" OR "made"))`, `(("Jon's" OR "Jon") OR "dance" OR ("make" OR "made"))`},
 		{"What has Nate recommended, things?", `("Nate" AND "recommended")`, `("Nate" OR "recommended")`},
 		{"which group? the group", `("group")`, `("group")`},
 		{"who wrote it?", `(("wrote" OR "write" OR "written"))`, `(("wrote" OR "write" OR "written"))`},
