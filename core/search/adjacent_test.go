@@ -30,3 +30,16 @@ Melanie: I love the games there: ring games, ball games, water games; the school
 		t.Errorf("first hit %q, want the one saying board games", res.Hits[0].Content)
 	}
 }
+
+// BenchmarkWordsSideBySide times a question two pairs of whose words
+// every one of 20,000 drawers holds side by side: the worst case for the
+// phrases All adds (see query.adjacent). Run it against a build without
+// them to see their cost.
+func BenchmarkWordsSideBySide(b *testing.B) {
+	p := dailyChats(b)
+	for b.Loop() {
+		if _, err := Run(context.Background(), p, Request{Query: "Do friends talk about practice, travel and books?"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

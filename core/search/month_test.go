@@ -115,6 +115,25 @@ Tim: Later John.
 // 400 daily two-person conversations of 50 exchanges each (20,000
 // drawers), against the same question naming a word they do say.
 func BenchmarkDayNamed(b *testing.B) {
+	p := dailyChats(b)
+	for _, c := range []struct{ name, query string }{
+		{"names-only", "What happened to John on 11 December, 2023?"},
+		{"word-said", "What did John practice on 11 December, 2023?"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Run(context.Background(), p, Request{Query: c.query}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// dailyChats is a palace of 400 daily two-person conversations of 50
+// exchanges each (20,000 drawers), every message saying the same words.
+func dailyChats(b *testing.B) *palace.Palace {
+	b.Helper()
 	var convs []convo.Conversation
 	day := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
 	for d := range 400 {
@@ -134,20 +153,9 @@ func BenchmarkDayNamed(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer p.Close()
+	b.Cleanup(func() { p.Close() })
 	if _, err := mine.Conversations(context.Background(), p, "friends", "chat", convs, chunk.Default); err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ name, query string }{
-		{"names-only", "What happened to John on 11 December, 2023?"},
-		{"word-said", "What did John practice on 11 December, 2023?"},
-	} {
-		b.Run(c.name, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := Run(context.Background(), p, Request{Query: c.query}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	return p
 }
