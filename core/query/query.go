@@ -96,6 +96,7 @@ func Check(text string) error {
 func Parse(text string, seg Segmenter) (Query, error) {
 	stop := stopwords()
 	raw := lex(sanitize(text))
+	asks := isQuestion(text)
 	var q Query
 	var kept []Term
 	for i, t := range raw {
@@ -124,7 +125,7 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	// matched any line saying "him" (on LoCoMo dev four questions' evidence
 	// rose, none fell, none into the first 10).
 	var last string
-	if n := len(raw); n > 0 && isQuestion(text) && !raw[n-1].Phrase && !raw[n-1].Prefix && !objectPronoun[strings.ToLower(raw[n-1].Text)] {
+	if n := len(raw); n > 0 && asks && !raw[n-1].Phrase && !raw[n-1].Prefix && !objectPronoun[strings.ToLower(raw[n-1].Text)] {
 		last = strings.ToLower(raw[n-1].Text)
 	}
 	for _, t := range kept {
@@ -147,7 +148,6 @@ func Parse(text string, seg Segmenter) (Query, error) {
 	if len(q.Terms) == 0 {
 		return q, nil
 	}
-	asks := isQuestion(text)
 	for i, t := range q.Terms {
 		q.Terms[i].Parts = termParts(t)
 		if asks {
@@ -174,7 +174,7 @@ func (q *Query) build(stop map[string]bool) {
 	all := slices.Clone(parts)
 	for i, t := range q.Terms {
 		if t.next != "" {
-			all[i] = "(" + all[i] + ` OR "` + t.Text + " " + t.next + `")`
+			all[i] = "(" + all[i] + " OR " + quote(Term{Text: t.Text + " " + t.next}) + ")"
 		}
 	}
 	q.All = combine(all, " AND ", nots)

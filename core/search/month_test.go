@@ -7,9 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palace-dev/palace/core/chunk"
 	"github.com/palace-dev/palace/core/convo"
-	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
 )
 
@@ -149,13 +147,5 @@ func dailyChats(b *testing.B) *palace.Palace {
 		}
 		convs = append(convs, c)
 	}
-	p, err := palace.Open(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { p.Close() })
-	if _, err := mine.Conversations(context.Background(), p, "friends", "chat", convs, chunk.Default); err != nil {
-		b.Fatal(err)
-	}
-	return p
+	return minedPalace(b, convs)
 }

@@ -57,13 +57,19 @@ func conversationPalace(t *testing.T, text string) *palace.Palace {
 		when, _ := time.Parse("2006-01-02", c.ID)
 		c.Messages = append(c.Messages, convo.Message{Index: len(c.Messages), Speaker: name, Role: role, Time: when, Text: text})
 	}
-	p, err := palace.Open(t.TempDir())
+	return minedPalace(t, convs)
+}
+
+// minedPalace is a fresh palace holding convs, mined as chat exports are.
+func minedPalace(tb testing.TB, convs []convo.Conversation) *palace.Palace {
+	tb.Helper()
+	p, err := palace.Open(tb.TempDir())
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { p.Close() })
+	tb.Cleanup(func() { p.Close() })
 	if _, err := mine.Conversations(context.Background(), p, "friends", "chat", convs, chunk.Default); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return p
 }
