@@ -144,7 +144,10 @@ overall and per category. Only the conversations are indexed. reach is the
 share of questions each of whose evidence turns shares a word with the
 question (stemmed as the index stems, stop words and the speakers' names
 aside), reach_near the same counting the turns beside each (two before, one
-after): how much a search that matches words can find at all.
+after): how much a search that matches words can find at all. retrieved is
+the share of questions all of whose evidence turns are among the turns of
+the 50 drawers each search returns: what a perfect reordering of them
+would reach.
 
 --conversations scores only the conversations it names, by position in the
 file (1-based) or by sample_id, so part of a split can be held back from

@@ -53,7 +53,7 @@ const LocomoDepth = 50
 var locomoKeys = []string{
 	"turn_R_all@5", "turn_R_any@5", "turn_R_frac@5", "turn_R_all@10", "turn_R_any@10", "turn_R_frac@10",
 	"turn_MRR", "sess_R_any@5", "sess_R_all@5", "sess_R_any@10", "sess_R_all@10",
-	"reach", "reach_near",
+	"reach", "reach_near", "retrieved",
 }
 
 // LocomoReport is what `palace bench locomo` prints.
@@ -369,6 +369,10 @@ func (s *scorer) add(category int, evidence, turns, sessions []string, reached, 
 	if reachedNear {
 		m["reach_near"] = 1
 	}
+	// Every evidence turn among the LocomoDepth drawers' turns: the best
+	// any reordering of what search returned could do, so a gap below it is
+	// ranking and one above it is retrieval.
+	m["retrieved"], _, _ = recall(evidence, turns)
 	for _, k := range []int{5, 10} {
 		all, any, frac := recall(evidence, top(turns, k))
 		m[fmt.Sprintf("turn_R_all@%d", k)] = all

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -30,7 +31,7 @@ func TestLocomoTiny(t *testing.T) {
 	// Every question names its evidence in distinctive words, so a working
 	// index finds all of it within 10 turns and 5 sessions, and each
 	// reaches its evidence by a word.
-	for _, k := range []string{"turn_R_all@10", "sess_R_any@5", "sess_R_all@10", "reach", "reach_near"} {
+	for _, k := range []string{"turn_R_all@10", "sess_R_any@5", "sess_R_all@10", "reach", "reach_near", "retrieved"} {
 		if r.Overall[k] != 1 {
 			t.Errorf("%s = %.3f, want 1 on the tiny set", k, r.Overall[k])
 		}
@@ -196,5 +197,25 @@ func TestReach(t *testing.T) {
 		if own != c.own || near != c.near {
 			t.Errorf("%q: reached %v, near %v; want %v, %v", c.question, own, near, c.own, c.near)
 		}
+	}
+}
+
+// TestRetrievedCeiling: retrieved counts a question whose evidence turns
+// are all among the turns returned, however deep, and none with one
+// missing; the 10-turn recall counts neither of these.
+func TestRetrievedCeiling(t *testing.T) {
+	turns := make([]string, 30)
+	for i := range turns {
+		turns[i] = fmt.Sprintf("D1:%d", i+1)
+	}
+	s := newScorer()
+	s.add(1, []string{"D1:12", "D1:25"}, turns, []string{"D1"}, true, true)
+	s.add(1, []string{"D1:12", "D2:3"}, turns, []string{"D1"}, true, true)
+	r := s.report()
+	if got := r.Overall["retrieved"]; got != 0.5 {
+		t.Errorf("retrieved = %.2f, want 0.5 (the first question's turns are all returned, the second's D2:3 is not)", got)
+	}
+	if got := r.Overall["turn_R_all@10"]; got != 0 {
+		t.Errorf("turn_R_all@10 = %.2f, want 0", got)
 	}
 }
