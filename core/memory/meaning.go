@@ -1,7 +1,9 @@
 package memory
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -36,20 +38,39 @@ const (
 	// an acronym, or an identifier (snake_case, camelCase, a dotted or
 	// slashed name, letters with digits such as s3).
 	DiffName = "name"
+	// DiffWord: any other content word one text has and the other lacks
+	// in every form (see sameWord): "decrease" for "increase", "clang" for
+	// "gcc", "develop" for "main", "late" for "early", an added qualifier;
+	// or one of a pair of opposed stop words ("after" for "before", "off"
+	// for "on", see opposed), which search drops but a decision turns on.
+	// Without a thesaurus a synonym cannot be told from an antonym or
+	// another tool's name, so a changed word is a changed note: writing a
+	// restatement costs a drawer, dropping a reversed decision loses it.
+	DiffWord = "word"
+	// DiffOrder: the same words in swapped roles ("from npm to pnpm"
+	// against "from pnpm to npm", "tabs over spaces" against "spaces over
+	// tabs"): a relation word (see relations) governs a word the other
+	// text has under the same relation word the other way round.
+	DiffOrder = "order"
 )
 
 // diffOrder is the order Differences reports the kinds in.
 func diffOrder() []string {
-	return []string{DiffNegation, DiffNumber, DiffDate, DiffVersion, DiffEnvironment, DiffName}
+	return []string{DiffNegation, DiffNumber, DiffDate, DiffVersion, DiffEnvironment, DiffName, DiffWord, DiffOrder}
 }
 
 // Differences names the ways two texts differ in meaning (see DiffNegation
-// and the others), in a fixed order; nil when they differ only in wording.
-// Words are compared without case and after normalising (prod is
-// production, eleven is 11, v1.2 is 1.2, Alice's is Alice), so a marker
-// counts only when the other text lacks the word altogether.
+// and the others), in a fixed order; nil when they differ only in wording:
+// case, punctuation, word order, stop words, an inflection, a typo or a
+// filler word (see sameWord). Words are compared without case and after
+// normalising (prod is production, eleven is 11, v1.2 is 1.2, Alice's is
+// Alice), so a marker counts only when the other text lacks the word
+// altogether. Han text is compared as its unsegmented runs; Remember
+// segments it.
 func Differences(a, b string) []string {
-	return meaningOf(a).differs(meaningOf(b))
+	ma, _ := meaningOf(a, nil)
+	mb, _ := meaningOf(b, nil)
+	return ma.against(mb).Kinds
 }
 
 // meaning is what of a text Differences compares.
@@ -57,27 +78,76 @@ type meaning struct {
 	keys    map[string]bool   // every word's normalised form
 	markers map[string]string // the words that carry meaning: form -> kind
 	negated map[string]bool   // "not <next content word>", per negation
+	// The same, in the order the text says them, for reports.
+	markerList, negatedList []string
+	// plain are the content words of no marker kind (not stop words, not
+	// negations), once each, in order; bases their inflection bases.
+	plain []string
+	bases map[string]bool
+	// polar are the words of an opposed pair the text holds, once each,
+	// in order.
+	polar     map[string]bool
+	polarList []string
+	// roles are "<relation> <word>" (see relations), in order; governs is
+	// the same as relation -> words.
+	roles   []string
+	governs map[string]map[string]bool
 }
 
 // negationScope is how many words after a negation are searched for the
 // content word it negates ("is not in the cache" negates "cache"); the
-// bound keeps a text of negations and stop words linear.
+// bound keeps a text of negations and stop words linear. A relation word
+// governs the first content word within the same scope.
 const negationScope = 5
 
-func meaningOf(text string) meaning {
-	m := meaning{keys: map[string]bool{}, markers: map[string]string{}, negated: map[string]bool{}}
+// segmenter splits a run of Han text into words (palace.SegmentQuery).
+type segmenter func(string) ([]string, error)
+
+// meaningOf reads text's meaning; seg, when not nil, splits its Han runs
+// into words, so they are compared word by word.
+func meaningOf(text string, seg segmenter) (meaning, error) {
+	m := meaning{keys: map[string]bool{}, markers: map[string]string{}, negated: map[string]bool{},
+		bases: map[string]bool{}, polar: map[string]bool{}, governs: map[string]map[string]bool{}}
 	ws := words(text)
+	if seg != nil {
+		var err error
+		if ws, err = segmentHan(ws, seg); err != nil {
+			return m, err
+		}
+	}
 	keys := make([]string, len(ws))
 	for i, w := range ws {
 		key, kind := classify(w)
 		keys[i] = key
+		seen := m.keys[key]
 		m.keys[key] = true
-		if kind != "" {
-			m.markers[key] = kind
+		switch {
+		case kind != "":
+			// A word is a marker wherever the text uses it as one: "Build"
+			// starting a sentence is plain, inside one a name.
+			if m.markers[key] == "" {
+				m.markers[key] = kind
+				m.markerList = append(m.markerList, key)
+			}
+		case seen || key == negationKey:
+		case query.IsStopWord(key):
+			if opposed[key] != nil {
+				m.polar[key] = true
+				m.polarList = append(m.polarList, key)
+			}
+		default:
+			if opposed[key] != nil {
+				m.polar[key] = true
+				m.polarList = append(m.polarList, key)
+			}
+			m.plain = append(m.plain, key)
+			for _, b := range inflectionBases(key) {
+				m.bases[b] = true
+			}
 		}
 	}
 	for i, key := range keys {
-		if key != negationKey {
+		if key != negationKey && !relations[key] {
 			continue
 		}
 		next := ""
@@ -87,39 +157,195 @@ func meaningOf(text string) meaning {
 				break
 			}
 		}
-		m.negated["not "+next] = true
+		if key != negationKey {
+			if next != "" && !m.governs[key][next] {
+				if m.governs[key] == nil {
+					m.governs[key] = map[string]bool{}
+				}
+				m.governs[key][next] = true
+				m.roles = append(m.roles, key+" "+next)
+			}
+			continue
+		}
+		if phrase := "not " + next; !m.negated[phrase] {
+			m.negated[phrase] = true
+			m.negatedList = append(m.negatedList, phrase)
+		}
 	}
-	return m
+	return m, nil
 }
 
-// differs is Differences on two texts' meanings.
-func (a meaning) differs(b meaning) []string {
+// segmentHan replaces each Han word of ws by the words seg cuts it into.
+func segmentHan(ws []word, seg segmenter) ([]word, error) {
+	out := make([]word, 0, len(ws))
+	for _, w := range ws {
+		if !isCJK([]rune(w.text)[0]) {
+			out = append(out, w)
+			continue
+		}
+		parts, err := seg(w.text)
+		if err != nil {
+			return nil, fmt.Errorf("segment %.20q: %w", w.text, err)
+		}
+		for i, p := range parts {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, word{text: p, start: w.start && i == 0})
+			}
+		}
+	}
+	return out, nil
+}
+
+// difference is how a note differs from an older drawer: the kinds, in
+// diffOrder, and the words behind them, in the order each text says them.
+type difference struct {
+	Kinds []string
+	// Was are the words only the older text has, Now those only the note
+	// has ("not use" for a negation, "over tabs" for a role).
+	Was, Now []string
+}
+
+// against is how b (the note) differs from a (the older drawer); the kinds
+// are the same either way round.
+func (a meaning) against(b meaning) difference {
 	found := map[string]bool{}
+	var d difference
+	was := func(kind string, ws ...string) {
+		found[kind] = true
+		d.Was = appendNew(d.Was, ws...)
+	}
+	now := func(kind string, ws ...string) {
+		found[kind] = true
+		d.Now = appendNew(d.Now, ws...)
+	}
 	if len(a.negated) != len(b.negated) {
 		found[DiffNegation] = true
 	}
-	for k := range a.negated {
+	// The word a changed negation negates is that negation's difference,
+	// not another one ("not npm" for "not yarn", "no longer use").
+	negatedWord := map[string]bool{}
+	for _, k := range a.negatedList {
 		if !b.negated[k] {
-			found[DiffNegation] = true
+			was(DiffNegation, strings.TrimSpace(k))
+			negatedWord[strings.TrimPrefix(k, "not ")] = true
 		}
 	}
-	for k, kind := range a.markers {
+	for _, k := range b.negatedList {
+		if !a.negated[k] {
+			now(DiffNegation, strings.TrimSpace(k))
+			negatedWord[strings.TrimPrefix(k, "not ")] = true
+		}
+	}
+	for _, k := range a.markerList {
 		if !b.keys[k] {
-			found[kind] = true
+			was(a.markers[k], k)
 		}
 	}
-	for k, kind := range b.markers {
+	for _, k := range b.markerList {
 		if !a.keys[k] {
-			found[kind] = true
+			now(b.markers[k], k)
 		}
 	}
-	var out []string
+	aOnly, bOnly := unmatched(a, b, negatedWord), unmatched(b, a, negatedWord)
+	aOnly, bOnly = withoutTypos(aOnly, bOnly)
+	if len(aOnly) > 0 {
+		was(DiffWord, aOnly...)
+	}
+	if len(bOnly) > 0 {
+		now(DiffWord, bOnly...)
+	}
+	for _, p := range a.polarList {
+		for _, q := range opposed[p] {
+			if b.polar[q] && !b.polar[p] && !a.polar[q] {
+				was(DiffWord, p)
+				now(DiffWord, q)
+			}
+		}
+	}
+	for _, r := range a.roles {
+		if s := swapped(r, a, b); s != "" {
+			was(DiffOrder, r)
+			now(DiffOrder, s)
+		}
+	}
+	for _, r := range b.roles {
+		if s := swapped(r, b, a); s != "" {
+			was(DiffOrder, s)
+			now(DiffOrder, r)
+		}
+	}
 	for _, kind := range diffOrder() {
 		if found[kind] {
-			out = append(out, kind)
+			d.Kinds = append(d.Kinds, kind)
 		}
 	}
+	if len(d.Kinds) == 0 {
+		d.Was, d.Now = nil, nil
+	}
+	return d
+}
+
+// swapped returns the role of b that swaps role r of a ("over tabs" for
+// "over spaces" when a says "tabs" and b "spaces" too), or "".
+func swapped(r string, a, b meaning) string {
+	rel, x, _ := strings.Cut(r, " ")
+	if b.governs[rel][x] || !b.keys[x] {
+		return ""
+	}
+	for _, s := range b.roles {
+		if rel2, y, _ := strings.Cut(s, " "); rel2 == rel && y != x && a.keys[y] && !a.governs[rel][y] {
+			return s
+		}
+	}
+	return ""
+}
+
+// unmatched are a's plain words that b holds in no form: not as they are,
+// not inflected (see inflectionBases), and that are not filler words nor
+// in skip. Typos are left to withoutTypos, which needs both sides'
+// leftovers.
+func unmatched(a, b meaning, skip map[string]bool) []string {
+	var out []string
+	for _, w := range a.plain {
+		if b.keys[w] || skip[w] || fillers[w] || abbreviations[w] || inflectedIn(w, b) || compoundIn(w, b) {
+			continue
+		}
+		out = append(out, w)
+	}
 	return out
+}
+
+func inflectedIn(w string, b meaning) bool {
+	for _, base := range inflectionBases(w) {
+		if b.bases[base] {
+			return true
+		}
+	}
+	return false
+}
+
+// compoundIn says whether a Han word is part of one of b's Han words or
+// holds one (更 and 更加, "more"): segmentation cuts the same phrase at
+// different places, and a Han word has no inflections to compare instead.
+func compoundIn(w string, b meaning) bool {
+	if !isCJK([]rune(w)[0]) {
+		return false
+	}
+	for _, v := range b.plain {
+		if isCJK([]rune(v)[0]) && (strings.Contains(v, w) || strings.Contains(w, v)) {
+			return true
+		}
+	}
+	return false
+}
+
+func appendNew(list []string, ws ...string) []string {
+	for _, w := range ws {
+		if !slices.Contains(list, w) {
+			list = append(list, w)
+		}
+	}
+	return list
 }
 
 // word is a word of a text, with whether it begins a sentence.

@@ -102,8 +102,30 @@ type Match struct {
 type Update struct {
 	Match
 	// Differs names how: "negation", "number", "date", "version",
-	// "environment", "name" (at least one, in that order).
+	// "environment", "name", "word", "order" (at least one, in that
+	// order).
 	Differs []string `json:"differs"`
+	// Was are the words only the older drawer says, Now those only the
+	// note says ("not use" for a negation, "over tabs" for a role), each
+	// in the order its text says them; either may be empty.
+	Was []string `json:"was"`
+	Now []string `json:"now"`
+}
+
+// Change says in a few words what the note changes: "increase → decrease",
+// "adds not", "drops slow".
+func (u Update) Change() string {
+	was, now := strings.Join(u.Was, ", "), strings.Join(u.Now, ", ")
+	switch {
+	case was != "" && now != "":
+		return was + " → " + now
+	case now != "":
+		return "adds " + now
+	case was != "":
+		return "drops " + was
+	}
+	// Only the count of negations differs ("not use" twice against once).
+	return strings.Join(u.Differs, ", ")
 }
 
 // Neighbour is a drawer close to a text, as a NearFinder reports it.
@@ -161,7 +183,9 @@ type RememberResult struct {
 	// most similar first. They do not stop the write: the note is
 	// written, and each may be an older note it corrects.
 	Updates []Update `json:"updates"`
-	// Reason says in one line why nothing was written.
+	// Reason says in one line why nothing was written ("not written: ..."),
+	// or, when the note was written beside close drawers that differ from
+	// it in meaning, why it was kept ("kept: differs from ...").
 	Reason string `json:"reason,omitempty"`
 	// NearChecks names the near-duplicate finders that ran.
 	NearChecks []string `json:"near_checks"`
@@ -212,8 +236,12 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 	}
 	var near []Match
 	// The note's meaning is read once, and compared with each neighbour's,
-	// whichever finder found it.
-	mine := meaningOf(n.Text)
+	// whichever finder found it. Han text is segmented as search segments
+	// it, so it is compared word by word.
+	mine, err := meaningOf(n.Text, p.SegmentQuery)
+	if err != nil {
+		return res, fmt.Errorf("remember: %w", err)
+	}
 	for _, f := range opts.Near {
 		ns, err := f.FindNear(ctx, n.Wing, n.Text)
 		if err != nil {
@@ -232,10 +260,15 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 				continue
 			}
 			// Close in words or embedding but not in meaning: a correction
-			// ("Do not use port 8080" after "Use port 8080") or another
-			// fact, which refusing would lose.
-			if differs := mine.differs(meaningOf(nb.Content)); len(differs) > 0 {
-				res.Updates = append(res.Updates, Update{Match: match(nb, "near", f.Name()), Differs: differs})
+			// ("Do not use port 8080" after "Use port 8080", "decrease" after
+			// "increase") or another fact, which refusing would lose.
+			theirs, err := meaningOf(nb.Content, p.SegmentQuery)
+			if err != nil {
+				return res, fmt.Errorf("remember: %s: %w", nb.ID, err)
+			}
+			if d := theirs.against(mine); len(d.Kinds) > 0 {
+				res.Updates = append(res.Updates, Update{Match: match(nb, "near", f.Name()), Differs: d.Kinds,
+					Was: orEmpty(d.Was), Now: orEmpty(d.Now)})
 				continue
 			}
 			near = append(near, match(nb, "near", f.Name()))
@@ -284,12 +317,24 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		return res, nil
 	}
 	res.Added, res.ID = true, d.ID
+	if len(res.Updates) > 0 && len(res.Duplicates) == 0 {
+		u := res.Updates[0]
+		res.Reason = fmt.Sprintf("kept: differs from %s in %s (%s); it may update it", u.ID, u.Change(), strings.Join(u.Differs, ", "))
+	}
 	// The note is written; a vector that cannot be made now is made by the
 	// next reindex, so a failure here is a notice, not an error.
 	if res.Embedded, err = embedNow(ctx, p, d.ID); err != nil {
 		res.Notice = strings.TrimSpace(res.Notice + " not embedded yet (" + err.Error() + "); run 'palace reindex'")
 	}
 	return res, nil
+}
+
+// orEmpty is ws, or an empty list for JSON's sake.
+func orEmpty(ws []string) []string {
+	if ws == nil {
+		return []string{}
+	}
+	return ws
 }
 
 func bySimilarity(a, b Match) int {

@@ -92,7 +92,7 @@ func TestRememberOp(t *testing.T) {
 		t.Errorf("same note again: %+v %v", again, err)
 	}
 	near := req
-	near.Text = strings.Replace(req.Text, "installs", "builds", 1)
+	near.Text = strings.Replace(req.Text, "installs", "install", 1)
 	if r, err := Remember(ctx, p, near); err != nil || r.Added || len(r.Duplicates) != 1 || r.Duplicates[0].Kind != "near" {
 		t.Errorf("near duplicate: %+v %v", r, err)
 	}
