@@ -49,22 +49,30 @@ func newRememberCmd(g *globals) *cobra.Command {
 TEXT is "-") as a note drawer in WING, room --room (default "notes").
 
 Before writing, it looks for duplicates in the wing: the same text (surrounding
-white space aside), then near duplicates, drawers sharing most of the note's
-content words (cosine of the two word sets 0.8 or more; one word in ten changed
-scores 0.9), and, when the palace has vectors, drawers whose embedding cosine
-is 0.9 or more. If it finds any it lists them and writes nothing, unless --force.
-A skipped duplicate is an answer, not an error: palace exits 0, and --json
-prints "added": false with the duplicates.
+white space aside), then near drawers, sharing most of the note's content words
+(cosine of the two word sets 0.8 or more; one word in ten changed scores 0.9)
+or, when the palace has vectors, with an embedding cosine of 0.9 or more.
 
-A near drawer that differs from the note in meaning is not a duplicate: a
-negation ("Do not use port 8080" after "Use port 8080", or what is negated),
-a number (8080 and 9090; eleven is 11), a date or time, a version (v1.2 and
-v1.3), an environment (production and staging; prod is production) or a name
-(a capitalised word inside a sentence, an acronym, an identifier such as
-max_conns or getUser) that one has and the other lacks. The note is written,
-and the older drawer is listed as one it may update ("written; it may update
-d_... (differs: negation)"; --json: "updates", each with "differs"): forget
-the older one if the new note replaces it.
+A near drawer is a duplicate only when it differs from the note in wording
+alone: case, punctuation, word order, stop words, an inflection (database and
+databases, use and using), a typo (databse, recieve) or a filler word (also,
+really, please, now). Then the note is not written, unless --force: palace
+prints "not written: ..." with the duplicates and exits 0 (the wing already
+says it), and --json prints "added": false.
+
+Any other difference makes it another note: a negation ("Do not use port 8080"
+after "Use port 8080"), a number (8080 and 9090; eleven is 11), a date or time,
+a version (v1.2 and v1.3), an environment (production and staging; prod is
+production), a name (Alice, an acronym, an identifier such as max_conns), any
+other content word one has and the other lacks (decrease for increase, clang
+for gcc, develop for main, late for early, an added qualifier; a synonym
+counts too, since no rule tells it from an antonym), an opposed stop word
+(after for before, off for on) or the same words in swapped roles (from npm to
+pnpm, from pnpm to npm). The note is written, and the older drawer is listed
+as one it may update ("written; it may update d_... (differs: word;
+increase → decrease)"; --json: "reason": "kept: differs from d_... in ...",
+and "updates", each with "differs", "was" and "now"): forget the older one if
+the new note replaces it.
 
 Secrets in the text (tokens, keys, passwords; see 'palace mine --help') are
 replaced by a marker such as [REDACTED:github-token] before the duplicate
@@ -105,7 +113,7 @@ or input (nothing written).`,
 			if res.Added {
 				fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, termLine(res.Wing), termLine(res.Room))
 				for _, u := range res.Updates {
-					fmt.Fprintf(out, "written; it may update %s (differs: %s)\n", u.ID, strings.Join(u.Differs, ", "))
+					fmt.Fprintf(out, "written; it may update %s (differs: %s; %s)\n", u.ID, strings.Join(u.Differs, ", "), termLine(u.Change()))
 					printMatch(out, u.Match)
 				}
 				if len(res.Duplicates) > 0 {

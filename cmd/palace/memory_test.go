@@ -153,8 +153,8 @@ func TestRememberCLI(t *testing.T) {
 	if !strings.HasPrefix(out, "not written: wing proj already holds this note (use --force") || !strings.Contains(out, "exact  "+first) {
 		t.Errorf("human duplicate report:\n%s", out)
 	}
-	// One content word of nine changed: a near duplicate (8/9 = 0.89).
-	changed := strings.Replace(cliNote, "switched", "moved", 1)
+	// One content word of nine inflected: a near duplicate (8/9 = 0.89).
+	changed := strings.Replace(cliNote, "installs", "install", 1)
 	out = palaceOK(t, home, nil, "remember", changed, "--wing", "proj")
 	if !strings.HasPrefix(out, "not written: wing proj already holds something close to this note") || !strings.Contains(out, "near 0.89 (lexical)  "+first) {
 		t.Errorf("human near-duplicate report:\n%s", out)
@@ -199,7 +199,7 @@ func TestRememberCLICorrection(t *testing.T) {
 	out := palaceOK(t, home, nil, "remember", "Do not use port 8080 for the admin API", "--wing", "api")
 	lines := strings.Split(out, "\n")
 	if len(lines) < 4 || !strings.HasPrefix(lines[0], "remembered d_") ||
-		lines[1] != "written; it may update "+old.ID+" (differs: negation)" ||
+		lines[1] != "written; it may update "+old.ID+" (differs: negation; adds not use)" ||
 		lines[2] != "  near 1.00 (lexical)  "+old.ID+"  [api/notes] note" || lines[3] != "    Use port 8080 for the admin API" {
 		t.Errorf("human report of a correction:\n%s", out)
 	}

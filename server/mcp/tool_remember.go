@@ -13,10 +13,11 @@ func toolRemember() *tool {
 		name:  "palace_remember",
 		title: "Remember a note",
 		desc: "Store one self-contained note (a decision and its reason, a user preference, a non-obvious fact or fix) as a drawer, verbatim. " +
-			"It first checks the wing for the same text and for near duplicates that differ only in wording: if it finds any it writes nothing and lists them " +
-			"(added: false, duplicates) — that is an answer, not a failure: the memory is already there. " +
-			"A close note that differs in a negation, a number, a date, a version, an environment or a name is a correction or another fact: " +
-			"the note is written and the older one is listed under updates with what differs (differs); forget the older one if it is now wrong. " +
+			"It first checks the wing for the same text and for near duplicates that differ only in wording (case, punctuation, word order, an inflection, a typo, a filler word): " +
+			"if it finds any it writes nothing and lists them (added: false, reason \"not written: ...\", duplicates) — the memory is already there. " +
+			"A close note that differs in anything else (a negation, a number, a date, a version, an environment, a name, any other word such as decrease for increase, " +
+			"or the same words in swapped roles) is a correction or another fact: it is written (added: true, reason \"kept: differs from ...\") " +
+			"and the older one is listed under updates with what differs (differs, was, now); forget the older one if it is now wrong. " +
 			"Do not store chat, secrets, or what the code and git history already say.",
 		idempotent: false, // force writes the same text again
 		params: []param{
