@@ -1,6 +1,7 @@
 package dates
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strconv"
@@ -36,7 +37,7 @@ func Referred(text string, at time.Time) []Period {
 	}
 	today := time.Date(at.Year(), at.Month(), at.Day(), 0, 0, 0, 0, time.UTC)
 	var out []Period
-	for _, m := range relative.FindAllStringSubmatch(text, -1) {
+	for _, m := range relativeMatches(text) {
 		p, ok := resolve(strings.ToLower(m[1]), strings.ToLower(m[2]), strings.ToLower(m[3]),
 			strings.ToLower(m[4]), strings.ToLower(m[5]), today)
 		if ok && !slices.Contains(out, p) {
@@ -47,6 +48,85 @@ func Referred(text string, at time.Time) []Period {
 		}
 	}
 	return out
+}
+
+// anchors are the words every match of relative holds: a text is run
+// through the regexp only around them. Go's regexp costs some 160 ms a
+// megabyte here, most of a long tool output's mine, and a tool output
+// rarely says "last", "this" or "ago".
+var anchors = []string{"yesterday", "tomorrow", "last", "next", "this", "past", "ago"}
+
+// anchorReach is how far a match of relative reaches from the anchor it
+// holds, digits aside ("a couple of weekends ago", "this past wednesday"):
+// a window this wide around each anchor, widened to whole words, holds
+// every match the anchor is part of.
+const anchorReach = 32
+
+// relativeMatches is relative.FindAllStringSubmatch(text, -1), run only on
+// the windows around the anchors. Windows that touch are merged and each
+// starts and ends between a word and a non-word character, so \b reads as
+// it would in the whole text, and no match of the whole text crosses a
+// window's edge: each holds an anchor, inside a window. Case folding makes
+// "ſ" (long s) match "s", which the ASCII anchor search would miss: such
+// a text is scanned whole.
+func relativeMatches(text string) [][]string {
+	if strings.Contains(text, "ſ") {
+		return relative.FindAllStringSubmatch(text, -1)
+	}
+	lower := []byte(text)
+	for i, c := range lower {
+		if 'A' <= c && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	var spans [][2]int
+	for _, a := range anchors {
+		for from := 0; ; {
+			k := bytes.Index(lower[from:], []byte(a))
+			if k < 0 {
+				break
+			}
+			at := from + k
+			spans = append(spans, [2]int{max(at-anchorReach, 0), min(at+len(a)+anchorReach, len(text))})
+			from = at + len(a)
+		}
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	// Windows are widened to whole words, each byte looked at once
+	// however long a word: the end only ever moves on, and a start moves
+	// back at most to the end of the window before it.
+	var out [][]string
+	lo, hi := -1, -1
+	extend := func(to int) {
+		if to <= hi {
+			return
+		}
+		for hi = to; hi < len(text) && isWordByte(text[hi-1]) && isWordByte(text[hi]); hi++ {
+		}
+	}
+	for _, s := range spans {
+		start := s[0]
+		for start > max(hi, 0) && isWordByte(text[start-1]) && isWordByte(text[start]) {
+			start--
+		}
+		if lo < 0 || start > hi {
+			if lo >= 0 {
+				out = append(out, relative.FindAllStringSubmatch(text[lo:hi], -1)...)
+			}
+			lo = start
+		}
+		extend(s[1])
+	}
+	out = append(out, relative.FindAllStringSubmatch(text[lo:hi], -1)...)
+	return out
+}
+
+// isWordByte reports whether c is a word character to \b (ASCII only).
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // resolve turns one match of relative into its period: word is a lone

@@ -182,6 +182,7 @@ func exchangeDrawers(p *palace.Palace, wing, source, key, room string, conv conv
 	// the session started; that dates its exchanges.
 	started, _ := time.Parse(time.RFC3339Nano, conv.Meta["started_at"])
 	ds := make([]store.Drawer, 0, len(exs))
+	refers := map[int][]dates.Period{}
 	for i, ex := range exs {
 		h := store.ContentHash(ex.Text)
 		// Each exchange is indexed together with the one before it, so a
@@ -208,7 +209,7 @@ func exchangeDrawers(p *palace.Palace, wing, source, key, room string, conv conv
 			"format": conv.Format, "conversation": key, "title": conv.Title,
 			"speakers": ex.Speakers, "first_msg": ex.FirstMsg, "last_msg": ex.LastMsg,
 		}
-		if rs := referred(conv, ex, started); len(rs) > 0 {
+		if rs := referred(conv.Messages, ex, started, refers); len(rs) > 0 {
 			meta["refers"] = rs
 		}
 		for k, v := range conv.Meta {
@@ -338,22 +339,46 @@ func (m *miner) slackUsers(exportDir string) (map[string]string, error) {
 // against each message's time (else the session's start), as [from,
 // until) date pairs, at most dates.MaxReferred. Search finds a drawer by
 // them when a query names a period (store.Filter.Refers): "last
-// Saturday", said on 7 November 2022, is 5 November.
-func referred(conv convo.Conversation, ex convo.Exchange, started time.Time) [][2]string {
+// Saturday", said on 7 November 2022, is 5 November. seen holds each
+// message's days by index, computed once: a long message is cut into as
+// many exchanges as it has pieces, and scanning it whole again for each
+// made its mine quadratic in its length (a 200 KB tool output took 31 s).
+func referred(ms []convo.Message, ex convo.Exchange, started time.Time, seen map[int][]dates.Period) [][2]string {
 	var out [][2]string
-	for _, m := range conv.Messages {
-		if m.Index < ex.FirstMsg || m.Index > ex.LastMsg {
-			continue
+	for _, m := range messagesOf(ms, ex.FirstMsg, ex.LastMsg) {
+		ps, ok := seen[m.Index]
+		if !ok {
+			at := m.Time
+			if at.IsZero() {
+				at = started
+			}
+			ps = dates.Referred(m.Text, at)
+			seen[m.Index] = ps
 		}
-		at := m.Time
-		if at.IsZero() {
-			at = started
-		}
-		for _, p := range dates.Referred(m.Text, at) {
+		for _, p := range ps {
 			r := [2]string{p.From.Format(dates.DateLayout), p.Until.Format(dates.DateLayout)}
 			if !slices.Contains(out, r) && len(out) < dates.MaxReferred {
 				out = append(out, r)
 			}
+		}
+	}
+	return out
+}
+
+// messagesOf is the messages of ms numbered first..last. Parsers number
+// messages consecutively, so they are found by position; scanning all of
+// ms for each exchange would make a long session's mine quadratic.
+func messagesOf(ms []convo.Message, first, last int) []convo.Message {
+	if len(ms) > 0 {
+		a, b := first-ms[0].Index, last-ms[0].Index
+		if a >= 0 && a <= b && b < len(ms) && ms[a].Index == first && ms[b].Index == last {
+			return ms[a : b+1]
+		}
+	}
+	var out []convo.Message
+	for _, m := range ms {
+		if m.Index >= first && m.Index <= last {
+			out = append(out, m)
 		}
 	}
 	return out

@@ -301,7 +301,7 @@ func TestConfig(t *testing.T) {
 	}
 }
 
-func openPalace(t *testing.T) *palace.Palace {
+func openPalace(t testing.TB) *palace.Palace {
 	t.Helper()
 	p, err := palace.Open(t.TempDir())
 	if err != nil {

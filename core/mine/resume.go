@@ -215,11 +215,12 @@ func (m *miner) resumeLog(ctx context.Context, c candidate, format string, src s
 	}
 	seen := map[Redaction]bool{}
 	reported := false
+	from := cp.End // where the last mine stopped reading
 	for {
 		if ctx.Err() != nil {
 			return true // the writer reports the interruption
 		}
-		data, final, err := readPiece(f, cp.Offset, cp.End, size)
+		data, final, err := readPiece(f, cp.Offset, from, size)
 		if err != nil || !utf8.Valid(data) {
 			return false
 		}
@@ -230,6 +231,16 @@ func (m *miner) resumeLog(ctx context.Context, c candidate, format string, src s
 		if err != nil {
 			emit(result{c: c, err: err})
 			return true
+		}
+		if !final && len(p.next.RouteHead) <= contentWindow*2 {
+			// The exchanges before the resume point do not yet fill the
+			// head routing reads, so the next piece could move the
+			// conversation to another room, and the whole log would be
+			// mined again (a short prompt, then a long tool output). Read
+			// on, twice as far each time, so a log of lines without
+			// messages is still read in time linear in its length.
+			from = cp.Offset + 2*int64(len(data))
+			continue
 		}
 		// Pieces overlap by the exchange each goes on from: report each
 		// secret and the first parse problem once.
@@ -256,28 +267,57 @@ func (m *miner) resumeLog(ctx context.Context, c candidate, format string, src s
 		if final {
 			return true
 		}
-		cp = p.next
+		cp, from = p.next, p.next.End
 	}
 }
 
 // readPiece reads f from off, where the last mine went on from, to about
 // pieceBytes past from, where it stopped reading: whole lines, or to size
-// (final) when that is near. A line longer than a piece is read whole.
+// (final) when that is near. A line longer than a piece is read whole, with
+// up to pieceBytes of the lines after it; looking for its end, each part is
+// read once, in parts of growing size: reading the whole buffer again for
+// each further 256 KB made a 10 MB line cost 40 reads of up to 10 MB.
 func readPiece(f *os.File, off, from, size int64) (data []byte, final bool, err error) {
+	read := func(to int64) error {
+		have := off + int64(len(data))
+		if to = min(to, size); to <= have {
+			return nil
+		}
+		data = append(data, make([]byte, to-have)...)
+		if _, err := f.ReadAt(data[have-off:], have); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		return nil
+	}
 	limit := from + pieceBytes
+	next := from - off // where the search for the first line end past from goes on
 	for {
-		final = limit >= size
-		limit = min(limit, size)
-		data = make([]byte, limit-off)
-		if _, err := f.ReadAt(data, off); err != nil && !errors.Is(err, io.EOF) {
+		if err := read(limit); err != nil {
 			return nil, false, err
 		}
-		if final {
-			return data, true, nil
+		if limit >= size && next == from-off {
+			return data, true, nil // the rest is less than a piece
 		}
-		if nl := bytes.LastIndexByte(data[from-off:], '\n'); nl >= 0 {
-			return data[:from-off+int64(nl)+1], false, nil
+		nl := bytes.IndexByte(data[next:], '\n')
+		if nl < 0 {
+			if limit >= size {
+				return data, true, nil
+			}
+			next = int64(len(data))
+			limit += max(pieceBytes, limit-off)
+			continue
 		}
-		limit += pieceBytes
+		if end := off + next + int64(nl); end >= from+pieceBytes {
+			// A long line: the piece goes on to about pieceBytes past it.
+			limit = end + 1 + pieceBytes
+			if err := read(limit); err != nil {
+				return nil, false, err
+			}
+			if limit >= size {
+				return data, true, nil
+			}
+		}
+		cut := bytes.LastIndexByte(data[from-off:limit-off], '\n')
+		return data[:from-off+int64(cut)+1], false, nil
 	}
 }
