@@ -254,10 +254,14 @@ func (s *Store) KGDecide(ctx context.Context, id, status, triple string) error {
 }
 
 // eraseProposals forgets what a purged drawer said: its pending proposals
-// go (nothing is left to review them by), and decided ones keep their
-// decision without the sentence.
+// go (nothing is left to review them by), and so do its rejected ones,
+// whose subject and object are words of the purged text: keeping the
+// rejection would keep them, and a purge says they must go (the same fact
+// read again elsewhere is proposed again). Accepted ones keep their
+// decision without the sentence: their subject and object are a fact of
+// the graph now, the palace's own data, which `palace kg rm` removes.
 func eraseProposals(ctx context.Context, tx *sql.Tx, drawer string) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM kg_proposals WHERE source_drawer = ? AND status = 'pending'`, drawer); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM kg_proposals WHERE source_drawer = ? AND status != 'accepted'`, drawer); err != nil {
 		return fmt.Errorf("erase proposals: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE kg_proposals SET sentence = '' WHERE source_drawer = ?`, drawer); err != nil {

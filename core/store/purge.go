@@ -6,6 +6,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -24,7 +25,11 @@ var ErrNotPurged = errors.New("not purged")
 // write is audited without content. A mined drawer's tombstone keeps its
 // content hash, so mining the same chunk of the same source again skips
 // it (see replaceDrawers) until UnpurgeDrawer; a note's or diary entry's
-// drops it too, since nothing is ever mined again from them.
+// drops it too, since nothing is ever mined again from them. The copies
+// of its text outside its row go as well: its knowledge-graph proposals
+// (eraseProposals) and, for a conversation drawer, its source's resume
+// record, the context the next exchange is indexed with, and the
+// conversation's title (eraseConversationCopies).
 //
 // Old bytes are erased, not only unlinked: the writer zeroes the space
 // and pages it frees (secure_delete, see Open), FTS5's secure-delete
@@ -42,10 +47,11 @@ func (s *Store) PurgeDrawer(ctx context.Context, id string) (at time.Time, alrea
 	err = s.audited(ctx, "drawer.purge", func(tx *sql.Tx, rec *auditRec) error {
 		rec.IDs = []string{id}
 		var seq int64
-		var kind string
+		var wing, kind, source, body, metadata string
 		var deleted, purged sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT seq, kind, deleted_at, purged_at FROM drawers WHERE id = ?`, id).
-			Scan(&seq, &kind, &deleted, &purged)
+		err := tx.QueryRowContext(ctx, `SELECT seq, wing, kind, source, coalesce(index_text, content), metadata, deleted_at, purged_at
+			FROM drawers WHERE id = ?`, id).
+			Scan(&seq, &wing, &kind, &source, &body, &metadata, &deleted, &purged)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("drawer %s: %w", id, ErrNotFound)
 		}
@@ -77,6 +83,11 @@ func (s *Store) PurgeDrawer(ctx context.Context, id string) (at time.Time, alrea
 		}
 		if err := eraseProposals(ctx, tx, id); err != nil {
 			return fmt.Errorf("purge drawer %s: %w", id, err)
+		}
+		if kind == KindConversation {
+			if err := eraseConversationCopies(ctx, tx, seq, wing, source, body, metadata); err != nil {
+				return fmt.Errorf("purge drawer %s: %w", id, err)
+			}
 		}
 		if deleted.Valid {
 			// Forgotten before: its index entry was removed the ordinary
@@ -194,4 +205,90 @@ func (s *Store) UnpurgeDrawer(ctx context.Context, id string) error {
 		}
 		return nil
 	})
+}
+
+// eraseConversationCopies removes the copies of a purged conversation
+// drawer's text that live outside its row (seq; wing, source, its index
+// body and metadata as they were before the purge):
+//
+//   - the source's resume record (core/mine's checkpoint), which keeps the
+//     routing head and the index text of the exchanges mined so far and
+//     the conversation's title: it is dropped, so the next mine of a grown
+//     log reads it whole again, and the tombstone's content hash still
+//     keeps the purged chunk out;
+//   - the index text of the exchange after it, which ends with the purged
+//     exchange's own index text as context (see core/mine's
+//     exchangeDrawers): that context is cut off, so searching the purged
+//     words finds nothing;
+//   - the metadata every drawer of the conversation carries that is text
+//     written from its messages, so may quote the purged exchange: the
+//     title (Claude Code's summary line, ChatGPT's generated title) and
+//     Claude.ai's summary.
+//
+// The full-text entries of the drawers it changes are replaced through the
+// update trigger, under the purge's secure-delete.
+func eraseConversationCopies(ctx context.Context, tx *sql.Tx, seq int64, wing, source, body, metadata string) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE sources SET resume = '' WHERE wing = ? AND path = ? AND resume != ''`, wing, source); err != nil {
+		return fmt.Errorf("drop the resume point of %s: %w", source, err)
+	}
+	var meta struct {
+		Conversation string `json:"conversation"`
+	}
+	// core/mine writes a conversation drawer's metadata as a JSON object;
+	// one that is not (the metadata check names it) matches the drawers
+	// without a conversation key.
+	_ = json.Unmarshal([]byte(metadata), &meta)
+	const same = `wing = ? AND source = ? AND kind = 'conversation' AND purged_at IS NULL AND seq != ?
+		AND CASE WHEN json_valid(metadata) THEN coalesce(json_extract(metadata, '$.conversation'), '') ELSE '' END = ?`
+	rows, err := tx.QueryContext(ctx, `SELECT seq, index_text FROM drawers WHERE index_text IS NOT NULL AND `+same,
+		wing, source, seq, meta.Conversation)
+	if err != nil {
+		return fmt.Errorf("drawers of conversation %s: %w", source, err)
+	}
+	cuts := map[int64]string{}
+	for rows.Next() {
+		var at int64
+		var index string
+		if err := rows.Scan(&at, &index); err != nil {
+			rows.Close()
+			return fmt.Errorf("drawers of conversation %s: %w", source, err)
+		}
+		if own, ok := cutContext(index, body); ok {
+			cuts[at] = own
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("drawers of conversation %s: %w", source, err)
+	}
+	for at, own := range cuts {
+		if _, err := tx.ExecContext(ctx, `UPDATE drawers SET index_text = ? WHERE seq = ?`, own, at); err != nil {
+			return fmt.Errorf("cut the purged context from drawer %d: %w", at, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE drawers SET metadata = json_remove(metadata, '$.title', '$.summary')
+		WHERE `+same+` AND CASE WHEN json_valid(metadata) THEN json_type(metadata, '$.title') IS NOT NULL OR json_type(metadata, '$.summary') IS NOT NULL END`,
+		wing, source, seq, meta.Conversation); err != nil {
+		return fmt.Errorf("drop the title of conversation %s: %w", source, err)
+	}
+	return nil
+}
+
+// cutContext returns index without the purged exchange's own index text
+// at its end, and whether it ended with it. A conversation drawer's index
+// text is its own exchange's, then "\n" and the previous exchange's own;
+// purged, the purged drawer's index body, starts with its own part and
+// goes on with "\n" and its context, or ends. The own part is the longest
+// line-bounded start of purged that index ends with, after a "\n".
+func cutContext(index, purged string) (string, bool) {
+	n := len(index)
+	for k := min(len(purged), n-1); k > 0; k-- {
+		// Cheap tests first: most candidates fail at one of these bytes.
+		if (k < len(purged) && purged[k] != '\n') || index[n-k-1] != '\n' || index[n-1] != purged[k-1] || index[n-k] != purged[0] {
+			continue
+		}
+		if index[n-k:] == purged[:k] {
+			return index[:n-k-1], true
+		}
+	}
+	return index, false
 }

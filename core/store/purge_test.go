@@ -300,3 +300,26 @@ func TestPurgeNote(t *testing.T) {
 		t.Error("the database file still holds the purged note")
 	}
 }
+
+// A conversation drawer's index text ends with the exchange before it;
+// purging that exchange cuts it off, line-bounded, and nothing else.
+func TestCutContext(t *testing.T) {
+	for _, c := range []struct {
+		index, purged, want string
+		ok                  bool
+	}{
+		{"user: b\n\nassistant: c\nuser: a secret", "user: a secret\nuser: z", "user: b\n\nassistant: c", true},
+		{"user: b\nuser: a secret\n\nassistant: ok", "user: a secret\n\nassistant: ok", "user: b", true},
+		// The first exchange has no context of its own.
+		{"user: b\nuser: a secret", "user: a secret", "user: b", true},
+		// A start of the purged text that ends inside a line is no context.
+		{"user: b\nuser: a sec", "user: a secret", "user: b\nuser: a sec", false},
+		{"user: b", "user: a secret", "user: b", false},
+		{"", "x", "", false},
+	} {
+		got, ok := cutContext(c.index, c.purged)
+		if got != c.want || ok != c.ok {
+			t.Errorf("cutContext(%q, %q) = %q, %v; want %q, %v", c.index, c.purged, got, ok, c.want, c.ok)
+		}
+	}
+}
