@@ -15,7 +15,7 @@ func newDoctorCmd(g *globals) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check the palace: database integrity, FTS and vector indexes, drawer metadata, audit log, embedding backend",
+		Short: "Check the palace: database integrity, FTS and vector indexes, drawer metadata, audit log, knowledge graph, embedding backend",
 		Long: `Doctor runs every check it can, lists each, and exits 1 if any fails,
 saying what to do next. A check that cannot run fails with the reason; a
 palace too damaged to open normally is checked read-only, with an "open"
@@ -35,6 +35,9 @@ one. The checks, integrity first:
   audit      no line of the write log reads as applied for a write that
              never committed (what a process killed mid-write leaves until
              the next write corrects it)
+  kg         every fact's subject and object is an entity (an import by an
+             older palace could store a fact no query reaches); repair
+             does not change the graph, the check names the facts
 
 ` + "`palace repair`" + ` rebuilds what these find broken from the drawers.
 

@@ -62,7 +62,10 @@ command that writes it checks it: wing and room names, ids of the form
 Palace gives, each content hash against its content, dates, line ranges,
 importance, kinds, metadata (a JSON object), the header's format and schema
 versions. A malformed file is refused whole, naming the line and the field,
-and nothing is written. What search indexes is derived from each drawer's
+and nothing is written; so is a file naming one id twice (both lines named)
+or holding a fact whose entity neither it nor this palace holds (exit 2).
+Review decisions travel too: a rejected proposal stays rejected, so 'kg
+extract' in the importing palace does not propose it again. What search indexes is derived from each drawer's
 content, never read from the file. Run 'palace reindex' afterwards to embed
 imported drawers.`,
 		Args: args(cobra.ExactArgs(1)),
@@ -92,6 +95,7 @@ var rowNouns = map[string][2]string{
 	"drawer":   {"drawer", "drawers"},
 	"entity":   {"entity", "entities"},
 	"triple":   {"fact", "facts"},
+	"proposal": {"review decision", "review decisions"},
 }
 
 // printImport writes what an import did, one line each for what it added,

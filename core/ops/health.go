@@ -12,7 +12,7 @@ import (
 )
 
 // HealthCheck is the outcome of one of the checks Doctor runs and Repair
-// runs again: integrity, fts, metadata, vectors, audit.
+// runs again: integrity, fts, metadata, vectors, audit, kg.
 type HealthCheck = store.HealthCheck
 
 // DoctorRequest asks for the palace's health. It has no options yet.
@@ -148,6 +148,11 @@ func summarize(res *DoctorResult) {
 		res.Next = fmt.Sprintf("a newer palace wrote this file (schema v%d; this binary reads up to v%d): upgrade palace; nothing is damaged", res.Schema, store.SchemaVersion())
 	case res.ReadOnly:
 		res.Next = "the palace is read-only for this user, and a repair needs write access"
+	case len(res.Failed) == 1 && res.Failed[0] == store.CheckKG:
+		// Repair rebuilds derived data; a fact is the palace's own, so
+		// whether to keep it (added again whole) or drop it is the user's.
+		res.Next = "repair does not change the knowledge graph: remove each fact the kg check names with `palace kg rm ID`, " +
+			"or record it again whole with `palace kg add`"
 	default:
 		res.Next = "run `palace repair`"
 	}

@@ -12,7 +12,8 @@ import (
 )
 
 // RowKinds are the row types of an export, in the order it writes them:
-// settings, taxonomy rooms, drawers, entities, triples (facts).
+// settings, taxonomy rooms, drawers, entities, triples (facts), review
+// decisions (proposals accepted or rejected).
 var RowKinds = store.TransferKinds()
 
 // Unreadable is a run of rows a damaged database could not give an export.
@@ -97,6 +98,9 @@ func Import(ctx context.Context, p *palace.Palace, r ImportRequest) (ImportResul
 	defer f.Close()
 	rows, err := transfer.Read(p, r.File, f)
 	if err != nil {
+		return res, err
+	}
+	if err := transfer.CheckFacts(ctx, p, r.File, rows); err != nil {
 		return res, err
 	}
 	got, err := retryBusy(ctx, "import "+r.File, func() (store.ImportResult, error) {

@@ -94,7 +94,7 @@ func TestImportRefusals(t *testing.T) {
 }
 
 func TestRowKinds(t *testing.T) {
-	want := []string{"setting", "taxonomy", "drawer", "entity", "triple"}
+	want := []string{"setting", "taxonomy", "drawer", "entity", "triple", "proposal"}
 	if strings.Join(RowKinds, " ") != strings.Join(want, " ") {
 		t.Errorf("RowKinds %v, want %v", RowKinds, want)
 	}

@@ -55,7 +55,7 @@ func FailedChecks(cs []HealthCheck) []string {
 	return out
 }
 
-// Check runs the integrity, fts, metadata, vectors and audit checks. A
+// Check runs the integrity, fts, metadata, vectors, audit and kg checks. A
 // check that cannot run (the database is too damaged to answer) fails with
 // the reason as its detail instead of hiding the others; only a cancelled
 // ctx is an error.
@@ -69,6 +69,7 @@ func (s *Store) Check(ctx context.Context) ([]HealthCheck, error) {
 		{CheckMetadata, s.checkMetadata},
 		{CheckVectors, s.checkVectors},
 		{CheckAudit, s.checkAudit},
+		{CheckKG, s.checkKG},
 	}
 	out := make([]HealthCheck, 0, len(steps))
 	for _, st := range steps {

@@ -72,8 +72,8 @@ func checksOf(t *testing.T, s *Store) map[string]HealthCheck {
 		names = append(names, c.Name)
 		out[c.Name] = c
 	}
-	if got := strings.Join(names, ","); got != "integrity,fts,metadata,vectors,audit" {
-		t.Fatalf("checks %s, want integrity,fts,metadata,vectors,audit", got)
+	if got := strings.Join(names, ","); got != "integrity,fts,metadata,vectors,audit,kg" {
+		t.Fatalf("checks %s, want integrity,fts,metadata,vectors,audit,kg", got)
 	}
 	return out
 }

@@ -392,6 +392,13 @@ WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = 'team.applying') BEGIN
 		WHERE (t.subject = new.id OR t.object = new.id) AND d.wing IN (SELECT wing FROM team_wings));
 END;
 `,
+	// kg proposals that end a fact: "Alice does not work on Orion
+	// anymore" proposes ending (Alice, works_on, Orion) at the day it was
+	// said, not adding it. A retraction and an assertion of the same fact
+	// are different proposals, so the column is part of what a repeat is.
+	`
+ALTER TABLE kg_proposals ADD COLUMN ends INTEGER NOT NULL DEFAULT 0 CHECK (ends IN (0, 1));
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

@@ -23,6 +23,10 @@ const (
 	ProposalRejected = "rejected"
 )
 
+// KGCreatedLayout is the layout of a proposal's created_at and
+// decided_at, for an import's checks.
+const KGCreatedLayout = kgCreatedLayout
+
 // ErrNotPending is wrapped by a decision on a proposal already accepted or
 // rejected.
 var ErrNotPending = errors.New("already decided")
@@ -40,7 +44,10 @@ type Proposal struct {
 	Object    string `json:"object"` // as written
 	ObjectID  string `json:"object_id"`
 	// Replaces is a move's old object: accepting ends its fact.
-	Replaces     string     `json:"replaces,omitempty"`
+	Replaces string `json:"replaces,omitempty"`
+	// Ends says the sentence retracted the fact ("no longer", "stopped"):
+	// accepting ends it at ValidFrom instead of adding it.
+	Ends         bool       `json:"ends,omitempty"`
 	ValidFrom    *time.Time `json:"valid_from"`
 	Confidence   float64    `json:"confidence"`
 	Sentence     string     `json:"sentence"`
@@ -96,7 +103,8 @@ func marks(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), "
 // KGPropose keeps proposals and marks the drawers read (facts_read =
 // version) in one write, audited when it keeps any. A proposal is left out
 // when a proposal of the same fact (subject id, predicate, object id) is
-// pending or was rejected, or the same drawer proposed it before. It
+// pending or was rejected, or the same drawer proposed it before; a
+// retraction (Ends) repeats only a retraction of the same fact. It
 // returns the proposals kept, with their ids and times.
 func (s *Store) KGPropose(ctx context.Context, ps []Proposal, read []string, version int) ([]Proposal, error) {
 	var kept []Proposal
@@ -106,8 +114,8 @@ func (s *Store) KGPropose(ctx context.Context, ps []Proposal, read []string, ver
 		for _, p := range ps {
 			var n int
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM kg_proposals
-				WHERE subject_id = ? AND predicate = ? AND object_id = ? AND (status != 'accepted' OR source_drawer = ?)`,
-				p.SubjectID, p.Predicate, p.ObjectID, p.SourceDrawer).Scan(&n); err != nil {
+				WHERE subject_id = ? AND predicate = ? AND object_id = ? AND ends = ? AND (status != 'accepted' OR source_drawer = ?)`,
+				p.SubjectID, p.Predicate, p.ObjectID, p.Ends, p.SourceDrawer).Scan(&n); err != nil {
 				return fmt.Errorf("propose %s %s %s: %w", p.SubjectID, p.Predicate, p.ObjectID, err)
 			}
 			if n > 0 {
@@ -118,9 +126,9 @@ func (s *Store) KGPropose(ctx context.Context, ps []Proposal, read []string, ver
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO kg_proposals (id, subject, subject_id, predicate, object, object_id,
-				replaces, valid_from, confidence, sentence, source_drawer, status, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
-				id, p.Subject, p.SubjectID, p.Predicate, p.Object, p.ObjectID, optText(p.Replaces), kgFormat(p.ValidFrom),
+				replaces, ends, valid_from, confidence, sentence, source_drawer, status, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+				id, p.Subject, p.SubjectID, p.Predicate, p.Object, p.ObjectID, optText(p.Replaces), p.Ends, kgFormat(p.ValidFrom),
 				p.Confidence, p.Sentence, p.SourceDrawer, now.Format(kgCreatedLayout)); err != nil {
 				return fmt.Errorf("propose %s %s %s: %w", p.SubjectID, p.Predicate, p.ObjectID, err)
 			}
@@ -158,11 +166,16 @@ type ProposalFilter struct {
 	// proposals leave review with it.
 	Live  bool
 	Limit int // 0 for no limit
+	// Said orders by when each was said (valid_from, undated last), then
+	// as stored, instead of most confident first: accepting in that order
+	// lets a later statement supersede an earlier one.
+	Said bool
 }
 
 // KGProposals returns the proposals f selects, most confident first, then
 // oldest, then in the order they were stored (a drawer's sentence order,
-// not the ids' hash order), and how many there are without the limit.
+// not the ids' hash order), or in the order they were said (f.Said), and
+// how many there are without the limit.
 func (s *Store) KGProposals(ctx context.Context, f ProposalFilter) ([]Proposal, int, error) {
 	where, args := []string{`p.confidence >= ?`}, []any{f.MinConfidence}
 	if f.Status != "" {
@@ -189,10 +202,13 @@ func (s *Store) KGProposals(ctx context.Context, f ProposalFilter) ([]Proposal, 
 	if limit <= 0 {
 		limit = -1
 	}
+	order := ` ORDER BY p.confidence DESC, p.created_at, p.rowid`
+	if f.Said {
+		order = ` ORDER BY p.valid_from IS NULL, p.valid_from, p.created_at, p.rowid`
+	}
 	rows, err := s.r.QueryContext(ctx, `SELECT p.id, p.subject, p.subject_id, p.predicate, p.object, p.object_id,
-		coalesce(p.replaces, ''), p.valid_from, p.confidence, p.sentence, p.source_drawer, coalesce(d.wing, ''),
-		p.status, coalesce(p.triple, ''), p.created_at, p.decided_at`+from+`
-		ORDER BY p.confidence DESC, p.created_at, p.rowid LIMIT ?`, append(args, limit)...)
+		coalesce(p.replaces, ''), p.ends, p.valid_from, p.confidence, p.sentence, p.source_drawer, coalesce(d.wing, ''),
+		p.status, coalesce(p.triple, ''), p.created_at, p.decided_at`+from+order+` LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("proposals: %w", err)
 	}
@@ -202,7 +218,7 @@ func (s *Store) KGProposals(ctx context.Context, f ProposalFilter) ([]Proposal, 
 		var p Proposal
 		var from, decided sql.NullString
 		var created string
-		if err := rows.Scan(&p.ID, &p.Subject, &p.SubjectID, &p.Predicate, &p.Object, &p.ObjectID, &p.Replaces,
+		if err := rows.Scan(&p.ID, &p.Subject, &p.SubjectID, &p.Predicate, &p.Object, &p.ObjectID, &p.Replaces, &p.Ends,
 			&from, &p.Confidence, &p.Sentence, &p.SourceDrawer, &p.Wing, &p.Status, &p.Triple, &created, &decided); err != nil {
 			return nil, 0, fmt.Errorf("proposals: %w", err)
 		}

@@ -27,6 +27,13 @@ var transferTables = []transferTable{
 	{"entities", "entity", []string{"id", "name", "type", "properties", "created_at"}, []string{"id"}, nil},
 	{"triples", "triple", []string{"id", "subject", "predicate", "object", "valid_from", "valid_to", "confidence",
 		"source_drawer", "created_at"}, []string{"id"}, nil},
+	// Review decisions, not pending proposals: a pending one is read again
+	// from its drawer by the importing palace's extraction, while a
+	// rejection or an acceptance is someone's judgement that keeps the
+	// same fact from being proposed again (KGPropose).
+	{"kg_proposals", "proposal", []string{"id", "subject", "subject_id", "predicate", "object", "object_id", "replaces",
+		"ends", "valid_from", "confidence", "sentence", "source_drawer", "status", "triple", "created_at", "decided_at"},
+		[]string{"id"}, nil},
 }
 
 type transferTable struct {
@@ -44,6 +51,25 @@ func TransferKinds() []string {
 		out[i] = t.kind
 	}
 	return out
+}
+
+// RowKey names row r within its kind by its key columns (an id; a
+// setting's key; a room's wing and room), as an import matches it against
+// the palace; "" for an unknown kind or a row missing a key column.
+func RowKey(r Row) string {
+	t, ok := tableOf(r.Kind)
+	if !ok {
+		return ""
+	}
+	parts := make([]string, len(t.key))
+	for i, k := range t.key {
+		v, ok := r.Cols[k].(string)
+		if !ok {
+			return ""
+		}
+		parts[i] = v
+	}
+	return strings.Join(parts, "/")
 }
 
 // Row is one exported row: its kind (one of TransferKinds) and its
@@ -111,6 +137,12 @@ func (s *Store) ExportRows(ctx context.Context, wing string, fn func(Row) error)
 		if t.name == "meta" {
 			keys := exportedSettings(wing)
 			where, args = "key IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(keys)), ", ")+")", keys
+		} else if t.name == "kg_proposals" {
+			where = "status != 'pending'"
+			if wing != "" {
+				where += " AND source_drawer IN (SELECT id FROM drawers WHERE wing = ?)"
+				args = []any{wing}
+			}
 		} else if wing != "" {
 			switch t.name {
 			case "taxonomy", "drawers":

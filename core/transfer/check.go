@@ -49,6 +49,8 @@ func checkRow(r store.Row) error {
 		return checkEntity(f)
 	case "triple":
 		return checkTriple(f)
+	case "proposal":
+		return checkProposal(f)
 	}
 	return nil
 }

@@ -20,11 +20,12 @@ import (
 )
 
 // Format and Version name the file format in its header line. Version 2
-// added setting rows (store.SettingKGFunctional, store.SettingAAAKEntities);
-// a version 1 file, which has none, still imports.
+// added setting rows (store.SettingKGFunctional, store.SettingAAAKEntities),
+// version 3 proposal rows (review decisions); a file of an older version,
+// which has none, still imports.
 const (
 	Format  = "palace-export"
-	Version = 2
+	Version = 3
 )
 
 // maxLine bounds one line: a drawer is at most a few MiB even for a huge
@@ -133,6 +134,11 @@ func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	var rows []store.Row
+	// seen is the line of each row's key (kind and key), so a repeat is
+	// refused: a file naming one id twice says two things of it, and
+	// importing the first while calling the second a conflict with it
+	// would keep one of them by the order of the lines.
+	seen := map[string]int{}
 	line := 0
 	for sc.Scan() {
 		line++
@@ -164,6 +170,13 @@ func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 			// malformed line is (exit 1), not a bad argument.
 			return nil, fmt.Errorf("import %s: line %d: %s %v", name, line, row.Kind, err)
 		}
+		if k := store.RowKey(row); k != "" {
+			if first, ok := seen[row.Kind+" "+k]; ok {
+				return nil, fmt.Errorf("import %s: line %d: %s %w", name, line, row.Kind,
+					input.Invalid(keyField(row.Kind), "%s is also on line %d: a file holds each row once; nothing imported", input.Quote(k), first))
+			}
+			seen[row.Kind+" "+k] = line
+		}
 		if err := Derive(p, &row); err != nil {
 			return nil, fmt.Errorf("import %s: line %d: %w", name, line, err)
 		}
@@ -180,6 +193,74 @@ func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 		return nil, fmt.Errorf("import %s: empty file", name)
 	}
 	return rows, nil
+}
+
+// keyField names the column that identifies a row of kind, for errors.
+func keyField(kind string) string {
+	switch kind {
+	case "setting":
+		return "key"
+	case "taxonomy":
+		return "room"
+	}
+	return "id"
+}
+
+// CheckFacts refuses rows (as Read returns them) holding a fact whose
+// subject or object is an entity neither the file nor the palace holds,
+// naming the fact's line: such a fact would count in the graph's stats
+// while no query, which starts from an entity, could reach it. An import
+// does not create the entity instead: it would give it a name the file
+// never wrote. A salvage does not ask this, since it keeps every row a
+// damaged palace still reads (doctor's kg check then names the facts).
+func CheckFacts(ctx context.Context, p *palace.Palace, name string, rows []store.Row) error {
+	inFile := map[string]bool{}
+	for _, r := range rows {
+		if r.Kind == "entity" {
+			id, _ := r.Cols["id"].(string)
+			inFile[id] = true
+		}
+	}
+	var ask []string
+	asked := map[string]bool{}
+	for _, r := range rows {
+		if r.Kind != "triple" {
+			continue
+		}
+		for _, c := range []string{"subject", "object"} {
+			id, _ := r.Cols[c].(string)
+			if !inFile[id] && !asked[id] {
+				asked[id] = true
+				ask = append(ask, id)
+			}
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	missing, err := p.Store.KGMissingEntities(ctx, ask)
+	if err != nil {
+		return fmt.Errorf("import %s: %w", name, err)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	gone := map[string]bool{}
+	for _, id := range missing {
+		gone[id] = true
+	}
+	for _, r := range rows {
+		if r.Kind != "triple" {
+			continue
+		}
+		for _, c := range []string{"subject", "object"} {
+			if id, _ := r.Cols[c].(string); gone[id] {
+				return fmt.Errorf("import %s: line %d: triple %w", name, r.Line,
+					input.Invalid(c, "%s is no entity: neither the file nor this palace holds it; nothing imported", input.Quote(id)))
+			}
+		}
+	}
+	return nil
 }
 
 // Derive computes a drawer row's derived columns (Row.Derived: the index
