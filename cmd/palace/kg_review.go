@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -29,7 +30,11 @@ the sentence and drawer it came from, a confidence and the date it was said.
 Proposals wait in 'palace kg review'; none changes the graph until accepted.
 
 Questions, negations ("we don't use X"), plans and hedges ("maybe we should
-use X") propose nothing at the default confidence. Facts the graph holds, and
+use X") propose nothing at the default confidence; a claim someone else made
+("Bob said Carol owns X", a quotation) is proposed 0.15 below the plain
+statement, and not at all when the text then denies it ("but that is
+false"). A retraction ("Alice does not work on Orion anymore", "no longer",
+"stopped using", "left") proposes ending the fact on the day it was said. Facts the graph holds, and
 facts pending or rejected, are not proposed again. Mining, remember and diary
 write read what they write within a time budget; extract reads the rest, and
 stops and resumes safely.`,
@@ -102,12 +107,13 @@ func newKGReviewCmd(g *globals) *cobra.Command {
 confidence, the sentence and drawer it came from, and what accepting it would
 do: a proposal whose predicate holds one value at a time (owner, works_at,
 ...) and contradicts a current fact is a proposed supersession, naming the
-fact it would end; a move ("we moved from MySQL to Postgres") names the fact
-it ends.
+fact it would end; a move ("we moved from MySQL to Postgres") and a
+retraction ("we stopped using MySQL") name the fact they end.
 
 'review accept ID...' writes the facts as 'kg add --supersede' would, with
 their confidence and source drawer (audited); 'review accept
---min-confidence C' accepts every pending proposal at or above C.
+--min-confidence C' accepts every pending proposal at or above C, in the
+order they were said, so a later value supersedes an earlier one.
 'review reject ID...' drops them; a rejected fact is not proposed again.
 
 Exit codes: 0 done, 1 error (an unknown id), 2 bad usage or input, 3 a
@@ -156,6 +162,12 @@ proposal still conflicts and stays pending (the others are accepted).`,
 // describeProposal is a proposal's fact in one line, safe for a terminal.
 func describeProposal(p kg.Proposal) string {
 	s := fmt.Sprintf("%s %s %s (%s)", p.Subject, p.Predicate, p.Object, kg.FormatInterval(p.ValidFrom, nil))
+	if p.Ends {
+		s = fmt.Sprintf("end %s %s %s", p.Subject, p.Predicate, p.Object)
+		if p.ValidFrom != nil {
+			s += " on " + p.ValidFrom.UTC().Format(time.DateOnly)
+		}
+	}
 	if p.Replaces != "" {
 		s += ", instead of " + p.Replaces
 	}
@@ -191,6 +203,9 @@ func printReview(out io.Writer, r ops.KGReviewResult) {
 			}
 		default:
 			fmt.Fprintf(out, "%s %s\n", d.Status, d.ID)
+			for _, t := range d.Ended {
+				fmt.Fprintf(out, "  ended %s\n", describeFact(t))
+			}
 		}
 	}
 	if r.Decision == ops.ReviewList && r.Total > len(r.Pending) {

@@ -12,6 +12,12 @@ import (
 // phrase from the patterns below is looked for; its subject is the names
 // (or "I", "we", "the X") just before it, its object the noun phrase just
 // after it, up to a preposition, a conjunction or a time word.
+//
+// Who says it matters as much as what is said (quote.go): a claim someone
+// else made ("Bob said Carol owns X", a quotation) is proposed below the
+// plain statement, and one the sentence then denies ("... but that is
+// false") not at all. A retraction ("no longer", "not ... anymore",
+// "stopped using", "left") proposes ending the fact it names.
 
 // shape is how a pattern's two sides map to a fact.
 type shape int
@@ -36,6 +42,9 @@ type pattern struct {
 	// gerund: an -ing form, true only after am/is/are/been ("is using"),
 	// not as a noun ("using Redis is fine").
 	gerund bool
+	// ends: the verb itself retracts the fact ("left Orion": no longer
+	// works on it).
+	ends bool
 }
 
 // patterns, longest first where one starts another.
@@ -87,6 +96,10 @@ var patterns = []pattern{
 	{words: w("prefers"), pred: Prefers, person: true},
 	{words: w("prefer"), pred: Prefers, person: true},
 	{words: w("likes"), pred: Prefers, person: true},
+
+	// Leaving names what one worked on: "Alice left Orion". Only a named
+	// object, since "left" is also the past of leaving anything behind.
+	{words: w("left"), pred: WorksOn, person: true, ends: true},
 }
 
 func w(s string) []string { return strings.Fields(s) }
@@ -244,30 +257,62 @@ func english(sentence string, w who) []fact {
 	if strings.HasSuffix(strings.TrimSpace(sentence), "?") {
 		return nil // a question states nothing
 	}
+	cs := clauses(tokenize(sentence))
 	var out []fact
-	for _, c := range clauses(tokenize(sentence)) {
-		out = append(out, clause(c, w)...)
+	reported := false
+	for _, c := range cs {
+		if c.afterBut {
+			reported = false // "Bob said X, but Dana owns Y": Y is the speaker's own
+		}
+		reported = reported || reporting(c.ts)
+		if denial(c.ts) {
+			// "... but that is false": what came before is denied.
+			out = nil
+			continue
+		}
+		fs := clause(c.ts, w)
+		if reported || c.quoted {
+			for i := range fs {
+				fs[i].conf -= reportedPenalty
+			}
+		}
+		out = append(out, fs...)
 	}
 	return out
 }
 
+// piece is a clause of a sentence: its tokens, whether it is inside
+// quotation marks or holds some, and whether "but" began it.
+type piece struct {
+	ts       []token
+	quoted   bool
+	afterBut bool
+}
+
 // clauses cuts a sentence's tokens at ; : , ( ) dashes and "but", and
 // drops a leading conjunction from each piece.
-func clauses(ts []token) [][]token {
-	var out [][]token
-	var cur []token
+func clauses(ts []token) []piece {
+	var out []piece
+	var cur piece
+	inQuote := false
 	for _, t := range ts {
-		if (t.punct && strings.ContainsAny(t.text, ";:,()—–\"")) || t.low == "but" {
-			out, cur = append(out, cur), nil
+		if t.punct && strings.ContainsAny(t.text, "\"“”'") {
+			if strings.ContainsAny(t.text, "\"“”") {
+				inQuote = !inQuote
+			}
+			cur.quoted = true
+		}
+		if (t.punct && strings.ContainsAny(t.text, ";:,()—–\"“”")) || t.low == "but" {
+			out, cur = append(out, cur), piece{quoted: inQuote, afterBut: t.low == "but"}
 			continue
 		}
 		if t.punct && strings.ContainsAny(t.text, ".!") {
 			continue
 		}
-		if len(cur) == 0 && (t.low == "and" || t.low == "so" || t.low == "then" || t.low == "also") {
+		if len(cur.ts) == 0 && (t.low == "and" || t.low == "so" || t.low == "then" || t.low == "also") {
 			continue
 		}
-		cur = append(cur, t)
+		cur.ts = append(cur.ts, t)
 	}
 	return append(out, cur)
 }
@@ -279,13 +324,17 @@ type side struct {
 	thing bool // "the X": a thing, not a person or team
 }
 
-// clause proposes the facts of one clause.
+// clause proposes the facts of one clause. A retraction ("no longer",
+// "anymore", "stopped using") is read without its retracting words, and
+// what it states is proposed as ending.
 func clause(ts []token, w who) []fact {
+	ts, retracts := retraction(ts)
 	for _, t := range ts {
 		if negations[t.low] {
 			return nil
 		}
 	}
+	now := slices.ContainsFunc(ts, func(t token) bool { return nowWords[t.low] })
 	var out []fact
 	for i := 0; i < len(ts); i++ {
 		p, ok := match(ts, i)
@@ -293,7 +342,12 @@ func clause(ts []token, w who) []fact {
 			continue
 		}
 		j := i + len(p.words)
-		out = append(out, read(ts, i, j, p, w)...)
+		fs := read(ts, i, j, p, w)
+		for k := range fs {
+			fs[k].ends = retracts || p.ends
+			fs[k].now = now
+		}
+		out = append(out, fs...)
 		i = j - 1
 	}
 	return out
@@ -362,6 +416,9 @@ func read(ts []token, i, j int, p pattern, w who) []fact {
 	if len(right) == 0 {
 		return nil
 	}
+	if p.ends && !leftNamed(left, right, w) {
+		return nil
+	}
 	var out []fact
 	for _, l := range left {
 		for _, r := range right {
@@ -381,7 +438,7 @@ func read(ts []token, i, j int, p pattern, w who) []fact {
 				c /= 2
 			}
 			out = append(out, fact{s: s.name, p: p.pred, o: o.name, replaces: replaced, conf: c})
-			if p.decided {
+			if p.decided && !p.ends {
 				out = append(out, fact{s: s.name, p: Uses, o: o.name, conf: c})
 			}
 		}
@@ -413,7 +470,7 @@ func subjects(ts []token, w who) []side {
 			}
 		default:
 			start := k
-			for start >= 0 && !ts[start].punct && !function[ts[start].low] {
+			for start >= 0 && !ts[start].punct && !function[ts[start].low] && !reporters[ts[start].low] {
 				start--
 			}
 			run := ts[start+1 : k+1]
@@ -440,8 +497,8 @@ func subjects(ts []token, w who) []side {
 		}
 		k-- // "Marco and Lena": read the name before "and" too
 	}
-	if k >= 0 && !ts[k].punct && determinerLike(ts[k].low) {
-		return nil // "this fix", "his team"
+	if k >= 0 && !ts[k].punct && determinerLike(ts[k].low) && !(ts[k].low == "that" && k > 0 && reporters[ts[k-1].low]) {
+		return nil // "this fix", "his team"; but "said that Carol ..." reports Carol
 	}
 	slices.Reverse(out)
 	return out

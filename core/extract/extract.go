@@ -31,6 +31,8 @@
 package extract
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,7 +81,11 @@ type Proposal struct {
 	Object    string `json:"object"`
 	// Replaces is, for a move, the object the fact replaces: the subject
 	// stopped using it when it started using Object.
-	Replaces   string  `json:"replaces,omitempty"`
+	Replaces string `json:"replaces,omitempty"`
+	// Ends says the sentence takes the fact back ("no longer", "not ...
+	// anymore", "stopped using", "left"): accepting ends it at ValidFrom
+	// rather than adding it.
+	Ends       bool    `json:"ends,omitempty"`
 	Confidence float64 `json:"confidence"`
 	// Sentence is the sentence the fact was read from, verbatim.
 	Sentence string `json:"sentence"`
@@ -109,49 +115,93 @@ func New(t Tagger) *Extractor { return &Extractor{tagger: t} }
 type fact struct {
 	s, p, o, replaces string
 	conf              float64
+	// ends: the sentence retracts the fact (Proposal.Ends).
+	ends bool
+	// now: the sentence marks the fact as the current state ("now",
+	// "currently"), so it replaces what the drawer said earlier.
+	now bool
 }
 
 // Extract returns the proposals of d's sentences at or above floor
 // confidence, in the order they were said, without repeats (the same
 // subject, predicate and object keeps its first sentence and its highest
-// confidence). An error comes only from the tagger.
+// confidence). A sentence that only denies ("That's not true.") takes
+// back what the sentence before it proposed; a statement marked as the
+// current state ("Dana owns X now") replaces what an earlier sentence of
+// the drawer said of the same subject and predicate. An error comes only
+// from the tagger.
 func (e *Extractor) Extract(d Drawer, floor float64) ([]Proposal, error) {
 	var day time.Time
 	if !d.Time.IsZero() {
 		u := d.Time.UTC()
 		day = time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)
 	}
-	var out []Proposal
-	seen := map[[3]string]int{}
-	for _, u := range units(d.Text, d.Speaker) {
+	us := units(d.Text, d.Speaker)
+	said := make([][]fact, len(us))
+	for i, u := range us {
 		w := who{speaker: u.speaker, we: d.We}
-		var facts []fact
 		if hasHan(u.sentence) {
 			if e.tagger == nil {
 				continue
 			}
 			var err error
-			if facts, err = chinese(e.tagger, u.sentence, w); err != nil {
+			if said[i], err = chinese(e.tagger, u.sentence, w); err != nil {
 				return nil, err
 			}
-		} else {
-			facts = english(u.sentence, w)
+			continue
 		}
-		for _, f := range facts {
+		if i > 0 && denial(tokenize(strings.TrimRight(u.sentence, ".!"))) {
+			said[i-1] = nil
+		}
+		said[i] = english(u.sentence, w)
+	}
+	supersede(said)
+	var out []Proposal
+	seen := map[[4]string]int{}
+	for i, u := range us {
+		for _, f := range said[i] {
 			if f.conf < floor || f.s == "" || f.o == "" || key(f.s) == key(f.o) {
 				continue
 			}
-			k := [3]string{key(f.s), f.p, key(f.o)}
+			k := [4]string{key(f.s), f.p, key(f.o), fmt.Sprint(f.ends)}
 			if i, ok := seen[k]; ok {
 				out[i].Confidence = max(out[i].Confidence, round(f.conf))
 				continue
 			}
 			seen[k] = len(out)
-			out = append(out, Proposal{Subject: f.s, Predicate: f.p, Object: f.o, Replaces: f.replaces,
+			out = append(out, Proposal{Subject: f.s, Predicate: f.p, Object: f.o, Replaces: f.replaces, Ends: f.ends,
 				Confidence: round(f.conf), Sentence: u.sentence, Drawer: d.ID, ValidFrom: day})
 		}
 	}
 	return out, nil
+}
+
+// supersede applies the statements marked as the current state (fact.now)
+// to what the same drawer said before them: an earlier fact of the same
+// subject and predicate with another object is dropped, and the current
+// one replaces it (accepting it ends the old fact where it is stored).
+// "Carol owns billing. Dana owns billing now." proposes Dana replacing
+// Carol, not both from the same day.
+func supersede(said [][]fact) {
+	for i := range said {
+		for j := range said[i] {
+			f := &said[i][j]
+			if !f.now || f.ends {
+				continue
+			}
+			for k := 0; k < i; k++ {
+				said[k] = slices.DeleteFunc(said[k], func(g fact) bool {
+					if g.ends || key(g.s) != key(f.s) || g.p != f.p || key(g.o) == key(f.o) {
+						return false
+					}
+					if f.replaces == "" {
+						f.replaces = g.o
+					}
+					return true
+				})
+			}
+		}
+	}
 }
 
 // who is who the pronouns of a sentence are.

@@ -120,7 +120,7 @@ func TestHedgesScoreBelowTheDefault(t *testing.T) {
 		{text: "I think Dana owns the billing alerts."},
 		{text: "Does Orion use Redis for caching?", none: true},
 		{text: "We don't use Kafka for the audit trail.", none: true},
-		{text: "Atlas no longer uses Elasticsearch.", none: true},
+		{text: "Atlas never uses Elasticsearch.", none: true},
 		{text: "We decided against MongoDB.", none: true},
 	} {
 		ps, err := e.Extract(Drawer{ID: "d", Text: "Kai: " + tc.text, We: "orion"}, 0)

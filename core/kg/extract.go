@@ -181,10 +181,37 @@ func proposal(ctx context.Context, st *store.Store, p extract.Proposal, list []s
 	if err != nil {
 		return Proposal{}, false, fmt.Errorf("propose %s: %w", Describe(n), err)
 	}
-	if plan(n, over, isFunctional(n.Predicate, list, set), false).duplicate {
+	if p.Ends {
+		done, err := ended(ctx, st, n)
+		if err != nil || done {
+			return Proposal{}, false, err
+		}
+	} else if plan(n, over, isFunctional(n.Predicate, list, set), false).duplicate {
 		return Proposal{}, false, nil
 	}
 	return Proposal{Subject: n.Subject, SubjectID: n.SubjectID, Predicate: n.Predicate, Object: n.Object,
-		ObjectID: n.ObjectID, Replaces: p.Replaces, ValidFrom: n.ValidFrom, Confidence: p.Confidence,
+		ObjectID: n.ObjectID, Replaces: p.Replaces, Ends: p.Ends, ValidFrom: n.ValidFrom, Confidence: p.Confidence,
 		Sentence: p.Sentence, SourceDrawer: p.Drawer}, true, nil
+}
+
+// ended says whether the graph already holds the end a retraction n
+// proposes: it has facts of n's subject, predicate and object, and none
+// is still true on n's day. With no such fact at all the retraction is
+// kept: the fact it ends may be pending review.
+func ended(ctx context.Context, st *store.Store, n Triple) (bool, error) {
+	ts, err := st.KGQuery(ctx, n.SubjectID, nil, DirOut)
+	if err != nil {
+		return false, fmt.Errorf("propose ending %s: %w", Describe(n), err)
+	}
+	found := false
+	for _, t := range ts {
+		if t.Predicate != n.Predicate || t.ObjectID != n.ObjectID {
+			continue
+		}
+		if t.ValidTo == nil || (n.ValidFrom != nil && t.ValidTo.After(*n.ValidFrom)) {
+			return false, nil
+		}
+		found = true
+	}
+	return found, nil
 }

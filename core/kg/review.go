@@ -13,10 +13,13 @@ import (
 
 // Review: proposals never change the graph by themselves. Listing them
 // says what accepting each would do (add it, end the subject's other value
-// of a functional predicate, end a move's old fact, or nothing since the
-// graph learned the fact meanwhile); accepting writes the fact through Add,
-// with its confidence and source drawer; rejecting remembers the fact so
-// it is not proposed again.
+// of a functional predicate, end a move's old fact, end the fact a
+// retraction takes back, or nothing since the graph learned the fact
+// meanwhile); accepting writes the fact through Add, with its confidence
+// and source drawer, or for a retraction ends it through Invalidate;
+// rejecting remembers the fact so it is not proposed again. Accepting in
+// bulk goes in the order things were said, so a later statement
+// supersedes an earlier one instead of being blocked by it.
 
 // ReviewItem is a pending proposal with what accepting it would do.
 type ReviewItem struct {
@@ -26,10 +29,10 @@ type ReviewItem struct {
 	// (owner, works_at, ...). The proposal is a proposed supersession.
 	Supersedes []Triple `json:"supersedes"`
 	// Ends are the open facts of the object a move replaces ("moved from
-	// MySQL to Postgres" ends "uses MySQL").
+	// MySQL to Postgres" ends "uses MySQL"), or of a retraction's fact.
 	Ends []Triple `json:"ends"`
-	// Known says the graph holds the fact already: accepting writes
-	// nothing new.
+	// Known says the graph holds the fact already, or for a retraction
+	// holds no open fact to end: accepting writes nothing new.
 	Known bool `json:"known"`
 	// Blocked says why accepting would fail: a conflicting fact that
 	// starts on or after the proposal's date cannot be superseded.
@@ -54,6 +57,19 @@ func Pending(ctx context.Context, st *store.Store, min float64, limit int) (Revi
 	out := ReviewList{Pending: make([]ReviewItem, 0, len(ps)), Total: total}
 	for _, p := range ps {
 		it := ReviewItem{Proposal: p, Supersedes: []Triple{}, Ends: []Triple{}}
+		if p.Ends {
+			if it.Ends, err = openFacts(ctx, st, p.SubjectID, p.Predicate, p.ObjectID); err != nil {
+				return ReviewList{}, err
+			}
+			it.Known = len(it.Ends) == 0
+			for _, t := range it.Ends {
+				if p.ValidFrom != nil && t.ValidFrom != nil && !t.ValidFrom.Before(*p.ValidFrom) {
+					it.Blocked = fmt.Sprintf("conflict: cannot end %s on %s: it starts on or after that day", Describe(t), p.ValidFrom.Format(time.DateOnly))
+				}
+			}
+			out.Pending = append(out.Pending, it)
+			continue
+		}
 		res, err := Check(ctx, st, proposedFact(p), AddOptions{Supersede: true})
 		var ce *ConflictError
 		switch {
@@ -109,7 +125,7 @@ type Decided struct {
 	// Fact is what accepting wrote (added, merged, or already known),
 	// superseded facts included.
 	Fact *AddResult `json:"fact,omitempty"`
-	// Ended are the facts a move's acceptance closed.
+	// Ended are the facts a move's or a retraction's acceptance closed.
 	Ended []Triple `json:"ended,omitempty"`
 	// Error says why the proposal was left pending: a conflict accepting
 	// cannot resolve, or it was decided before.
@@ -147,9 +163,11 @@ func Accept(ctx context.Context, st *store.Store, ids []string, o AddOptions) ([
 }
 
 // AcceptAbove accepts every pending proposal at or above min confidence
-// (whose drawer is live), most confident first.
+// (whose drawer is live) in the order they were said, so of two
+// conflicting values the later one supersedes the earlier, and a
+// retraction ends a fact accepted before it.
 func AcceptAbove(ctx context.Context, st *store.Store, min float64, o AddOptions) ([]Decided, error) {
-	ps, _, err := st.KGProposals(ctx, store.ProposalFilter{Status: store.ProposalPending, MinConfidence: min, Live: true})
+	ps, _, err := st.KGProposals(ctx, store.ProposalFilter{Status: store.ProposalPending, MinConfidence: min, Live: true, Said: true})
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +181,29 @@ func accept(ctx context.Context, st *store.Store, ps []Proposal, o AddOptions) (
 		d := Decided{ID: p.ID, Status: p.Status}
 		if p.Status != store.ProposalPending {
 			d.Error = fmt.Sprintf("already %s", p.Status)
+			out = append(out, d)
+			continue
+		}
+		if p.Ends {
+			ended, err := endFact(ctx, st, p, o)
+			if errors.Is(err, ErrInvalid) {
+				d.Error = "conflict: " + err.Error()
+				conflicts = append(conflicts, p.ID+": "+d.Error)
+				out = append(out, d)
+				continue
+			}
+			if err != nil {
+				return out, fmt.Errorf("accept %s: %w", p.ID, err)
+			}
+			d.Ended = ended
+			triple := ""
+			if len(ended) > 0 {
+				triple = ended[0].ID
+			}
+			if err := st.KGDecide(ctx, p.ID, store.ProposalAccepted, triple); err != nil && !errors.Is(err, store.ErrNotPending) {
+				return out, fmt.Errorf("accept %s: %w", p.ID, err)
+			}
+			d.Status = store.ProposalAccepted
 			out = append(out, d)
 			continue
 		}
@@ -208,6 +249,22 @@ func accept(ctx context.Context, st *store.Store, ps []Proposal, o AddOptions) (
 			ErrConflict, len(conflicts), len(ps), strings.Join(conflicts, "; "))
 	}
 	return out, nil
+}
+
+// endFact ends the open facts a retraction p takes back, on the day it
+// was said (now when its drawer had no time). A fact that starts on or
+// after that day is not the one it took back: the error matches
+// ErrInvalid and nothing is ended.
+func endFact(ctx context.Context, st *store.Store, p Proposal, o AddOptions) ([]Triple, error) {
+	at := ""
+	if p.ValidFrom != nil {
+		at = p.ValidFrom.UTC().Format(time.RFC3339)
+	}
+	inv, err := Invalidate(ctx, st, InvalidateRequest{Subject: p.Subject, Predicate: p.Predicate, Object: p.Object, Ended: at, Now: o.Now})
+	if err != nil {
+		return nil, err
+	}
+	return inv.Closed, nil
 }
 
 // Reject rejects the proposals ids name: they leave review, and the same

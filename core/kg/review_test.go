@@ -199,8 +199,9 @@ func TestAcceptAboveAndConflicts(t *testing.T) {
 	if !errors.Is(err, ErrConflict) || !strings.HasPrefix(err.Error(), "conflict: 1 of 2 proposals left pending") {
 		t.Fatalf("accept above 0.8: %v, want a conflict for one of two", err)
 	}
-	if len(dec) != 2 || dec[0].Status != store.ProposalAccepted || dec[1].Status != store.ProposalPending || dec[1].Error == "" {
-		t.Errorf("decisions %+v: want Redis accepted, the deploy scripts left pending with the reason", dec)
+	// In the order said: the deploy scripts' sentence came first.
+	if len(dec) != 2 || dec[1].Status != store.ProposalAccepted || dec[0].Status != store.ProposalPending || dec[0].Error == "" {
+		t.Errorf("decisions %+v: want the deploy scripts left pending with the reason, Redis accepted", dec)
 	}
 	if l, err := Pending(ctx, st, 0, 0); err != nil || l.Total != 2 {
 		t.Errorf("pending %+v (%v): want the blocked proposal and the hedged one (0.43, below 0.8)", l, err)

@@ -14,7 +14,7 @@ import (
 
 const reviewDesc = "Facts read in what was said: remember, diary write and mine propose the facts their text states " +
 	"(who works on, owns, decided, uses, moved to, prefers what), each with its sentence, drawer id and confidence; extract reads what is stored. " +
-	"Proposals change nothing until reviewed: action review lists them (a proposal that would end a current fact names it under supersedes), " +
+	"Proposals change nothing until reviewed: action review lists them (a proposal that would end a current fact names it under supersedes; one with ends true takes a fact back, naming it under ends), " +
 	"then decision accept with the ids you checked against the sentence, or reject for the wrong ones. Do not accept blindly."
 
 var reviewParams = []param{
