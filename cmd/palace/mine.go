@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -38,10 +39,12 @@ users.json and channels.json name its speakers and channels and are not
 drawers. --mode convos also reads plain-text transcripts ("> " user lines or
 "Name: text" lines; one "> " line is enough, as the mode says the files are
 conversations), whose drawers hold the transcript's lines as they are.
-PATH may be a single file. The wing is --wing, else palace.yaml in PATH,
-else the folder name. An export that is only partly readable is reported
-(file and line or byte offset), its valid part is still mined, and the exit
-code is 1.
+PATH may be a single file. Your home folder, a folder holding it (/home,
+/Users) and the file system root are refused (they hold every dotfile and
+project) unless --allow-home-or-root; a project inside them is fine. The
+wing is --wing, else palace.yaml in PATH, else the folder name. An export
+that is only partly readable is reported (file and line or byte offset), its
+valid part is still mined, and the exit code is 1.
 
 Secrets are redacted before anything is stored: private key blocks, provider
 tokens (AWS, GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic, Google, npm,
@@ -61,7 +64,7 @@ the other mode are mined again even if unchanged.`,
 			r.Path = a[0]
 			if err := r.Validate(); err != nil {
 				// Named as the flags the user typed, not as ops' fields.
-				return inputErr(input.Rename(err, map[string]string{"max_size": "--max-size", "max_convo_size": "--max-convo-size"}))
+				return inputErr(input.Rename(mineOverride(err), map[string]string{"max_size": "--max-size", "max_convo_size": "--max-convo-size"}))
 			}
 			p, err := g.open()
 			if err != nil {
@@ -100,7 +103,22 @@ the other mode are mined again even if unchanged.`,
 	c.Flags().BoolVar(&noBar, "no-progress", false, "do not draw a progress bar")
 	c.Flags().BoolVar(&r.NoVectors, "no-vectors", false, "skip the embedding phase (run 'palace reindex' later)")
 	c.Flags().BoolVar(&r.KeepSecrets, "keep-secrets", false, "store secrets as found instead of redacting them (this run only)")
+	c.Flags().BoolVar(&r.AllowHomeOrRoot, allowHomeOrRoot, false,
+		"mine PATH even if it is your home folder, a folder holding it or the file system root (refused otherwise: it would store everything below it)")
 	return c
+}
+
+// allowHomeOrRoot names what it allows, so a script that passes it says
+// what it means; the MCP and LSP servers have no such switch.
+const allowHomeOrRoot = "allow-home-or-root"
+
+// mineOverride adds to a refusal of a home folder or the file system root
+// the flag that mines it anyway.
+func mineOverride(err error) error {
+	if errors.Is(err, ops.ErrBroadFolder) {
+		return fmt.Errorf("%w (--%s mines it anyway)", err, allowHomeOrRoot)
+	}
+	return err
 }
 
 func printSummary(w io.Writer, s *mine.Summary) {

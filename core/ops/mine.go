@@ -67,10 +67,46 @@ type MineRequest struct {
 	// editor's saves), so a changed file is re-parsed incrementally; nil
 	// for none.
 	Trees *code.Trees
+	// AllowHomeOrRoot mines a folder BroadFolder refuses. Only the CLI
+	// offers it, as an explicit flag a person types: an agent or an
+	// editor never gets to mine a whole home folder.
+	AllowHomeOrRoot bool
 }
 
-// Validate names the first bad field.
+// ErrBroadFolder is matched (errors.Is) by the refusal of a folder
+// BroadFolder names, so a front that offers the override can say how.
+var ErrBroadFolder = errors.New("folder too broad to mine")
+
+// broadFolderError is an input error on the path that also matches
+// ErrBroadFolder.
+type broadFolderError struct{ err error }
+
+func (e broadFolderError) Error() string   { return e.err.Error() }
+func (e broadFolderError) Unwrap() []error { return []error{e.err, ErrBroadFolder} }
+
+// Validate names the first bad field. A folder BroadFolder refuses is a
+// bad path unless AllowHomeOrRoot; a relative path is taken from the
+// working directory, as the mine takes it.
 func (r MineRequest) Validate() error {
+	if err := r.ValidateArgs(); err != nil {
+		return err
+	}
+	// FilesOnly reads the named files alone, never the whole folder.
+	if r.AllowHomeOrRoot || r.FilesOnly {
+		return nil
+	}
+	if why := BroadFolder(r.Path); why != "" {
+		return broadFolderError{input.Invalid("path", "%s: %s, and mining it would store everything below it "+
+			"(dotfiles, caches, every other project); mine a project folder inside it instead", input.Quote(r.Path), why)}
+	}
+	return nil
+}
+
+// ValidateArgs is Validate without looking at the file system: what a
+// front whose paths are relative to something else than the working
+// directory (MCP, to its roots) checks before resolving the path, then
+// Mine validates the resolved one.
+func (r MineRequest) ValidateArgs() error {
 	if err := checkText("path", r.Path); err != nil {
 		return err
 	}
@@ -104,6 +140,55 @@ func (r MineRequest) Validate() error {
 		return input.Invalid("files", "files_only without files: name the files to mine")
 	}
 	return nil
+}
+
+// homeFolders are the top-level folders that are or hold users' home
+// folders on the systems Palace runs on, by name, with why each is
+// refused: whoever the user is and whatever HOME says, mining one mines
+// someone's home.
+var homeFolders = map[string]string{
+	"home":  "it holds users' home folders",
+	"Users": "it holds users' home folders",
+	"root":  "it is the root user's home folder",
+}
+
+// BroadFolder says why the folder path must not be mined whole, or "": the
+// file system root, the user's home folder, a folder holding it (/home,
+// /Users) or any other user's. Each would store everything below it,
+// dotfiles and every other project included; a project inside them is
+// fine, and so is a single file (an export saved in the home folder), which
+// is mined alone. Paths are compared once their links are resolved, so a
+// link to the home folder is the home folder.
+func BroadFolder(path string) string {
+	real, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(real); err == nil {
+		real = r
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return "" // a missing path is the mine's to report
+	}
+	if filepath.Dir(real) == real {
+		return "it is the file system root"
+	}
+	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
+		if rh, err := filepath.EvalSymlinks(h); err == nil {
+			h = rh
+		}
+		h = filepath.Clean(h)
+		if h == real {
+			return "it is your home folder"
+		}
+		if strings.HasPrefix(h, real+string(filepath.Separator)) {
+			return "it holds your home folder " + h
+		}
+	}
+	if parent := filepath.Dir(real); filepath.Dir(parent) == parent {
+		return homeFolders[filepath.Base(real)]
+	}
+	return ""
 }
 
 // MineResult is the mine's summary, the embedding phase's (nil with

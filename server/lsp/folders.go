@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // folder is a workspace folder: one wing, mined as `palace mine` would.
@@ -46,13 +46,15 @@ type folders struct {
 }
 
 // add returns the folder for u, adding it if new. A folder that must not
-// be mined whole (see unsafeFolder) is not added: refused says why.
+// be mined whole (ops.BroadFolder: a home folder, the file system root) is
+// not added: refused says why, so the user is told at once rather than by
+// a failed mine.
 func (fs *folders) add(u, name string, cfg config) (f *folder, isNew bool, refused string) {
 	path := uriPath(u)
 	if path == "" {
 		return nil, false, ""
 	}
-	if why := unsafeFolder(path); why != "" {
+	if why := ops.BroadFolder(path); why != "" {
 		return nil, false, why
 	}
 	fs.mu.Lock()
@@ -70,29 +72,6 @@ func (fs *folders) add(u, name string, cfg config) (f *folder, isNew bool, refus
 	// Longest path first, so a nested folder wins over its parent.
 	sort.SliceStable(fs.list, func(i, j int) bool { return len(fs.list[i].path) > len(fs.list[j].path) })
 	return f, true, ""
-}
-
-// unsafeFolder says why path must not be a workspace folder, or "". An
-// editor opened on the user's home folder or the file system root would
-// have the whole of it mined, dotfiles and other projects included; a
-// project inside either is fine.
-func unsafeFolder(path string) string {
-	real := path
-	if r, err := filepath.EvalSymlinks(path); err == nil {
-		real = r
-	}
-	if filepath.Dir(real) == real {
-		return "it is the file system root"
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		if rh, err := filepath.EvalSymlinks(h); err == nil {
-			h = rh
-		}
-		if filepath.Clean(h) == real {
-			return "it is your home folder"
-		}
-	}
-	return ""
 }
 
 // refuseFolder tells the user, in the log and as a warning in the editor,

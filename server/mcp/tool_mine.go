@@ -18,7 +18,8 @@ func toolMine() *tool {
 		name:  "palace_mine",
 		title: "Mine a folder or transcript",
 		desc: "Index a project folder, a file, or a conversation export into the palace, incrementally: unchanged files cost nothing, changed files are replaced, " +
-			"deleted ones pruned. Only paths inside the client's workspace roots (or folders the user allowed with --allow-path) can be mined. " +
+			"deleted ones pruned. Only paths inside the client's workspace roots (or folders the user allowed with --allow-path) can be mined, " +
+			"and never the user's home folder, a folder holding it or the file system root: mine a project folder inside them. " +
 			"Returns the mining summary (files seen, mined, unchanged, skipped by reason; drawers added and removed), how many drawers got vectors, " +
 			"and a notice when an export was only partly readable or embedding stopped early (the rest is searchable lexically).",
 		// Mining replaces the drawers of changed files and prunes those of
@@ -49,8 +50,11 @@ func runMine(ctx context.Context, s *Server, a args) (any, error) {
 		return nil, err
 	}
 	req := ops.MineRequest{Path: in.Path, Mode: in.Mode, Wing: in.Wing, EmbedBudget: s.opts.EmbedBudget, Progress: s.progress(ctx)}
-	// Bad arguments are named before the path is resolved against roots.
-	if err := req.Validate(); err != nil {
+	// Bad arguments are named before the path is resolved against roots;
+	// the path, relative to a root rather than to the server's working
+	// directory, is judged by ops.Mine once resolved (a home folder or the
+	// file system root is refused there, with no override over MCP).
+	if err := req.ValidateArgs(); err != nil {
 		return nil, err
 	}
 	path, under, err := s.minePath(ctx, in.Path)
