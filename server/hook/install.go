@@ -373,15 +373,21 @@ func codexNotes(o InstallOptions) []string {
 
 // Apply writes the planned file atomically (a temporary file renamed into
 // place), keeping an existing file's permissions; new files are 0600, new
-// folders 0700. An uninstall that restores a file install created
-// removes it.
+// folders 0700. A settings file that is a symbolic link (kept in a
+// dotfiles repository) is written where the link leads, and the link
+// stays. An uninstall that restores a file install created removes it,
+// or, behind a link, the file the link leads to.
 func (p Plan) Apply() error {
 	if !p.Changed {
 		return nil
 	}
 	if p.remove {
-		if err := os.Remove(p.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		target, err := linkTarget(p.Path)
+		if err != nil {
 			return fmt.Errorf("remove %s: %w", p.Path, err)
+		}
+		if err := os.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", target, err)
 		}
 		return p.applyRecord()
 	}
@@ -389,10 +395,59 @@ func (p Plan) Apply() error {
 	if fi, err := os.Stat(p.Path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	if err := writeAtomic(p.Path, p.New, mode); err != nil {
+	if err := writeThrough(p.Path, p.New, mode); err != nil {
 		return err
 	}
 	return p.applyRecord()
+}
+
+// maxLinks bounds the links linkTarget follows, as the kernel's ELOOP
+// does, so a loop of links is an error rather than a hang.
+const maxLinks = 40
+
+// linkTarget is the file path names once the symbolic links it is are
+// followed: the file an agent reads through them. A link to a file not yet
+// there names that file. Only the last element is followed; links among
+// the folders above it lead to the same folder either way.
+func linkTarget(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			// Relative to the link's folder as the kernel sees it: a
+			// ".." in the link climbs from the real folder.
+			dir := filepath.Dir(path)
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = real
+			}
+			to = filepath.Join(dir, to)
+		}
+		path = to
+	}
+	return "", fmt.Errorf("%s: more than %d symbolic links", path, maxLinks)
+}
+
+// writeThrough is writeAtomic on the file path's links lead to, so the
+// links stay links: replacing a link to a dotfiles repository with a
+// regular file would cut the user's settings off from it.
+func writeThrough(path string, b []byte, mode os.FileMode) error {
+	target, err := linkTarget(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return writeAtomic(target, b, mode)
 }
 
 // Diff is the change as lines starting with "-" and "+", with two lines of

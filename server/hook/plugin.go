@@ -101,10 +101,11 @@ func PluginHelp(dir string) string {
 }
 
 // WriteFiles writes files (paths relative to dir) under dir, each
-// atomically, replacing what an earlier run wrote.
+// atomically, replacing what an earlier run wrote; a file that is a
+// symbolic link is written where it leads, and stays a link.
 func WriteFiles(dir string, files map[string][]byte) error {
 	for rel, b := range files {
-		if err := writeAtomic(filepath.Join(dir, rel), b, 0o644); err != nil {
+		if err := writeThrough(filepath.Join(dir, rel), b, 0o644); err != nil {
 			return err
 		}
 	}
