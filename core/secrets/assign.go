@@ -272,7 +272,7 @@ func backSpace(text string, i int) int {
 // keys are written in: where one occurs, the key around it is read.
 var secretWords = []string{
 	"pass", "Pass", "PASS",
-	"pwd", "Pwd", "PWD",
+	"pw", "Pw", "PW", // pw, pwd
 	"secret", "Secret", "SECRET",
 	"token", "Token", "TOKEN",
 	"key", "Key", "KEY",
@@ -396,7 +396,7 @@ var secretLast = map[string]bool{
 	"password": true, "passwd": true, "pass": true, "passphrase": true, "pwd": true,
 	"secret": true, "token": true, "apikey": true, "secretkey": true, "accesskey": true,
 	"privatekey": true, "credential": true, "credentials": true, "authtoken": true,
-	"pat": true, "passcode": true,
+	"pat": true, "passcode": true, "pw": true,
 }
 
 // keyQualifiers make a final "key" secret: api_key, secret_key, ... but not

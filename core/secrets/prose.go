@@ -5,16 +5,78 @@ import "strings"
 // ---- passwords stated in prose ----
 
 // passwordKey reports a key that names a password itself (password,
-// db_password, passwd, passphrase, passcode), the only keys whose value a
-// sentence gives away: "the token is rotated" or "the key is in the vault"
-// say nothing secret, and shapes of real tokens and keys are found anyway.
+// db_password, passwd, passphrase, passcode, and the short pw, pwd and pass
+// of notes and chats: "pw: …", "pwd=…", "my pass is …"), the keys whose
+// value a sentence gives away whatever it looks like. "PASS" and "PWD"
+// alone in capitals are a test's verdict (--- PASS: TestX1) and the
+// shell's working directory, not passwords.
 func passwordKey(key string) bool {
 	ws := words(key)
-	if len(ws) == 0 {
+	if len(ws) == 0 || key == "PASS" || key == "PWD" {
 		return false
 	}
 	last := ws[len(ws)-1]
-	return strings.HasSuffix(last, "password") || last == "passwd" || last == "passphrase" || last == "passcode"
+	return strings.HasSuffix(last, "password") || last == "passwd" || last == "passphrase" || last == "passcode" ||
+		last == "pw" || last == "pwd" || last == "pass"
+}
+
+// statedSecretKey reports a key that names an API key, a token or a
+// secret, as a sentence does: "the API key is …", "our GitHub token was …",
+// "the client secret is: …". Such a sentence says as often that the key
+// "is required" or "is stored in Vault", so what it states counts only
+// when it looks generated (randomValue). "key" needs a qualifier, in the
+// key (api_key) or as the word before it ("API key", "access key"):
+// "the key is 0x1f" names no secret.
+func statedSecretKey(text string, ks int) bool {
+	ws := words(text[ks:runOf(text, ks, cKey)])
+	if len(ws) == 0 {
+		return false
+	}
+	switch last := ws[len(ws)-1]; {
+	case last == "token" || last == "secret" || last == "apikey" || last == "secretkey" || last == "accesskey" ||
+		last == "authtoken" || last == "privatekey":
+		return true
+	case last != "key":
+		return false
+	case len(ws) > 1:
+		return keyQualifiers[ws[len(ws)-2]]
+	}
+	return keyQualifiers[wordBefore(text, ks)]
+}
+
+// maxQualifierLen bounds how far wordBefore reads back: no qualifier of
+// keyQualifiers is longer, so the read is constant and the pass linear.
+const maxQualifierLen = 12
+
+// wordBefore is the word of letters one space before ks, in lower case,
+// or "" when there is none or it is longer than any qualifier.
+func wordBefore(text string, ks int) string {
+	e := ks - 1
+	if e < 1 || text[e] != ' ' {
+		return ""
+	}
+	b := e
+	for b > 0 && e-b < maxQualifierLen && is(text[b-1], cLower|cUpper) {
+		b--
+	}
+	if b == e || b > 0 && is(text[b-1], cKey) {
+		return ""
+	}
+	return strings.ToLower(text[b:e])
+}
+
+// randomValue reports a value a sentence states that reads as generated,
+// not as a word, a number or a reference: 16 hex digits or more (grouped
+// with '-' as a UUID or not, with letters and digits both), or a long
+// random-looking run of base64 as the entropy rule judges one.
+func randomValue(v string) bool {
+	if isPlaceholder(v) {
+		return false
+	}
+	if isHex(v) {
+		return len(v)-strings.Count(v, "-") >= 16 && hasAll(v, cDigit, cLower|cUpper)
+	}
+	return len(v) >= minEntropyLen && runOf(v, 0, valueRun) == len(v) && randomLooking(v)
 }
 
 // proseAt marks a password a sentence states after the password-named key
@@ -83,10 +145,13 @@ func (s *scanState) proseAt(ks, ke int) (span, bool) {
 		}
 		end = sentenceEnd(text[start:end]) + start
 	}
-	if !passwordKey(text[ks:ke]) || !stated(text[start:end]) {
-		return span{}, false
+	switch v := text[start:end]; {
+	case passwordKey(text[ks:ke]) && stated(v):
+		return span{start: start, end: end, kind: KindPassword, prio: prioAssign}, true
+	case verb && statedSecretKey(text, ks) && randomValue(v):
+		return span{start: start, end: end, kind: KindStatedSecret, prio: prioAssign}, true
 	}
-	return span{start: start, end: end, kind: KindPassword, prio: prioAssign}, true
+	return span{}, false
 }
 
 // proseBefore reports a key at ks that starts its line (after indentation
@@ -222,4 +287,134 @@ func (s *scanState) mysqlAt(i int) (span, bool) {
 		}
 	}
 	return span{}, false
+}
+
+// ---- user:password given to curl and httpie ----
+
+// userCommand is a command that takes a user and password in one argument,
+// user:password, and the options that give it.
+type userCommand struct {
+	name    string
+	options []string // "-u" also glued (-ubob:pw); "--user" also with '='
+}
+
+// userCommands: curl's --user and --proxy-user, httpie's --auth (http and
+// https are its commands). Without a colon the command asks for the
+// password (curl -u bob), and other commands' -u is something else
+// (sort -u, set -u).
+var userCommands = []userCommand{
+	{"curl", []string{"-u", "-U", "--user", "--proxy-user"}},
+	{"http", []string{"-a", "--auth"}},
+	{"https", []string{"-a", "--auth"}},
+}
+
+// userCommandAt marks the password of the user:password argument given to
+// the command of userCommands whose name starts at i, reading its
+// arguments up to the end of the command: a newline that no backslash
+// continues, ';', '|', or '&' ending a word (a URL's query holds '&' too).
+// A command name inside the arguments of one already read is part of it,
+// so no line is read again for each.
+func (s *scanState) userCommandAt(i int) (span, bool) {
+	text := s.text
+	if i < s.userEnd || i > 0 && is(text[i-1], cAlnum|cURL) {
+		return span{}, false
+	}
+	name := runOf(text, i, cLower)
+	var cmd *userCommand
+	for k := range userCommands {
+		if userCommands[k].name == text[i:name] {
+			cmd = &userCommands[k]
+		}
+	}
+	if cmd == nil || name == len(text) || !is(text[name], cSpace) {
+		return span{}, false
+	}
+	end := commandEnd(text, name)
+	s.userEnd = end
+	for a := name; a < end; a++ {
+		if !is(text[a], cSpace) && text[a] != '\n' {
+			continue
+		}
+		v, ok := userValue(text[a+1:end], cmd.options)
+		if !ok {
+			continue
+		}
+		v += a + 1
+		start, stop := v, v
+		if isQuote(text[v]) {
+			e, ok := closingQuote(text, v+1, text[v], false)
+			if !ok || e >= end {
+				break // no value closes in the command: reading on would read its rest again for every quote
+			}
+			start, stop = v+1, e
+		} else {
+			for stop < end && text[stop] > ' ' && !isQuote(text[stop]) {
+				stop++
+			}
+		}
+		a = stop
+		colon := strings.IndexByte(text[start:stop], ':')
+		if colon < 0 {
+			continue // curl asks for the password
+		}
+		if pw := text[start+colon+1 : stop]; userPassword(pw) {
+			return span{start: start + colon + 1, end: stop, kind: KindPassword, prio: prioAssign}, true
+		}
+	}
+	return span{}, false
+}
+
+// commandEnd is where the command whose arguments start at i ends.
+func commandEnd(text string, i int) int {
+	for ; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			if j := strings.TrimSuffix(text[:i], "\r"); !strings.HasSuffix(j, "\\") {
+				return i
+			}
+		case ';', '|':
+			return i
+		case '&':
+			if i+1 == len(text) || text[i+1] == '&' || is(text[i+1], cSpace) || text[i+1] == '\n' {
+				return i
+			}
+		}
+	}
+	return i
+}
+
+// userValue reads one of options at the start of arg and returns where its
+// value starts in arg: after white space, after '=' for a long option, or
+// glued to a short one.
+func userValue(arg string, options []string) (int, bool) {
+	for _, o := range options {
+		if !strings.HasPrefix(arg, o) || len(arg) == len(o) {
+			continue
+		}
+		rest := arg[len(o):]
+		switch {
+		case is(rest[0], cSpace):
+			v := len(o) + runOf(rest, 0, cSpace)
+			return v, v < len(arg) && arg[v] > ' '
+		case rest[0] == '=' && strings.HasPrefix(o, "--"):
+			return len(o) + 1, len(rest) > 1 && rest[1] > ' '
+		case !strings.HasPrefix(o, "--") && rest[0] > ' ':
+			return len(o), true
+		}
+	}
+	return 0, false
+}
+
+// userPassword reports a password given after user: that is one, not a
+// reference ($PASS, a name in capitals), code joining strings, or the word
+// a document writes in its place (curl -u user:password).
+func userPassword(pw string) bool {
+	if len(pw) < 3 || isPlaceholder(pw) || joinsStrings(pw) || strings.Trim(pw, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") == "" {
+		return false
+	}
+	switch strings.ToLower(pw) {
+	case "pass", "password", "passwd", "pwd", "secret", "token", "apikey", "api_key":
+		return false
+	}
+	return true
 }

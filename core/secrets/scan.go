@@ -40,6 +40,9 @@ type scanState struct {
 	// commandEnd is where the arguments of the last MySQL or MariaDB
 	// command read end (mysqlAt).
 	commandEnd int
+	// userEnd is where the arguments of the last curl or httpie command
+	// read end (userCommandAt).
+	userEnd int
 }
 
 // lineEnd is lineEnd(s.text, i), remembered for the triggers that ask
@@ -86,6 +89,11 @@ func buildTriggers() ([][]trigger, *[1 << 16]uint8) {
 	}
 	for _, c := range mysqlCommands {
 		ts = append(ts, trigger{c, (*scanState).mysqlAt})
+	}
+	for _, c := range userCommands {
+		if c.name != "https" { // found by "http", its start
+			ts = append(ts, trigger{c.name, (*scanState).userCommandAt})
+		}
 	}
 	var groups [][]trigger
 	pairs := new([1 << 16]uint8)

@@ -1,7 +1,8 @@
 // Package secrets finds known shapes of secrets in text (private key
 // blocks, provider tokens, credentials in URLs, values of secret-named keys,
-// passwords stated in prose, given to a command or kept in .netrc and
-// .pgpass files, high-entropy values in assignments) and replaces each with a marker that
+// passwords stated in prose, given to a command (mysql -p, curl -u
+// user:password) or kept in .netrc and .pgpass files, API keys and tokens a
+// sentence states, high-entropy values in assignments) and replaces each with a marker that
 // names what was removed, such as [REDACTED:github-token]. A marker never
 // holds any part of the secret.
 //
@@ -56,6 +57,9 @@ const (
 	// KindPassword is a password a sentence states ("the db password is:
 	// ...") or a MySQL or MariaDB command line gives (-pPASSWORD).
 	KindPassword = "password"
+	// KindStatedSecret is an API key, token or secret a sentence states
+	// ("the API key is 9f86…"), when its value looks generated.
+	KindStatedSecret = "stated-secret"
 )
 
 // Finding is one secret removed from a text.

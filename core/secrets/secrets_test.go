@@ -521,6 +521,10 @@ func adversarial(size int) map[string]string {
 		"xml password elements on a line":   "<pass" + "word>",
 		"connection string keys on a line":  ";AccountK" + "ey=",
 		"passwords glued to '=' in prose":   " pass" + "word=",
+		"curl commands on one long line":    "curl -u bob:" + j("S3cret", "99") + " ",
+		"continued curl lines":              "curl -u \\\n",
+		"API keys stated on one long line":  "the API key is " + j("9f86d0", "81884c7d659a2f") + " ",
+		"short password keys glued":         "pw:pw=pw is ",
 	}
 	out := map[string]string{}
 	for name, u := range units {
@@ -528,6 +532,10 @@ func adversarial(size int) map[string]string {
 	}
 	// A password after a colon whose value is a long run of keys.
 	out["colon password before a long run of keys"] = "pass" + "word: " + strings.Repeat("pass"+"word:", size/9)
+	// One curl command given its user option again and again, with values
+	// that are no password or whose quote never closes.
+	out["curl options on one long line"] = "curl" + strings.Repeat(" -u bob:x", size/9)
+	out["curl unclosed quoted users"] = "curl" + strings.Repeat(` -u "bob:`, size/9)
 	// A JWT whose header run is preceded by many other headers.
 	out["JWT headers before one payload"] = strings.Repeat("eyJ-", size/8) + "eyJaaaaaaaaaaaa.eyJ" + strings.Repeat("a", size/2) + "." + tok(53, 20)
 	return out
