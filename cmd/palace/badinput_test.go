@@ -1084,7 +1084,7 @@ func badCLICases() []badCase {
 					Integrity string              `json:"integrity"`
 					Checks    []store.HealthCheck `json:"checks"`
 				}
-				if code != 0 || json.Unmarshal([]byte(out), &d) != nil || !d.OK || d.Integrity != "ok" || len(d.Checks) != 5 {
+				if code != 0 || json.Unmarshal([]byte(out), &d) != nil || !d.OK || d.Integrity != "ok" || len(d.Checks) != 6 {
 					t.Errorf("doctor of a healthy read-only palace: exit %d, stderr %q, output %.1000s", code, errOut, out)
 				}
 				for _, ch := range d.Checks {

@@ -98,8 +98,8 @@ func crashDoctor(t *testing.T, home string) crashDoctorOut {
 	for _, c := range d.Checks {
 		names = append(names, c.Name)
 	}
-	if got := strings.Join(names, ","); got != "integrity,fts,metadata,vectors,audit" {
-		t.Fatalf("doctor checks %q, want integrity,fts,metadata,vectors,audit", got)
+	if got := strings.Join(names, ","); got != "integrity,fts,metadata,vectors,audit,kg" {
+		t.Fatalf("doctor checks %q, want integrity,fts,metadata,vectors,audit,kg", got)
 	}
 	switch {
 	case d.OK && code != 0, !d.OK && code != 1:
