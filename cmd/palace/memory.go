@@ -72,7 +72,9 @@ pnpm, from pnpm to npm). The note is written, and the older drawer is listed
 as one it may update ("written; it may update d_... (differs: word;
 increase → decrease)"; --json: "reason": "kept: differs from d_... in ...",
 and "updates", each with "differs", "was" and "now"): forget the older one if
-the new note replaces it.
+the new note replaces it. A duplicate of a note that a newer close note
+changed (increase, then decrease, then increase again) is written too, so the
+decision said last is the newest note.
 
 Secrets in the text (tokens, keys, passwords; see 'palace mine --help') are
 replaced by a marker such as [REDACTED:github-token] before the duplicate
@@ -116,8 +118,13 @@ or input (nothing written).`,
 					fmt.Fprintf(out, "written; it may update %s (differs: %s; %s)\n", u.ID, strings.Join(u.Differs, ", "), termLine(u.Change()))
 					printMatch(out, u.Match)
 				}
-				if len(res.Duplicates) > 0 {
+				switch {
+				case len(res.Duplicates) == 0:
+				case r.Force:
 					fmt.Fprintln(out, "written despite these duplicates (--force):")
+				default:
+					// A decision said again after a newer note changed it.
+					fmt.Fprintln(out, "written again: it repeats these, which the note above changed since:")
 				}
 			} else {
 				what := "this note"

@@ -110,20 +110,29 @@ func TestRememberReversedDecisionAllFronts(t *testing.T) {
 			}
 		})
 	}
-	// What a person reads: the reversal is written and says what it may
-	// update; the rewording says "not written" (exit 0: the wing holds it).
+	// What a person reads: the rewording says "not written" (exit 0: the
+	// wing holds it); the reversal is written and says what it may update.
 	out, errOut, code := runPalace(t, home, "remember", "--wing", "human", "--", pairs[0].older)
 	if code != 0 || !strings.HasPrefix(out, "remembered d_") {
 		t.Fatalf("first note: exit %d %q %q", code, out, errOut)
 	}
 	old := strings.Fields(out)[1]
+	out, _, code = runPalace(t, home, "remember", "--wing", "human", "--", "Increase the connection pool size for the orders database!")
+	if code != 0 || !strings.HasPrefix(out, "not written: wing human already holds something close to this note") {
+		t.Errorf("rewording: exit %d\n%s", code, out)
+	}
 	out, _, code = runPalace(t, home, "remember", "--wing", "human", "--", pairs[0].younger)
 	if lines := strings.Split(out, "\n"); code != 0 || len(lines) < 2 || !strings.HasPrefix(lines[0], "remembered d_") ||
 		lines[1] != "written; it may update "+old+" (differs: word; increase → decrease)" {
 		t.Errorf("reversal: exit %d\n%s", code, out)
 	}
-	out, _, code = runPalace(t, home, "remember", "--wing", "human", "--", "Increase the connection pool size for the orders database!")
-	if code != 0 || !strings.HasPrefix(out, "not written: wing human already holds something close to this note") {
-		t.Errorf("rewording: exit %d\n%s", code, out)
+	// The first decision said again after the reversal is written again:
+	// notes are stamped to the second, so the reversal must be a second
+	// older than it.
+	time.Sleep(1100 * time.Millisecond)
+	out, _, code = runPalace(t, home, "remember", "--wing", "human", "--", pairs[0].older)
+	if code != 0 || !strings.HasPrefix(out, "remembered d_") || !strings.Contains(out, "(differs: word; decrease → increase)") ||
+		!strings.Contains(out, "\nwritten again: it repeats these, which the note above changed since:\n  exact  "+old) {
+		t.Errorf("restated decision: exit %d\n%s", code, out)
 	}
 }

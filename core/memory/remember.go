@@ -208,8 +208,10 @@ type RememberResult struct {
 // first (see package secrets), so the note, its index and the duplicate
 // checks only ever see the markers. The duplicate check looks for the
 // same content hash, then asks the near finders; a near drawer that
-// differs from the note in meaning (Differences) does not stop the write
-// but is reported as a possible update. The exact check is
+// differs from the note in meaning (Differences: anything but wording)
+// does not stop the write but is reported as a possible update, and a
+// duplicate does not stop it either when such an update is newer than it
+// (the note restates a decision that was changed since). The exact check is
 // repeated inside the write transaction, so two concurrent identical notes
 // never both land; the near check is advisory. When the palace has vectors
 // the new note is embedded at once, so the next check and hybrid search see
@@ -282,7 +284,14 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 	// forced in many times).
 	res.Duplicates = append(res.Duplicates, near...)
 	res.Duplicates = res.Duplicates[:min(len(res.Duplicates), maxReported)]
-	if len(res.Duplicates) > 0 && !opts.Force {
+	// A duplicate of a note that a newer close note changed says the older
+	// decision again ("increase", "decrease", then "increase"): dropping it
+	// would leave the newer one answering, so it is written.
+	restored, err := changedSince(ctx, p, res.Duplicates, res.Updates)
+	if err != nil {
+		return res, fmt.Errorf("remember: %w", err)
+	}
+	if len(res.Duplicates) > 0 && !opts.Force && restored == nil {
 		res.Reason = skipReason(res.Duplicates[0])
 		return res, nil
 	}
@@ -300,7 +309,9 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		Content: n.Text, IndexText: idx, ContentHash: hash,
 		CreatedAt: at, OccurredAt: at, Importance: float64(n.Importance),
 	}
-	existing, err := p.Store.InsertNote(ctx, d, !opts.Force)
+	// A restated decision is meant to be a second copy of its text, so
+	// the write does not refuse an equal one.
+	existing, err := p.Store.InsertNote(ctx, d, !opts.Force && restored == nil)
 	if err != nil {
 		return res, fmt.Errorf("remember: %w", err)
 	}
@@ -317,7 +328,11 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		return res, nil
 	}
 	res.Added, res.ID = true, d.ID
-	if len(res.Updates) > 0 && len(res.Duplicates) == 0 {
+	switch {
+	case restored != nil && !opts.Force:
+		res.Reason = fmt.Sprintf("kept: %s repeats %s, which the newer %s changed (%s); it may update %s",
+			res.ID, res.Duplicates[0].ID, restored.ID, restored.Change(), restored.ID)
+	case len(res.Updates) > 0 && len(res.Duplicates) == 0:
 		u := res.Updates[0]
 		res.Reason = fmt.Sprintf("kept: differs from %s in %s (%s); it may update it", u.ID, u.Change(), strings.Join(u.Differs, ", "))
 	}
@@ -327,6 +342,33 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		res.Notice = strings.TrimSpace(res.Notice + " not embedded yet (" + err.Error() + "); run 'palace reindex'")
 	}
 	return res, nil
+}
+
+// changedSince returns the update written last, when it was written after
+// every duplicate (store.WrittenOrder: by creation time, then by when the
+// palace stored it): the duplicates then say what that update changed.
+func changedSince(ctx context.Context, p *palace.Palace, dups []Match, updates []Update) (*Update, error) {
+	if len(dups) == 0 || len(updates) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, 0, len(dups)+len(updates))
+	for _, m := range dups {
+		ids = append(ids, m.ID)
+	}
+	for _, u := range updates {
+		ids = append(ids, u.ID)
+	}
+	order, err := p.Store.WrittenOrder(ctx, ids)
+	if err != nil || len(order) == 0 {
+		return nil, err
+	}
+	last := order[len(order)-1]
+	for i := range updates {
+		if updates[i].ID == last {
+			return &updates[i], nil
+		}
+	}
+	return nil, nil
 }
 
 // orEmpty is ws, or an empty list for JSON's sake.

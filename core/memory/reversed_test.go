@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // nearPair is one line of testdata/near/pairs.txt.
@@ -134,5 +135,47 @@ func TestIsTypo(t *testing.T) {
 		if got := isTypo(c.b, c.a); got != c.want {
 			t.Errorf("isTypo(%q, %q) = %v, want %v", c.b, c.a, got, c.want)
 		}
+	}
+}
+
+// A decision reversed and then reversed back: the third note is the first
+// one's text, but dropping it as that duplicate would leave the second
+// answering. It is written, naming the note it repeats and the one it
+// undoes; said once more, it is a duplicate again. Notes are stamped to
+// the second, so the same holds within one second, by the order written.
+func TestRememberRestatedDecision(t *testing.T) {
+	p := openPalace(t)
+	at := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	const up, down = "increase the connection pool size for the orders database", "decrease the connection pool size for the orders database"
+	for _, step := range []time.Duration{time.Second, time.Millisecond} {
+		t.Run(step.String(), func(t *testing.T) {
+			wing := "db" + step.String()
+			i := 0
+			say := func(text string) RememberResult {
+				n := note(text, wing)
+				n.At = at.Add(time.Duration(i) * step)
+				i++
+				return remember(t, p, n, false)
+			}
+			first, second := say(up), say(down)
+			if !first.Added || !second.Added {
+				t.Fatalf("first two notes: %+v, %+v", first, second)
+			}
+			before := drawerCount(t, p)
+			third := say(up)
+			want := fmt.Sprintf("kept: %s repeats %s, which the newer %s changed (decrease → increase); it may update %s",
+				third.ID, first.ID, second.ID, second.ID)
+			if !third.Added || len(third.Duplicates) != 1 || third.Duplicates[0].ID != first.ID || third.Duplicates[0].Kind != "exact" ||
+				len(third.Updates) != 1 || third.Updates[0].ID != second.ID || third.Reason != want {
+				t.Fatalf("the first decision said again: want written with reason %q, got %+v", want, third)
+			}
+			if drawerCount(t, p) != before+1 {
+				t.Errorf("the restated decision was not written")
+			}
+			fourth := say(up)
+			if fourth.Added || !strings.HasPrefix(fourth.Reason, "not written: ") {
+				t.Errorf("said a fourth time, with nothing newer against it: want dropped, got %+v", fourth)
+			}
+		})
 	}
 }

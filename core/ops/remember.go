@@ -49,7 +49,8 @@ func (r RememberRequest) note() memory.Note {
 func (r RememberRequest) Validate() error { return r.note().Validate() }
 
 // Remember files r as a note drawer unless its wing already holds it or a
-// near duplicate differing only in wording (see memory.Remember): secrets are redacted first, the
+// near duplicate differing only in wording, and no newer close note
+// changed what that says (see memory.Remember): secrets are redacted first, the
 // near-duplicate check uses every finder the palace has (vectors when it
 // keeps them, always lexical), and a busy palace is waited for.
 func Remember(ctx context.Context, p *palace.Palace, r RememberRequest) (RememberResult, error) {

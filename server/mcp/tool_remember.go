@@ -18,6 +18,7 @@ func toolRemember() *tool {
 			"A close note that differs in anything else (a negation, a number, a date, a version, an environment, a name, any other word such as decrease for increase, " +
 			"or the same words in swapped roles) is a correction or another fact: it is written (added: true, reason \"kept: differs from ...\") " +
 			"and the older one is listed under updates with what differs (differs, was, now); forget the older one if it is now wrong. " +
+			"A note repeating an older one that a newer close note changed since is written again, so the decision said last is the newest. " +
 			"Do not store chat, secrets, or what the code and git history already say.",
 		idempotent: false, // force writes the same text again
 		params: []param{
