@@ -66,7 +66,7 @@ func (m *miner) detect(c candidate) (string, error) {
 }
 
 // conversation turns one export into drawers, one per exchange.
-func (m *miner) conversation(c candidate, format, text string, src store.Source) result {
+func (m *miner) conversation(ctx context.Context, c candidate, format, text string, src store.Source) result {
 	var convs []convo.Conversation
 	var perr error
 	if format == convo.FormatSlack {
@@ -98,7 +98,7 @@ func (m *miner) conversation(c candidate, format, text string, src store.Source)
 			found = append(found, fs...)
 		}
 	}
-	ds, err := conversationDrawers(m.p, m.router, m.wing, c.path, convs, m.opts.Chunk, src.Mtime)
+	ds, err := conversationDrawers(ctx, m.p, m.router, m.wing, c.path, convs, m.opts.Chunk, src.Mtime)
 	if err != nil {
 		return result{c: c, err: err}
 	}
@@ -155,7 +155,7 @@ func redactText(text, path string, line func(int) int) (string, []Redaction) {
 // conversationDrawers cuts conversations into exchanges and makes one
 // drawer of each: verbatim text, noise-free index text, speakers, message
 // range and times in its metadata, the room from the taxonomy or the topic.
-func conversationDrawers(p *palace.Palace, rt *router, wing, source string, convs []convo.Conversation, o chunk.Options, mtime int64) ([]store.Drawer, error) {
+func conversationDrawers(ctx context.Context, p *palace.Palace, rt *router, wing, source string, convs []convo.Conversation, o chunk.Options, mtime int64) ([]store.Drawer, error) {
 	var ds []store.Drawer
 	for ci, conv := range convs {
 		key := conv.ID
@@ -164,7 +164,7 @@ func conversationDrawers(p *palace.Palace, rt *router, wing, source string, conv
 		}
 		exs := convo.Exchanges(conv, o)
 		room := rt.routeConversation(exchangeHead("", exs))
-		more, err := exchangeDrawers(p, wing, source, key, room, conv, exs, 0, "", mtime)
+		more, err := exchangeDrawers(ctx, p, wing, source, key, room, conv, exs, 0, "", mtime)
 		if err != nil {
 			return nil, err
 		}
@@ -175,8 +175,9 @@ func conversationDrawers(p *palace.Palace, rt *router, wing, source string, conv
 
 // exchangeDrawers makes the drawers of exs, the exchanges of conv from
 // position pos on, in room; prevIndex is the index text of exchange pos-1
-// ("" for the first).
-func exchangeDrawers(p *palace.Palace, wing, source, key, room string, conv convo.Conversation, exs []convo.Exchange, pos int, prevIndex string, mtime int64) ([]store.Drawer, error) {
+// ("" for the first). It stops when ctx is done: the exchanges of one long
+// message are many thousands.
+func exchangeDrawers(ctx context.Context, p *palace.Palace, wing, source, key, room string, conv convo.Conversation, exs []convo.Exchange, pos int, prevIndex string, mtime int64) ([]store.Drawer, error) {
 	now := time.Now()
 	// Exports without per-message times (old Codex logs) still say when
 	// the session started; that dates its exchanges.
@@ -184,6 +185,9 @@ func exchangeDrawers(p *palace.Palace, wing, source, key, room string, conv conv
 	ds := make([]store.Drawer, 0, len(exs))
 	refers := map[int][]dates.Period{}
 	for i, ex := range exs {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		h := store.ContentHash(ex.Text)
 		// Each exchange is indexed together with the one before it, so a
 		// reply such as "yes, ship it" is found by what it answered.
@@ -254,7 +258,7 @@ func Conversations(ctx context.Context, p *palace.Palace, wing, source string, c
 	if err != nil {
 		return store.BatchResult{}, err
 	}
-	ds, err := conversationDrawers(p, newRouter(rooms), wing, source, convs, o, 0)
+	ds, err := conversationDrawers(ctx, p, newRouter(rooms), wing, source, convs, o, 0)
 	if err != nil {
 		return store.BatchResult{}, err
 	}

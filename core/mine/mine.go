@@ -163,14 +163,29 @@ type result struct {
 // long a mine (52-53 s each on a loaded machine).
 const batchDrawers = 1000
 
-// Run mines dir into st. On cancellation it stops, keeps every file already
-// committed, prunes nothing, and reports Interrupted.
+// checkEvery is how many chunks or exchanges a worker cuts between looks at
+// whether the mine was cancelled: a file of hundreds of megabytes is
+// hundreds of thousands of them.
+const checkEvery = 256
+
+// writeGrace is how long the batch being written when a mine is cancelled
+// has to commit before it is interrupted and rolled back (its files are
+// mined again next time). A batch of batchDrawers commits well within it;
+// a single file of 200 MB is one update of 330,000 drawers, whose
+// transaction held an interrupted mine for 37 s.
+const writeGrace = 500 * time.Millisecond
+
+// Run mines dir into st. On cancellation it stops within about a second:
+// the workers stop cutting, what they finish after it is left for the next
+// mine, and the batches being written have until writeGrace after it to
+// commit; it keeps every file committed, prunes nothing, and reports
+// Interrupted.
 func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary, error) {
 	start := time.Now()
 	st := p.Store
-	// Store calls are detached from cancellation: each is short, and an
-	// interrupt should stop the walk over files, not leave a batch half
-	// decided. Cancellation is checked between files.
+	// Store calls are detached from cancellation: each is short. The
+	// batches are written under bctx below, which gives them writeGrace
+	// to commit; a batch cut short rolls back whole.
 	wctx := context.WithoutCancel(ctx)
 	root, err := filepath.Abs(dir)
 	if err != nil {
@@ -275,8 +290,20 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 
 	m := &miner{p: p, wing: wing, opts: o, router: newRouter(rooms), known: known}
 	results := m.process(ctx, w.files)
+	// Batches are written under their own context: cancelled writeGrace
+	// after ctx, so a short transaction still commits and a long one stops.
+	bctx, stopWrites := context.WithCancel(wctx)
+	defer stopWrites()
+	defer context.AfterFunc(ctx, func() {
+		t := time.NewTimer(writeGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			stopWrites()
+		case <-bctx.Done():
+		}
+	})()
 	keep := map[string]bool{}
-	cut := map[string]bool{} // logs whose remaining pieces are dropped
 	// A batch is written on its own goroutine while the next one fills, so
 	// the workers are not held up for the length of a transaction: when
 	// they were, a cold mine of Go's src kept two cores a third idle. At
@@ -291,6 +318,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		w := <-inflight
 		inflight = nil
 		sum.WriteSeconds += w.took.Seconds()
+		if w.err != nil && bctx.Err() != nil {
+			return nil // interrupted and rolled back: Run reports the interruption
+		}
 		if w.err != nil {
 			return w.err
 		}
@@ -308,11 +338,11 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		next, inflight = pending{}, ch
 		go func() {
 			t := time.Now()
-			r, err := st.ApplySources(wctx, b.updates)
+			r, err := st.ApplySources(bctx, b.updates)
 			took := time.Since(t)
 			if err == nil {
 				// The next batch may be ready at once; let waiting writers in first.
-				st.Yield(wctx)
+				st.Yield(bctx)
 			}
 			ch <- written{batch: b, result: r, err: err, took: took}
 		}()
@@ -327,8 +357,11 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 				o.Progress(done, len(w.files))
 			}
 		}
-		if writeErr != nil {
-			continue // drain the workers
+		if writeErr != nil || ctx.Err() != nil {
+			// Drain the workers. Once cancelled, what they finish is not
+			// written: the next mine does it again, and the exit does not
+			// wait for a queue of results.
+			continue
 		}
 		if r.err != nil {
 			writeErr = r.err
@@ -336,14 +369,6 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		}
 		// A log's pieces come in order; the last result decides.
 		keep[r.c.path] = r.keep
-		if cut[r.c.path] || r.more && ctx.Err() != nil {
-			// Pieces not yet written when the mine is cut short are
-			// left, with all that follows them, to the next mine, which
-			// goes on from the last one written: a deadline must not
-			// wait for a queue of them.
-			cut[r.c.path], keep[r.c.path] = true, true
-			continue
-		}
 		if r.problem != nil {
 			sum.Errors = append(sum.Errors, *r.problem)
 		}
@@ -362,6 +387,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 			writeErr = flush()
 		}
 	}
+	// What came before a cancellation is still written, under bctx: an
+	// agent hook's deadline must not lose the last piece of a session it
+	// had in hand, nor an interrupt wait for a long transaction.
 	if writeErr == nil {
 		writeErr = flush()
 	}
@@ -574,7 +602,7 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 			return result{sent: true}
 		}
 	}
-	text, err := readText(c.path, limit)
+	text, err := readText(ctx, c.path, limit)
 	if err != nil {
 		s, ok := asSkip(err)
 		if !ok {
@@ -594,9 +622,9 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 	}
 	if format != "" {
 		if convo.Resumable(format) {
-			return m.wholeLog(c, format, text, src)
+			return m.wholeLog(ctx, c, format, text, src)
 		}
-		return m.conversation(c, format, text, src)
+		return m.conversation(ctx, c, format, text, src)
 	}
 	// Redaction comes before chunking, so no chunk boundary can split a
 	// secret into pieces that each look harmless.
@@ -624,6 +652,9 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 	}
 	ds := make([]store.Drawer, len(chunks))
 	for i, ch := range chunks {
+		if i%checkEvery == 0 && ctx.Err() != nil {
+			return result{c: c, err: ctx.Err()}
+		}
 		h := store.ContentHash(ch.Text)
 		idx, err := m.p.IndexText(ch.Text)
 		if err != nil {

@@ -2,6 +2,7 @@ package mine
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -45,7 +46,7 @@ const sniffLen = 8000
 // readText returns a file's text as UTF-8. A UTF-8 BOM is dropped; UTF-16
 // with a BOM is decoded. Files over maxSize, with a NUL byte in their first
 // 8000 bytes, or not valid UTF-8 are refused with an *errSkip saying why.
-func readText(path string, maxSize int64) (string, error) {
+func readText(ctx context.Context, path string, maxSize int64) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", &errSkip{ReasonUnreadable, err.Error()}
@@ -69,7 +70,7 @@ func readText(path string, maxSize int64) (string, error) {
 		return "", &errSkip{ReasonUnreadable, err.Error()}
 	}
 	// Read one byte past the cap so a file that grew since stat is caught.
-	b, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	b, err := io.ReadAll(io.LimitReader(ctxReader{ctx, f}, maxSize+1))
 	if err != nil {
 		return "", &errSkip{ReasonUnreadable, err.Error()}
 	}
@@ -136,4 +137,19 @@ func asSkip(err error) (*errSkip, bool) {
 	var s *errSkip
 	ok := errors.As(err, &s)
 	return s, ok
+}
+
+// ctxReader reads r until ctx is done: a file of hundreds of megabytes
+// (a raised --max-size) takes a while to read, and an interrupt must not
+// wait for it.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

@@ -2,6 +2,7 @@ package mine
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,7 +36,7 @@ func TestReadTextJudgesBinaryByItsHead(t *testing.T) {
 		{"NUL at byte 8000 after a UTF-8 BOM", bomNUL, 1 << 20, ReasonBinary},
 		{"text over the cap", bytes.Repeat([]byte("x"), 2000), 1000, ReasonTooLarge},
 	} {
-		_, err := readText(write(tc.name, tc.b), tc.max)
+		_, err := readText(context.Background(), write(tc.name, tc.b), tc.max)
 		got := ""
 		if s, ok := asSkip(err); ok {
 			got = s.reason

@@ -71,7 +71,7 @@ type piece struct {
 // head is the log's first bytes (up to headSize). A part that changes
 // what was mined before (a new conversation key, a new room for drawers
 // already filed, a Codex log changing message stream) gives errRewritten.
-func (m *miner) logPiece(c candidate, format string, cp checkpoint, data, head []byte, redact bool, mtime int64) (piece, error) {
+func (m *miner) logPiece(ctx context.Context, c candidate, format string, cp checkpoint, data, head []byte, redact bool, mtime int64) (piece, error) {
 	// Only whole lines count as read: a last line still being written is
 	// read again next time.
 	end := cp.Offset + int64(bytes.LastIndexByte(data, '\n')+1)
@@ -101,7 +101,7 @@ func (m *miner) logPiece(c candidate, format string, cp checkpoint, data, head [
 	if filed && room != cp.Room {
 		return piece{}, errRewritten
 	}
-	if p.drawers, err = exchangeDrawers(m.p, m.wing, c.path, key, room, conv, exs, cp.Position, cp.PrevIndex, mtime); err != nil {
+	if p.drawers, err = exchangeDrawers(ctx, m.p, m.wing, c.path, key, room, conv, exs, cp.Position, cp.PrevIndex, mtime); err != nil {
 		return piece{}, err
 	}
 	// The next mine starts at the last exchange's first message (at the
@@ -136,12 +136,12 @@ func (m *miner) logPiece(c candidate, format string, cp checkpoint, data, head [
 
 // wholeLog mines a log read whole (text, size bytes as on disk) and records
 // where the next mine goes on.
-func (m *miner) wholeLog(c candidate, format, text string, src store.Source) result {
+func (m *miner) wholeLog(ctx context.Context, c candidate, format, text string, src store.Source) result {
 	data := []byte(text)
 	if int64(len(data)) != src.Size || bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		return m.conversation(c, format, text, src) // decoded: offsets are not the file's
+		return m.conversation(ctx, c, format, text, src) // decoded: offsets are not the file's
 	}
-	p, err := m.logPiece(c, format, checkpoint{Format: format}, data, data[:min(len(data), headSize)], src.Redacted, src.Mtime)
+	p, err := m.logPiece(ctx, c, format, checkpoint{Format: format}, data, data[:min(len(data), headSize)], src.Redacted, src.Mtime)
 	if err != nil {
 		return result{c: c, err: err}
 	}
@@ -224,7 +224,7 @@ func (m *miner) resumeLog(ctx context.Context, c candidate, format string, src s
 		if err != nil || !utf8.Valid(data) {
 			return false
 		}
-		p, err := m.logPiece(c, format, cp, data, head, src.Redacted, src.Mtime)
+		p, err := m.logPiece(ctx, c, format, cp, data, head, src.Redacted, src.Mtime)
 		if errors.Is(err, errRewritten) {
 			return false
 		}
