@@ -26,3 +26,27 @@ func (l *Log) Uncorrected(committed int64) ([]Entry, error) {
 	}
 	return out, nil
 }
+
+// Committed returns how many lines of all kept files record a write as
+// committed (applied, with a sequence number, and not corrected since),
+// and the last of them: the evidence that a palace existed, which an
+// empty database file beside the log must not be taken for a new palace
+// against.
+func (l *Log) Committed() (n int, last Entry, err error) {
+	all, err := l.readAll()
+	if err != nil {
+		return 0, Entry{}, err
+	}
+	corrected := map[int64]bool{}
+	for _, e := range all {
+		if e.Corrects != 0 {
+			corrected[e.Corrects] = true
+		}
+	}
+	for _, e := range all {
+		if e.Corrects == 0 && e.Status == Applied && e.Seq > 0 && !corrected[e.Seq] {
+			n, last = n+1, e
+		}
+	}
+	return n, last, nil
+}

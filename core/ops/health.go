@@ -54,8 +54,11 @@ const CheckSchema = "schema"
 // A palace that cannot be opened normally (a damaged file fails the schema
 // migration) is opened read-only without its schema and checked all the
 // same, with the reason as a failed "open" check: the doctor of a damaged
-// palace must still say what is wrong. Only a missing palace or a
-// cancelled ctx is an error.
+// palace must still say what is wrong; one cut short gets a Next that
+// goes straight to salvage, since repair in place is refused. Only a
+// missing or lost palace (a database missing, empty or without tables
+// beside an audit log of committed writes: nothing to check, and the
+// error says so) or a cancelled ctx is an error.
 func DoctorAt(ctx context.Context, home string, o palace.Options, r DoctorRequest) (DoctorResult, error) {
 	if err := r.Validate(); err != nil {
 		return DoctorResult{}, err
@@ -63,7 +66,7 @@ func DoctorAt(ctx context.Context, home string, o palace.Options, r DoctorReques
 	o.NoCreate = true
 	p, openErr := Open(ctx, home, o)
 	if openErr != nil {
-		if errors.Is(openErr, store.ErrNoPalace) || ctx.Err() != nil {
+		if errors.Is(openErr, store.ErrNoPalace) || errors.Is(openErr, store.ErrLostPalace) || ctx.Err() != nil {
 			return DoctorResult{}, openErr
 		}
 		resolved, err := store.ResolveHome(home)
@@ -83,6 +86,13 @@ func DoctorAt(ctx context.Context, home string, o palace.Options, r DoctorReques
 		res.Checks = append(res.Checks[:at], append([]HealthCheck{open}, res.Checks[at:]...)...)
 		res.ReadOnly = false // opened read-only here, not for this user
 		summarize(&res)
+		if errors.Is(openErr, store.ErrDamagedPalace) {
+			// Repair in place is refused for a file cut short: salvage is
+			// the only step.
+			res.Next = "the database file is cut short (see the open check). Keep a copy of the palace folder, " +
+				"then copy every row SQLite can still read into a new palace with `palace repair --into NEWHOME`: " +
+				"it lists the rows it lost and checks the new palace"
+		}
 	}
 	return res, err
 }

@@ -43,21 +43,54 @@ type SalvageResult struct {
 
 // SalvageAt opens the palace at home read-only, without reading or
 // migrating its schema (a damaged file may fail both; see
-// palace.OpenForCheck), so nothing in it changes, and runs Salvage.
+// palace.OpenForCheck), so nothing in it changes, and salvages it as
+// Salvage does. A lost palace (an empty database beside an audit log of
+// committed writes) holds nothing to salvage and is refused with
+// store.ErrLostPalace. A file cut short, which SQLite refuses whole, is
+// read from a copy of its pages SQLite reads (store.ReadableCopy), made
+// in a folder inside the new palace's home and removed afterwards.
 func SalvageAt(ctx context.Context, home string, o palace.Options, r SalvageRequest) (SalvageResult, error) {
+	res := SalvageResult{Into: r.Into, Added: map[string]int{}}
 	if err := r.Validate(); err != nil {
-		return SalvageResult{Into: r.Into}, err
+		return res, err
 	}
+	into, err := filepath.Abs(r.Into)
+	if err != nil {
+		return res, input.Invalid("into", "%v", err)
+	}
+	res.Into = into
 	resolved, err := store.ResolveHome(home)
 	if err != nil {
-		return SalvageResult{Into: r.Into}, err
+		return res, err
 	}
-	src, err := palace.OpenForCheck(resolved, o)
+	if err := store.CheckExists(resolved); err != nil {
+		return res, err
+	}
+	if err := newFolder(into); err != nil {
+		return res, err
+	}
+	from := resolved
+	if err := os.MkdirAll(into, 0o700); err != nil {
+		return res, fmt.Errorf("salvage: create the new palace's home: %w", err)
+	}
+	scratch, err := os.MkdirTemp(into, "salvage-source-")
 	if err != nil {
-		return SalvageResult{Into: r.Into}, err
+		return res, fmt.Errorf("salvage: %w", err)
+	}
+	defer os.RemoveAll(scratch)
+	copied, err := store.ReadableCopy(resolved, scratch)
+	if err != nil {
+		return res, fmt.Errorf("salvage: %w", err)
+	}
+	if copied {
+		from = scratch
+	}
+	src, err := palace.OpenForCheck(from, o)
+	if err != nil {
+		return res, err
 	}
 	defer src.Close()
-	return Salvage(ctx, src, o, r)
+	return salvageInto(ctx, src, o, r, res)
 }
 
 // Salvage copies every row of src that SQLite can still read into a new
@@ -83,6 +116,13 @@ func Salvage(ctx context.Context, src *palace.Palace, o palace.Options, r Salvag
 	if err := newFolder(into); err != nil {
 		return res, err
 	}
+	return salvageInto(ctx, src, o, r, res)
+}
+
+// salvageInto is Salvage once res.Into is known to be a new folder (or
+// one holding only SalvageAt's copy of the source).
+func salvageInto(ctx context.Context, src *palace.Palace, o palace.Options, r SalvageRequest, res SalvageResult) (SalvageResult, error) {
+	into := res.Into
 	dst, err := Open(ctx, into, o)
 	if err != nil {
 		return res, fmt.Errorf("create the new palace: %w", err)

@@ -69,13 +69,18 @@ var ErrNoPalace = errors.New("no palace here")
 
 // CheckExists returns an error wrapping ErrNoPalace, naming home, when home
 // holds no palace database: what a read command says about a mistyped
-// home instead of creating an empty palace there.
+// home instead of creating an empty palace there. A database that is
+// missing, empty or without tables while the audit log records committed
+// writes is ErrLostPalace instead.
 func CheckExists(home string) error {
 	abs, err := filepath.Abs(home)
 	if err != nil {
 		return fmt.Errorf("palace home %s: %w", home, err)
 	}
 	path := filepath.Join(abs, DBName)
+	if err := checkLost(abs, path); err != nil {
+		return err
+	}
 	if _, err := os.Stat(path); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("palace home %s: %w (%s does not exist; check --home or PALACE_HOME, or create one with `palace mine`)", abs, ErrNoPalace, DBName)
@@ -86,17 +91,27 @@ func CheckExists(home string) error {
 }
 
 // Open creates home (0700) if needed, opens or creates palace.db (0600) and
-// brings its schema up to date.
+// brings its schema up to date. A lost palace (a database missing, empty
+// or without tables beside an audit log of committed writes) is
+// ErrLostPalace and a truncated one ErrDamagedPalace, and nothing is
+// created or written in either: a schema created over a lost palace would
+// make it look new and empty.
 func Open(home string) (*Store, error) {
 	abs, err := filepath.Abs(home)
 	if err != nil {
 		return nil, fmt.Errorf("palace home %s: %w", home, err)
 	}
+	path := filepath.Join(abs, DBName)
+	if err := checkLost(abs, path); err != nil {
+		return nil, err
+	}
+	if err := checkTruncated(path); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("create palace home %s: %w", abs, err)
 	}
 	registerVec()
-	path := filepath.Join(abs, DBName)
 	// Create the file ourselves so its mode is 0600 whatever the umask is,
 	// and never through a symbolic link planted in its place.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
@@ -160,6 +175,10 @@ func Open(home string) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	s := &Store{home: abs, path: path, w: w, audit: log, actor: "cli", turns: turns{path: filepath.Join(abs, TurnsName), max: maxYield}}
+	if err := s.checkSchemaLost(context.Background()); err != nil {
+		w.Close()
+		return nil, err
+	}
 	if err := s.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("palace database %s: %w", path, err)
