@@ -37,12 +37,14 @@ func TestSplitSentences(t *testing.T) {
 
 func TestEscapeText(t *testing.T) {
 	tests := map[string]string{
-		"  a\t\tb\n\nc  ":         "a b c",
-		`say "hi" | bye`:          "say 'hi' ¦ bye",
-		"nul\x00and\x1besc":       "nulandesc",
-		"bad\xffutf8":             "bad\uFFFDutf8",
-		"nbsp\u00a0and\u2028line": "nbsp and line",
-		"\r\n":                    "",
+		"  a\t\tb\n\nc  ":           "a b c",
+		`say "hi" | bye`:            "say 'hi' ¦ bye",
+		"nul\x00and\x1besc":         "nulandesc",
+		"bad\xffutf8":               "bad\uFFFDutf8",
+		"nbsp\u00a0and\u2028line":   "nbsp and line",
+		"\r\n":                      "",
+		"rtl\u202eexe\u202c ok":     "rtlexe ok",
+		"iso\u2066x\u2069 c1\u009b": "isox c1",
 	}
 	for in, want := range tests {
 		if got := escapeText(in); got != want {

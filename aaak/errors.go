@@ -13,7 +13,7 @@ const (
 	RuleHeader    = "header"    // missing header or wrong number of header fields
 	RuleVersion   = "version"   // version is not digits, or not 1
 	RuleBody      = "body"      // no body line, or a line of no known kind
-	RuleEncoding  = "encoding"  // invalid UTF-8 or a stray carriage return
+	RuleEncoding  = "encoding"  // invalid UTF-8, a stray carriage return or a terminal control
 	RuleZettel    = "zettel"    // zettel id or field count
 	RuleEntity    = "entity"    // entity code shape
 	RuleTopic     = "topic"     // topics field

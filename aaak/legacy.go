@@ -89,6 +89,16 @@ func (r *legacyReader) read(src string) *Document {
 			text = strings.ReplaceAll(text, "\r", " ")
 			r.note(num, "replaced a carriage return with a space")
 		}
+		if i := strings.IndexFunc(text, isTerminalControl); i >= 0 {
+			c, _ := utf8.DecodeRuneInString(text[i:])
+			text = strings.Map(func(r rune) rune {
+				if isTerminalControl(r) {
+					return -1
+				}
+				return r
+			}, text)
+			r.note(num, "removed control characters (the first %U)", c)
+		}
 		if isBlank(text) {
 			continue
 		}

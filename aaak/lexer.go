@@ -1,6 +1,7 @@
 package aaak
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -16,7 +17,8 @@ type srcLine struct {
 // scanLines splits src at LF, drops one trailing CR per line (CRLF input is
 // accepted on read) and skips blank lines. Lines with invalid UTF-8 or a CR
 // anywhere else are reported and marked bad: the printer never writes them,
-// so accepting them would break the print/parse round trip.
+// so accepting them would break the print/parse round trip. A line holding
+// a terminal control (isTerminalControl) is reported too.
 func scanLines(src string) ([]srcLine, Errors) {
 	var (
 		lines []srcLine
@@ -36,6 +38,13 @@ func scanLines(src string) ([]srcLine, Errors) {
 			errs = append(errs, &ParseError{Line: num, Col: colAt(text, i), Rule: RuleEncoding,
 				Reason: "carriage return inside a line (only CRLF line ends are accepted)"})
 			l.bad = true
+		} else if i := strings.IndexFunc(text, isTerminalControl); i >= 0 {
+			// Reported, but the line is still read: its other errors are
+			// worth seeing too. The reason names the character by its code
+			// point, never the character itself.
+			r, _ := utf8.DecodeRuneInString(text[i:])
+			errs = append(errs, &ParseError{Line: num, Col: colAt(text, i), Rule: RuleEncoding,
+				Reason: fmt.Sprintf("control character %U (a terminal showing the text would act on it)", r)})
 		}
 		if l.bad || !isBlank(text) {
 			lines = append(lines, l)

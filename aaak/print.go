@@ -3,6 +3,7 @@ package aaak
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Print writes doc in canonical form: the header, then one line per zettel,
@@ -11,7 +12,10 @@ import (
 //
 // Print does not validate: it writes values as they are, except that it
 // turns CR and LF inside values into spaces so that no value can spill onto
-// a line of its own and pose as another element. Call [Validate] to learn
+// a line of its own and pose as another element, and every other character
+// AAAK text may not hold (an escape, a C1 control, a bidi override) into
+// U+FFFD, so that printed AAAK never acts on the terminal that shows it.
+// Call [Validate] to learn
 // whether a hand-built document survives printing; [Encode] always returns
 // valid documents.
 func Print(doc *Document) string {
@@ -68,9 +72,26 @@ func oneLine(s string) string {
 	}, s)
 }
 
+// printValue is how Print writes a value: on its line (oneLine), and with
+// each terminal control but CR and LF shown as U+FFFD. The mark stays
+// visible, and a value holding one no longer reads back as written, which
+// Validate reports.
+func printValue(s string) string {
+	s = oneLine(s)
+	if strings.IndexFunc(s, isTerminalControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isTerminalControl(r) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
+}
+
 func formatHeader(h Header) string {
-	return "V" + strconv.Itoa(h.Version) + "|" + oneLine(h.Wing) + "|" + oneLine(h.Room) + "|" +
-		oneLine(h.Date) + "|" + oneLine(h.Source)
+	return "V" + strconv.Itoa(h.Version) + "|" + printValue(h.Wing) + "|" + printValue(h.Room) + "|" +
+		printValue(h.Date) + "|" + printValue(h.Source)
 }
 
 // formatZettel returns the zettel's line and the byte offset of each of its
@@ -83,14 +104,14 @@ func formatZettel(z Zettel) (string, [6]int) {
 	b.WriteString(strconv.FormatUint(z.ID, 10))
 	b.WriteByte(':')
 	off[0] = b.Len()
-	b.WriteString(oneLine(strings.Join(z.Entities, "+")))
+	b.WriteString(printValue(strings.Join(z.Entities, "+")))
 	b.WriteByte('|')
 	off[1] = b.Len()
-	b.WriteString(oneLine(strings.Join(z.Topics, "_")))
+	b.WriteString(printValue(strings.Join(z.Topics, "_")))
 	b.WriteByte('|')
 	off[2] = b.Len()
 	b.WriteByte('"')
-	b.WriteString(oneLine(z.Quote))
+	b.WriteString(printValue(z.Quote))
 	b.WriteString(`"|`)
 	off[3] = b.Len()
 	// Out-of-range star counts print as an invalid field (none, or six)
@@ -98,22 +119,22 @@ func formatZettel(z Zettel) (string, [6]int) {
 	b.WriteString(strings.Repeat("★", min(max(z.Stars, 0), 6)))
 	b.WriteByte('|')
 	off[4] = b.Len()
-	b.WriteString(oneLine(strings.Join(z.Emotions, "+")))
+	b.WriteString(printValue(strings.Join(z.Emotions, "+")))
 	b.WriteByte('|')
 	off[5] = b.Len()
 	for i, f := range z.Flags {
 		if i > 0 {
 			b.WriteByte('+')
 		}
-		b.WriteString(oneLine(string(f)))
+		b.WriteString(printValue(string(f)))
 	}
 	return b.String(), off
 }
 
 func formatTunnel(t Tunnel) string {
-	return "T:" + strconv.FormatUint(t.From, 10) + "<->" + strconv.FormatUint(t.To, 10) + "|" + oneLine(t.Label)
+	return "T:" + strconv.FormatUint(t.From, 10) + "<->" + strconv.FormatUint(t.To, 10) + "|" + printValue(t.Label)
 }
 
 func formatArc(a Arc) string {
-	return "ARC:" + oneLine(strings.Join(a.Emotions, "->"))
+	return "ARC:" + printValue(strings.Join(a.Emotions, "->"))
 }

@@ -95,11 +95,11 @@ func lowerWord(w string) string {
 }
 
 // escapeText is the write-side escaping of every free-text value the encoder
-// writes: invalid UTF-8 becomes U+FFFD, control characters are removed
-// (whitespace ones become spaces), whitespace runs collapse to one space,
-// the ends are trimmed, a double quote becomes an apostrophe and '|' becomes
-// '¦' (U+00A6). The
-// result never breaks a line or a field.
+// writes: invalid UTF-8 becomes U+FFFD, control characters and the bidi
+// controls are removed (whitespace ones become spaces), whitespace runs
+// collapse to one space, the ends are trimmed, a double quote becomes an
+// apostrophe and '|' becomes '¦' (U+00A6). The result never breaks a line
+// or a field, and never acts on the terminal that shows it.
 func escapeText(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	var b strings.Builder
@@ -110,7 +110,7 @@ func escapeText(s string) string {
 		case unicode.IsSpace(r):
 			space = b.Len() > 0
 			continue
-		case unicode.IsControl(r):
+		case unicode.IsControl(r), isTerminalControl(r):
 			continue
 		}
 		if space {
@@ -127,6 +127,27 @@ func escapeText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// isTerminalControl reports whether r is a character AAAK text may not hold
+// (SPEC.md, section 1) because a terminal showing it would act on it or
+// reorder the line: the C0 controls but TAB, DEL, the C1 controls, the line
+// and paragraph separators and the bidi embeddings, overrides and isolates.
+// An AAAK file is printed by 'palace aaak decode' and read by people, so a
+// quote holding ESC ] 52 (write the clipboard) or U+202E (show the line
+// reversed) is refused rather than passed on.
+func isTerminalControl(r rune) bool {
+	switch {
+	case r == '\t':
+		return false
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
+		return true
+	case r == 0x2028, r == 0x2029:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
 }
 
 // collapseSpace collapses whitespace runs to one space and trims.

@@ -27,8 +27,8 @@ func Validate(doc *Document) error {
 	for _, f := range []struct{ name, v string }{
 		{"wing", doc.Wing}, {"room", doc.Room}, {"date", doc.Date}, {"source", doc.Source},
 	} {
-		if strings.ContainsAny(f.v, "|\r\n") {
-			bad(1, 1, RuleHeader, "header %s %q contains '|' or a line break", f.name, f.v)
+		if strings.ContainsAny(f.v, "|\r\n") || hasTerminalControl(f.v) {
+			bad(1, 1, RuleHeader, "header %s %q contains '|', a line break or a control character", f.name, f.v)
 		}
 	}
 	line := 1
@@ -40,18 +40,18 @@ func Validate(doc *Document) error {
 			switch {
 			case tp == "":
 				bad(line, cols.at(off[1]), RuleTopic, "zettel %d has an empty topic", z.ID)
-			case strings.ContainsAny(tp, "_|\r\n"):
-				bad(line, cols.at(off[1]), RuleTopic, "topic %q contains '_', '|' or a line break", tp)
+			case strings.ContainsAny(tp, "_|\r\n") || hasTerminalControl(tp):
+				bad(line, cols.at(off[1]), RuleTopic, "topic %q contains '_', '|', a line break or a control character", tp)
 			}
 		}
-		if strings.ContainsAny(z.Quote, "|\r\n") {
-			bad(line, cols.at(off[2]), RuleQuote, "quote of zettel %d contains '|' or a line break", z.ID)
+		if strings.ContainsAny(z.Quote, "|\r\n") || hasTerminalControl(z.Quote) {
+			bad(line, cols.at(off[2]), RuleQuote, "quote of zettel %d contains '|', a line break or a control character", z.ID)
 		}
 	}
 	for _, t := range doc.Tunnels {
 		line++
-		if strings.ContainsAny(t.Label, "\r\n") {
-			bad(line, 1, RuleTunnel, "tunnel label %q contains a line break", t.Label)
+		if strings.ContainsAny(t.Label, "\r\n") || hasTerminalControl(t.Label) {
+			bad(line, 1, RuleTunnel, "tunnel label %q contains a line break or a control character", t.Label)
 		}
 	}
 
@@ -73,6 +73,10 @@ func Validate(doc *Document) error {
 	}
 	return nil
 }
+
+// hasTerminalControl reports whether s holds a character AAAK text may not
+// hold (isTerminalControl), which Print would not write as it is.
+func hasTerminalControl(s string) bool { return strings.IndexFunc(s, isTerminalControl) >= 0 }
 
 // mismatches reports elements that parse but read back differently. With
 // the checks above this should not happen; it is the safety net that makes
