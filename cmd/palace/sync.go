@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,8 +13,9 @@ import (
 
 func newSyncCmd(g *globals) *cobra.Command {
 	var (
-		asJSON bool
-		wing   string
+		asJSON  bool
+		wing    string
+		timeout time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "sync [--wing W]",
@@ -23,11 +25,17 @@ when given) to the team's PostgreSQL database, then pulls every operation
 after the last one applied and applies each batch in one local transaction,
 through the audit log (op team.pull). A sync cut at any point (killed,
 connection lost) resumes where it stopped on the next run, without losing or
-repeating anything.`,
+repeating anything. A team server that does not answer a step (connecting,
+one batch pushed or pulled) within --timeout, else ` + ops.TeamTimeoutEnv + `,
+else ` + ops.TeamTimeout.String() + `, fails the sync, naming its host; the batches already
+applied stay, and the next sync resumes after them.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := checkTeamTimeout(c, timeout); err != nil {
+				return err
+			}
 			res, err := withPalace(g, func(p *palace.Palace) (ops.SyncResult, error) {
-				return ops.Sync(c.Context(), p, ops.SyncRequest{Wing: wing})
+				return ops.Sync(c.Context(), p, ops.SyncRequest{Wing: wing, Timeout: timeout})
 			})
 			if err != nil {
 				return inputErr(err)
@@ -50,5 +58,6 @@ repeating anything.`,
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	c.Flags().StringVar(&wing, "wing", "", "sync this shared wing only")
+	teamTimeoutFlag(c.Flags(), &timeout)
 	return c
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
@@ -19,20 +21,49 @@ PostgreSQL database: every member keeps searching its own SQLite file, and
 'palace sync' (or 'palace serve', continuously) pushes its writes to the
 shared wings and pulls the others'. The connection string comes from
 ` + ops.TeamURLEnv + ` or from 'palace team join'; it is never printed,
-logged or written to the audit log.`,
+logged or written to the audit log. The team server must answer each step
+(connecting, one batch pushed or pulled, a status read) within --timeout,
+else ` + ops.TeamTimeoutEnv + ` (a duration such as 30s or 2m; 'palace
+serve' reads only this), else ` + ops.TeamTimeout.String() + `; the server also cancels a statement
+running longer. A connect_timeout in the connection string bounds
+connecting instead. A server that does not answer in time fails the
+command (status reports it instead), naming its host.`,
 	})
-	c.AddCommand(newTeamJoinCmd(g), newTeamShareCmd(g, true), newTeamShareCmd(g, false), newTeamGrantCmd(g), newTeamStatusCmd(g))
+	var timeout time.Duration
+	teamTimeoutFlag(c.PersistentFlags(), &timeout)
+	c.AddCommand(newTeamJoinCmd(g, &timeout), newTeamShareCmd(g, true, &timeout), newTeamShareCmd(g, false, &timeout), newTeamGrantCmd(g, &timeout), newTeamStatusCmd(g, &timeout))
 	return c
 }
 
-func newTeamJoinCmd(g *globals) *cobra.Command {
+// teamTimeoutFlag adds --timeout, the bound of each step the team server
+// must answer. A flag rather than a palace.yaml key: palace.yaml holds a
+// project folder's mine settings, while the bound belongs to the network
+// a command runs over, like the connection string; 'palace serve' takes
+// it from the environment, as it does the URL.
+func teamTimeoutFlag(fs *pflag.FlagSet, d *time.Duration) {
+	fs.DurationVar(d, "timeout", 0, "how long the team server may take over each step, such as 30s or 2m (default $"+ops.TeamTimeoutEnv+", else "+ops.TeamTimeout.String()+")")
+}
+
+// checkTeamTimeout refuses --timeout 0 or below: 0 is the flag's unset
+// value, so it cannot mean "no bound".
+func checkTeamTimeout(c *cobra.Command, d time.Duration) error {
+	if f := c.Flag("timeout"); f != nil && f.Changed && d <= 0 {
+		return usageError{fmt.Errorf("--timeout %s: want a positive duration such as 30s or 2m", d)}
+	}
+	return nil
+}
+
+func newTeamJoinCmd(g *globals, timeout *time.Duration) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "join [URL]",
 		Short: "Join the team whose PostgreSQL database URL names (default $" + ops.TeamURLEnv + ")",
 		Args:  args(cobra.MaximumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			var r ops.TeamJoinRequest
+			if err := checkTeamTimeout(c, *timeout); err != nil {
+				return err
+			}
+			r := ops.TeamJoinRequest{Timeout: *timeout}
 			if len(a) == 1 {
 				r.URL = a[0]
 			}
@@ -53,7 +84,7 @@ func newTeamJoinCmd(g *globals) *cobra.Command {
 	return c
 }
 
-func newTeamShareCmd(g *globals, share bool) *cobra.Command {
+func newTeamShareCmd(g *globals, share bool, timeout *time.Duration) *cobra.Command {
 	var asJSON bool
 	use, short := "share WING", "Share a wing with the team (its rows are pushed by the next sync)"
 	if !share {
@@ -64,9 +95,12 @@ func newTeamShareCmd(g *globals, share bool) *cobra.Command {
 		Short: short,
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
+			if err := checkTeamTimeout(c, *timeout); err != nil {
+				return err
+			}
 			res, err := withPalace(g, func(p *palace.Palace) (ops.TeamShareResult, error) {
 				if share {
-					return ops.TeamShare(c.Context(), p, ops.TeamShareRequest{Wing: a[0]})
+					return ops.TeamShare(c.Context(), p, ops.TeamShareRequest{Wing: a[0], Timeout: *timeout})
 				}
 				return ops.TeamUnshare(c.Context(), p, ops.TeamShareRequest{Wing: a[0]})
 			})
@@ -93,14 +127,17 @@ func newTeamShareCmd(g *globals, share bool) *cobra.Command {
 	return c
 }
 
-func newTeamGrantCmd(g *globals) *cobra.Command {
+func newTeamGrantCmd(g *globals, timeout *time.Duration) *cobra.Command {
 	var write, revoke bool
 	c := &cobra.Command{
 		Use:   "grant WING ROLE",
 		Short: "Give a PostgreSQL role read (or --write) access to a wing, or --revoke it; only a writer of the wing may",
 		Args:  args(cobra.ExactArgs(2)),
 		RunE: func(c *cobra.Command, a []string) error {
-			r := ops.TeamGrantRequest{Wing: a[0], Role: a[1], Write: write, Revoke: revoke}
+			if err := checkTeamTimeout(c, *timeout); err != nil {
+				return err
+			}
+			r := ops.TeamGrantRequest{Wing: a[0], Role: a[1], Write: write, Revoke: revoke, Timeout: *timeout}
 			if _, err := withPalace(g, func(p *palace.Palace) (ops.TeamGrantRequest, error) {
 				return ops.TeamGrant(c.Context(), p, r)
 			}); err != nil {
@@ -122,15 +159,18 @@ func newTeamGrantCmd(g *globals) *cobra.Command {
 	return c
 }
 
-func newTeamStatusCmd(g *globals) *cobra.Command {
+func newTeamStatusCmd(g *globals, timeout *time.Duration) *cobra.Command {
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "status",
 		Short: "Members, wings, this palace's shared wings with their pending operations, and the last sync",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := checkTeamTimeout(c, *timeout); err != nil {
+				return err
+			}
 			res, err := readPalace(g, func(p *palace.Palace) (ops.TeamStatusResult, error) {
-				return ops.TeamStatus(c.Context(), p)
+				return ops.TeamStatus(c.Context(), p, ops.TeamStatusRequest{Timeout: *timeout})
 			})
 			if err != nil {
 				return inputErr(err)

@@ -19,12 +19,55 @@ import (
 // PostgreSQL connection string; it wins over the one `team join` kept.
 const TeamURLEnv = "PALACE_TEAM_URL"
 
+// TeamTimeoutEnv names the environment variable that bounds each step of
+// a team operation (a Go duration: "30s", "2m") when the request names no
+// bound; unset, TeamTimeout. It is how 'palace serve' is given one.
+const TeamTimeoutEnv = "PALACE_TEAM_TIMEOUT"
+
+// TeamTimeout is the bound of each step when neither the request nor
+// TeamTimeoutEnv names one.
+const TeamTimeout = team.Timeout
+
+// checkTimeout accepts 0 (the default) or a positive bound.
+func checkTimeout(d time.Duration) error {
+	if d < 0 {
+		return input.Invalid("timeout", "%s: want a positive duration such as 10s or 2m", d)
+	}
+	return nil
+}
+
+// teamTimeout is the bound of each step of a team operation: d when set,
+// else the one TeamTimeoutEnv sets, else TeamTimeout.
+func teamTimeout(d time.Duration) (time.Duration, error) {
+	if d > 0 {
+		return d, nil
+	}
+	v := os.Getenv(TeamTimeoutEnv)
+	if v == "" {
+		return TeamTimeout, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, input.Invalid(TeamTimeoutEnv, "%s is not a positive duration such as 10s or 2m", input.Quote(v))
+	}
+	return d, nil
+}
+
+// teamDial connects to url, each step bounded as teamTimeout says.
+func teamDial(ctx context.Context, url string, timeout time.Duration) (*team.Conn, error) {
+	timeout, err := teamTimeout(timeout)
+	if err != nil {
+		return nil, err
+	}
+	return team.Connect(ctx, url, timeout)
+}
+
 // ErrNoTeam is returned when the palace has joined no team.
 var ErrNoTeam = errors.New("this palace has joined no team: palace team join URL (or set " + TeamURLEnv + ")")
 
 // teamConnect opens the team database this palace joined. The connection
 // string never appears in an error, a log or the audit log.
-func teamConnect(ctx context.Context, p *palace.Palace) (*team.Conn, error) {
+func teamConnect(ctx context.Context, p *palace.Palace, timeout time.Duration) (*team.Conn, error) {
 	url := os.Getenv(TeamURLEnv)
 	if url == "" {
 		v, ok, err := p.Store.Meta(ctx, store.MetaTeamURL)
@@ -36,13 +79,16 @@ func teamConnect(ctx context.Context, p *palace.Palace) (*team.Conn, error) {
 		}
 		url = v
 	}
-	return team.Connect(ctx, url)
+	return teamDial(ctx, url, timeout)
 }
 
 // TeamJoinRequest names the team database.
 type TeamJoinRequest struct {
 	// URL is a PostgreSQL connection string ("": $PALACE_TEAM_URL).
 	URL string `json:"-"`
+	// Timeout bounds each step the team server must answer (0:
+	// $PALACE_TEAM_TIMEOUT, else TeamTimeout).
+	Timeout time.Duration `json:"-"`
 }
 
 // Validate names the first bad field.
@@ -50,7 +96,7 @@ func (r TeamJoinRequest) Validate() error {
 	if r.URL == "" && os.Getenv(TeamURLEnv) == "" {
 		return input.Invalid("url", "is empty and "+TeamURLEnv+" is unset")
 	}
-	return nil
+	return checkTimeout(r.Timeout)
 }
 
 // TeamJoinResult says who joined.
@@ -70,7 +116,7 @@ func TeamJoin(ctx context.Context, p *palace.Palace, r TeamJoinRequest) (TeamJoi
 	if url == "" {
 		url = os.Getenv(TeamURLEnv)
 	}
-	c, err := team.Connect(ctx, url)
+	c, err := teamDial(ctx, url, r.Timeout)
 	if err != nil {
 		return TeamJoinResult{}, err
 	}
@@ -91,10 +137,18 @@ func TeamJoin(ctx context.Context, p *palace.Palace, r TeamJoinRequest) (TeamJoi
 // TeamShareRequest names a wing to share or stop sharing.
 type TeamShareRequest struct {
 	Wing string `json:"wing"`
+	// Timeout bounds each step of sharing, as TeamJoinRequest's does;
+	// unsharing never asks the team server.
+	Timeout time.Duration `json:"-"`
 }
 
 // Validate names the first bad field.
-func (r TeamShareRequest) Validate() error { return checkText("wing", r.Wing) }
+func (r TeamShareRequest) Validate() error {
+	if err := checkText("wing", r.Wing); err != nil {
+		return err
+	}
+	return checkTimeout(r.Timeout)
+}
 
 // TeamShareResult says what sharing did.
 type TeamShareResult struct {
@@ -116,7 +170,7 @@ func TeamShare(ctx context.Context, p *palace.Palace, r TeamShareRequest) (TeamS
 	if err := route.CheckName("wing", r.Wing); err != nil {
 		return res, err
 	}
-	c, err := teamConnect(ctx, p)
+	c, err := teamConnect(ctx, p, r.Timeout)
 	if err != nil {
 		return res, err
 	}
@@ -152,6 +206,8 @@ type TeamGrantRequest struct {
 	Write bool   `json:"write"`
 	// Revoke takes the role's access away instead.
 	Revoke bool `json:"revoke"`
+	// Timeout bounds the step, as TeamJoinRequest's does.
+	Timeout time.Duration `json:"-"`
 }
 
 // Validate names the first bad field.
@@ -159,7 +215,10 @@ func (r TeamGrantRequest) Validate() error {
 	if err := checkText("wing", r.Wing); err != nil {
 		return err
 	}
-	return checkText("role", r.Role)
+	if err := checkText("role", r.Role); err != nil {
+		return err
+	}
+	return checkTimeout(r.Timeout)
 }
 
 // TeamGrant gives (or revokes) a role's access to a wing; only a writer
@@ -168,7 +227,7 @@ func TeamGrant(ctx context.Context, p *palace.Palace, r TeamGrantRequest) (TeamG
 	if err := r.Validate(); err != nil {
 		return r, err
 	}
-	c, err := teamConnect(ctx, p)
+	c, err := teamConnect(ctx, p, r.Timeout)
 	if err != nil {
 		return r, err
 	}
@@ -182,10 +241,13 @@ func TeamGrant(ctx context.Context, p *palace.Palace, r TeamGrantRequest) (TeamG
 // SyncRequest selects what a sync covers.
 type SyncRequest struct {
 	Wing string `json:"wing,omitempty"` // "": every shared wing
+	// Timeout bounds each step (connecting, one batch pushed or pulled),
+	// as TeamJoinRequest's does; a long sync of many batches is not cut.
+	Timeout time.Duration `json:"-"`
 }
 
 // Validate names the first bad field; every field is optional.
-func (SyncRequest) Validate() error { return nil }
+func (r SyncRequest) Validate() error { return checkTimeout(r.Timeout) }
 
 // SyncResult says what a sync did.
 type SyncResult = team.SyncResult
@@ -196,13 +258,22 @@ func Sync(ctx context.Context, p *palace.Palace, r SyncRequest) (SyncResult, err
 	if err := r.Validate(); err != nil {
 		return SyncResult{}, err
 	}
-	c, err := teamConnect(ctx, p)
+	c, err := teamConnect(ctx, p, r.Timeout)
 	if err != nil {
 		return SyncResult{}, err
 	}
 	defer c.Close(context.WithoutCancel(ctx))
 	return team.Sync(ctx, p, c, r.Wing)
 }
+
+// TeamStatusRequest bounds the status read.
+type TeamStatusRequest struct {
+	// Timeout bounds each step, as TeamJoinRequest's does.
+	Timeout time.Duration `json:"-"`
+}
+
+// Validate names the first bad field; every field is optional.
+func (r TeamStatusRequest) Validate() error { return checkTimeout(r.Timeout) }
 
 // TeamStatusResult is a team palace's state as this member sees it.
 type TeamStatusResult struct {
@@ -228,10 +299,13 @@ type TeamSharedWing struct {
 
 // TeamStatus reports the members, the wings, this palace's shared wings
 // with their pending operations and last sync, and the contradictions of
-// the knowledge graph. It works offline:
-// the team's part is then replaced by Error.
-func TeamStatus(ctx context.Context, p *palace.Palace) (TeamStatusResult, error) {
+// the knowledge graph. It works offline, or against a team server that
+// does not answer: the team's part is then replaced by Error.
+func TeamStatus(ctx context.Context, p *palace.Palace, r TeamStatusRequest) (TeamStatusResult, error) {
 	var res TeamStatusResult
+	if err := r.Validate(); err != nil {
+		return res, err
+	}
 	wings, err := p.Store.TeamWings(ctx)
 	if err != nil {
 		return res, err
@@ -258,9 +332,13 @@ func TeamStatus(ctx context.Context, p *palace.Palace) (TeamStatusResult, error)
 	if res.Contradictions, err = kg.Contradictions(ctx, p.Store); err != nil {
 		return res, err
 	}
-	c, err := teamConnect(ctx, p)
-	if errors.Is(err, ErrNoTeam) {
+	c, err := teamConnect(ctx, p, r.Timeout)
+	switch {
+	case errors.Is(err, ErrNoTeam):
 		return res, nil
+	case errors.Is(err, input.ErrInvalid):
+		// A bad setting is the caller's to fix, not the database down.
+		return res, err
 	}
 	res.Joined = true
 	if err != nil {
@@ -281,7 +359,9 @@ const TeamPoll = 5 * time.Second
 
 // TeamFollow keeps the palace at home in sync with its team while ctx
 // lives (`palace serve`): each push by a member notifies the others,
-// which pull at once; a poll every TeamPoll covers lost notifications.
+// which pull at once; a poll every TeamPoll covers lost notifications. A
+// server that does not answer a step within TeamTimeoutEnv's bound is
+// logged and tried again after TeamPoll, like one that is down.
 // A palace that joined no team returns at once. It opens its own handle
 // on the palace, so the server's handle needs no change, and reports to
 // logf (never stdout, which carries the protocol).
@@ -303,6 +383,10 @@ func TeamFollow(ctx context.Context, home string, o palace.Options, logf func(st
 		case <-time.After(TeamPoll / 10):
 		}
 	}
+	// A bad timeout would fail every retry the same way: say it once.
+	if _, err := teamTimeout(0); err != nil {
+		return err
+	}
 	o.NoCreate = true
 	p, err := Open(ctx, home, o)
 	if err != nil {
@@ -312,6 +396,6 @@ func TeamFollow(ctx context.Context, home string, o palace.Options, logf func(st
 	if _, ok, err := p.Store.Meta(ctx, store.MetaTeamURL); err != nil || (!ok && os.Getenv(TeamURLEnv) == "") {
 		return err
 	}
-	team.Follow(ctx, p, func(ctx context.Context) (*team.Conn, error) { return teamConnect(ctx, p) }, TeamPoll, logf)
+	team.Follow(ctx, p, func(ctx context.Context) (*team.Conn, error) { return teamConnect(ctx, p, 0) }, TeamPoll, logf)
 	return nil
 }

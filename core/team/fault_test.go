@@ -117,7 +117,7 @@ func TestTeamWritesQueueWhileUnreachable(t *testing.T) {
 	if _, err := ops.Sync(ctx, a, ops.SyncRequest{}); err == nil || !strings.Contains(err.Error(), "connect to PostgreSQL at 127.0.0.1") || strings.Contains(err.Error(), ":pw@") {
 		t.Fatalf("sync with PostgreSQL down: %v, want a connection error naming the host and not the password", err)
 	}
-	st := must[ops.TeamStatusResult](t)(ops.TeamStatus(ctx, a))
+	st := must[ops.TeamStatusResult](t)(ops.TeamStatus(ctx, a, ops.TeamStatusRequest{}))
 	if st.Error == "" || len(st.Shared) != 1 || st.Shared[0].Pending != 30 {
 		t.Fatalf("status while down: error %q, shared %+v; want an error and 30 pending", st.Error, st.Shared)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,89 +47,200 @@ func (e *AccessError) Error() string {
 
 func (e *AccessError) Unwrap() error { return ErrNoAccess }
 
+// Timeout is how long the team server may take over one step of a team
+// operation when the caller names no other bound: connecting (with the
+// schema check), one batch pushed or pulled, a join, share, grant or status
+// read. A server that accepts the connection and never answers (a hung
+// PostgreSQL, a proxy whose other side is gone) would otherwise hold a
+// command, or a serving palace's sync, forever: TCP alone never gives up.
+// It bounds a step rather than a whole sync, so a long catch-up of many
+// batches is not cut short.
+const Timeout = 10 * time.Second
+
+// TimeoutError is a step the team server did not answer in time.
+type TimeoutError struct {
+	Step  string        // what was asked: "connect", "push", "pull", ...
+	Host  string        // the server's host and port, never the connection string
+	After time.Duration // the bound that ran out
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("team %s: the team server at %s did not answer within %s", e.Step, e.Host, e.After)
+}
+
+// Unwrap makes a timeout a context.DeadlineExceeded, as pgx's own are, so
+// ops.Classify names it as every other deadline.
+func (e *TimeoutError) Unwrap() error { return context.DeadlineExceeded }
+
 // Conn is a member's connection to the team database.
 type Conn struct {
-	pg   *pgx.Conn
-	role string
+	pg      *pgx.Conn
+	role    string
+	host    string
+	timeout time.Duration // the bound of each step
+	// statement is the server's statement_timeout, at most timeout.
+	statement time.Duration
 }
 
 // Connect opens url (a PostgreSQL connection string, with the TLS settings
 // pgx accepts) and creates or migrates the team schema when it is missing
-// or older. Errors never quote the connection string: it may hold a
-// password.
-func Connect(ctx context.Context, url string) (*Conn, error) {
+// or older. Each step of the connection's operations must be answered
+// within timeout (0: Timeout): the client gives up on the step then, and
+// the server cancels any one statement running longer (statement_timeout,
+// unless the role or url set a lower one), so a slow query does not go on
+// holding locks after the client left. A connect_timeout in url bounds
+// connecting to each address instead (pgx tries each one, and with the
+// default sslmode TLS then plain). Errors never quote the connection
+// string: it may hold a password.
+func Connect(ctx context.Context, url string, timeout time.Duration) (*Conn, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, errors.New("team: the connection string is not one PostgreSQL accepts")
 	}
-	pg, err := pgx.ConnectConfig(ctx, cfg)
+	if timeout <= 0 {
+		timeout = Timeout
+	}
+	c := &Conn{host: net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port))), timeout: timeout}
+	connect := timeout
+	if cfg.ConnectTimeout > 0 {
+		// Bounded by pgx per address; ours would cut the user's short.
+		connect = 0
+	}
+	err = c.within(ctx, "connect", connect, func(ctx context.Context) error {
+		pg, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			return fmt.Errorf("team: connect to PostgreSQL at %s: %w", c.host, err)
+		}
+		c.pg = pg
+		return nil
+	})
+	var te *TimeoutError
+	if errors.As(err, &te) && connect == 0 {
+		te.After = cfg.ConnectTimeout
+	}
 	if err != nil {
-		return nil, fmt.Errorf("team: connect to PostgreSQL at %s: %w", cfg.Host, err)
+		return nil, err
 	}
-	c := &Conn{pg: pg}
-	if err := pg.QueryRow(ctx, `SELECT current_user`).Scan(&c.role); err != nil {
-		pg.Close(ctx)
-		return nil, fmt.Errorf("team: %w", err)
-	}
-	if err := install(ctx, pg); err != nil {
-		pg.Close(ctx)
+	if err := c.within(ctx, "connect", timeout, func(ctx context.Context) error {
+		// Session-wide, in the same round trip as the role. A lower
+		// setting already in place (the role's, the database's, the url's)
+		// is kept, and read back so its cancel is reported with its bound.
+		var secs float64
+		if err := c.pg.QueryRow(ctx, `SELECT current_user, extract(epoch FROM (
+			CASE WHEN current_setting('statement_timeout')::interval BETWEEN '1 microsecond' AND $1::text::interval
+				THEN current_setting('statement_timeout')
+				ELSE set_config('statement_timeout', $1, false) END)::interval)::float8`,
+			strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)+"ms").Scan(&c.role, &secs); err != nil {
+			return fmt.Errorf("team: %w", err)
+		}
+		c.statement = time.Duration(secs * float64(time.Second))
+		return install(ctx, c.pg)
+	}); err != nil {
+		c.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
 	return c, nil
 }
 
-// Close ends the connection.
-func (c *Conn) Close(ctx context.Context) error { return c.pg.Close(ctx) }
+// queryCanceled is PostgreSQL's code for a statement it cancelled; the
+// message says whether statement_timeout (which Connect sets) ran out or
+// someone cancelled it.
+const queryCanceled = "57014"
+
+// within runs step under a deadline of bound from now (0: none but ctx's)
+// and says so when the server did not answer before it, rather than
+// pgx's "context deadline exceeded", "conn closed" or the server's
+// "canceling statement due to statement timeout".
+func (c *Conn) within(ctx context.Context, step string, bound time.Duration, f func(context.Context) error) error {
+	sctx := ctx
+	if bound > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, bound)
+		defer cancel()
+	}
+	err := f(sctx)
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	// Whatever pgx made of the deadline (it closes the connection, so a
+	// later read may say "conn closed"), the step ran out of time.
+	if sctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) {
+		return &TimeoutError{Step: step, Host: c.host, After: bound}
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == queryCanceled && strings.Contains(pe.Message, "statement timeout") {
+		return &TimeoutError{Step: step, Host: c.host, After: c.statement}
+	}
+	return err
+}
+
+// Close ends the connection, waiting no longer than a step for the
+// server to take the goodbye.
+func (c *Conn) Close(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	return c.pg.Close(ctx)
+}
 
 // Role is the PostgreSQL role this member connects as.
 func (c *Conn) Role() string { return c.role }
 
 // Join records this role as a member.
 func (c *Conn) Join(ctx context.Context) error {
-	if _, err := c.pg.Exec(ctx, `INSERT INTO palace.members (role) VALUES (current_user) ON CONFLICT DO NOTHING`); err != nil {
-		return fmt.Errorf("team join: %w", err)
-	}
-	return nil
+	return c.within(ctx, "join", c.timeout, func(ctx context.Context) error {
+		if _, err := c.pg.Exec(ctx, `INSERT INTO palace.members (role) VALUES (current_user) ON CONFLICT DO NOTHING`); err != nil {
+			return fmt.Errorf("team join: %w", err)
+		}
+		return nil
+	})
 }
 
 // Share creates wing in the team database (the caller becomes its writer)
 // or, when it exists, checks the caller may read it.
 func (c *Conn) Share(ctx context.Context, wing string) (write bool, err error) {
-	if _, err := c.pg.Exec(ctx, `SELECT palace.share($1)`, wing); err != nil {
-		return false, fmt.Errorf("team share %s: %w", wing, err)
-	}
-	read, write, err := c.access(ctx, wing)
-	if err != nil {
-		return false, err
-	}
-	if !read {
-		return false, &AccessError{Wing: wing, Role: c.role}
-	}
-	return write, nil
+	err = c.within(ctx, "share", c.timeout, func(ctx context.Context) error {
+		if _, err := c.pg.Exec(ctx, `SELECT palace.share($1)`, wing); err != nil {
+			return fmt.Errorf("team share %s: %w", wing, err)
+		}
+		read, w, err := c.access(ctx, wing)
+		if err != nil {
+			return err
+		}
+		if !read {
+			return &AccessError{Wing: wing, Role: c.role}
+		}
+		write = w
+		return nil
+	})
+	return write, err
 }
 
 // Grant gives role read or write access to wing; only a writer may.
 func (c *Conn) Grant(ctx context.Context, wing, role string, write bool) error {
-	if _, err := c.pg.Exec(ctx, `SELECT palace.grant_access($1, $2, $3)`, wing, role, write); err != nil {
-		var pe *pgconn.PgError
-		if errors.As(err, &pe) && pe.Code == "42501" {
-			return &AccessError{Wing: wing, Role: c.role, Write: true}
+	return c.within(ctx, "grant", c.timeout, func(ctx context.Context) error {
+		if _, err := c.pg.Exec(ctx, `SELECT palace.grant_access($1, $2, $3)`, wing, role, write); err != nil {
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && pe.Code == "42501" {
+				return &AccessError{Wing: wing, Role: c.role, Write: true}
+			}
+			return fmt.Errorf("team grant %s: %w", wing, err)
 		}
-		return fmt.Errorf("team grant %s: %w", wing, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // Revoke takes role's access to wing away; only a writer may.
 func (c *Conn) Revoke(ctx context.Context, wing, role string) error {
-	if _, err := c.pg.Exec(ctx, `SELECT palace.revoke_access($1, $2)`, wing, role); err != nil {
-		var pe *pgconn.PgError
-		if errors.As(err, &pe) && pe.Code == "42501" {
-			return &AccessError{Wing: wing, Role: c.role, Write: true}
+	return c.within(ctx, "revoke", c.timeout, func(ctx context.Context) error {
+		if _, err := c.pg.Exec(ctx, `SELECT palace.revoke_access($1, $2)`, wing, role); err != nil {
+			var pe *pgconn.PgError
+			if errors.As(err, &pe) && pe.Code == "42501" {
+				return &AccessError{Wing: wing, Role: c.role, Write: true}
+			}
+			return fmt.Errorf("team revoke %s: %w", wing, err)
 		}
-		return fmt.Errorf("team revoke %s: %w", wing, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 func (c *Conn) access(ctx context.Context, wing string) (read, write bool, err error) {
@@ -142,8 +254,13 @@ func (c *Conn) access(ctx context.Context, wing string) (read, write bool, err e
 // Push sends the queued operations of a batch in one transaction. An
 // operation PostgreSQL already holds (a push retried after a cut) is
 // skipped by its op id. A purge also rewrites the earlier operations of its
-// drawer as the tombstone, so the erased content leaves PostgreSQL.
+// drawer as the tombstone, so the erased content leaves PostgreSQL. The
+// batch is one step of the connection's timeout.
 func (c *Conn) Push(ctx context.Context, ops []store.TeamOp) error {
+	return c.within(ctx, "push", c.timeout, func(ctx context.Context) error { return c.push(ctx, ops) })
+}
+
+func (c *Conn) push(ctx context.Context, ops []store.TeamOp) error {
 	wings := map[string]bool{}
 	for _, op := range ops {
 		wings[op.Wing] = true
@@ -262,8 +379,17 @@ func purged(rows []store.Row) bool {
 	return false
 }
 
-// Pull reads up to limit operations of wing after sequence after.
-func (c *Conn) Pull(ctx context.Context, wing string, after int64, limit int) ([]store.TeamOp, error) {
+// Pull reads up to limit operations of wing after sequence after, as one
+// step of the connection's timeout.
+func (c *Conn) Pull(ctx context.Context, wing string, after int64, limit int) (ops []store.TeamOp, err error) {
+	err = c.within(ctx, "pull", c.timeout, func(ctx context.Context) error {
+		ops, err = c.pull(ctx, wing, after, limit)
+		return err
+	})
+	return ops, err
+}
+
+func (c *Conn) pull(ctx context.Context, wing string, after int64, limit int) ([]store.TeamOp, error) {
 	read, _, err := c.access(ctx, wing)
 	if err != nil {
 		return nil, err
@@ -364,8 +490,13 @@ func Sync(ctx context.Context, p *palace.Palace, c *Conn, wing string) (SyncResu
 		}
 		res.Seq[w] = after
 	}
-	if _, err := c.pg.Exec(ctx, `UPDATE palace.members SET last_sync = now() WHERE role = current_user`); err != nil {
-		return res, fmt.Errorf("team: %w", err)
+	if err := c.within(ctx, "sync", c.timeout, func(ctx context.Context) error {
+		if _, err := c.pg.Exec(ctx, `UPDATE palace.members SET last_sync = now() WHERE role = current_user`); err != nil {
+			return fmt.Errorf("team: %w", err)
+		}
+		return nil
+	}); err != nil {
+		return res, err
 	}
 	if err := st.SetMeta(ctx, store.MetaTeamSynced, time.Now().UTC().Format(time.RFC3339)); err != nil {
 		return res, err
@@ -441,8 +572,17 @@ type WingAccess struct {
 	Ops   int64  `json:"ops"` // operations in the log this member can read
 }
 
-// Status lists the members and the wings of the team.
-func (c *Conn) Status(ctx context.Context) ([]Member, []WingAccess, error) {
+// Status lists the members and the wings of the team, as one step of the
+// connection's timeout.
+func (c *Conn) Status(ctx context.Context) (ms []Member, ws []WingAccess, err error) {
+	err = c.within(ctx, "status", c.timeout, func(ctx context.Context) error {
+		ms, ws, err = c.status(ctx)
+		return err
+	})
+	return ms, ws, err
+}
+
+func (c *Conn) status(ctx context.Context) ([]Member, []WingAccess, error) {
 	rs, err := c.pg.Query(ctx, `SELECT role, joined_at, last_sync FROM palace.members ORDER BY role`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("team status: %w", err)
@@ -507,7 +647,10 @@ func Follow(ctx context.Context, p *palace.Palace, connect func(context.Context)
 				sleep(ctx, interval)
 				continue
 			}
-			if _, err := c.pg.Exec(ctx, `LISTEN `+Channel); err != nil {
+			if err := c.within(ctx, "listen", c.timeout, func(ctx context.Context) error {
+				_, err := c.pg.Exec(ctx, `LISTEN `+Channel)
+				return err
+			}); err != nil {
 				logf("team sync: listen: %v", err)
 			}
 		}

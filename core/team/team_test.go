@@ -180,7 +180,7 @@ func TestTeamSyncConverges(t *testing.T) {
 	// A push replayed with the same op ids adds nothing.
 	var before, after int
 	c.QueryRow(ctx, `SELECT count(*) FROM palace.ops`).Scan(&before)
-	tc, err := team.Connect(ctx, urls["alice"])
+	tc, err := team.Connect(ctx, urls["alice"], 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestTeamAccess(t *testing.T) {
 	if !errors.As(err, &ae) || !strings.Contains(err.Error(), `may not write wing "plans"`) {
 		t.Fatalf("rita's push: %v, want a refusal naming the wing", err)
 	}
-	st := must[ops.TeamStatusResult](t)(ops.TeamStatus(ctx, r))
+	st := must[ops.TeamStatusResult](t)(ops.TeamStatus(ctx, r, ops.TeamStatusRequest{}))
 	if len(st.Shared) != 1 || st.Shared[0].Pending != 1 {
 		t.Fatalf("rita's status: %+v, want her write pending", st.Shared)
 	}

@@ -177,7 +177,7 @@ func TestTeamWhatTravels(t *testing.T) {
 		if len(cs) != 1 || cs[0].Subject != "Checkout" || cs[0].Predicate != "owner" || len(cs[0].Facts) != 2 || cs[0].Current.Object != "Platform" {
 			t.Fatalf("kg check: %+v, want Checkout owner with Platform current", cs)
 		}
-		st := must[ops.TeamStatusResult](t)(ops.TeamStatus(ctx, p))
+		st := must[ops.TeamStatusResult](t)(ops.TeamStatus(ctx, p, ops.TeamStatusRequest{}))
 		if len(st.Contradictions) != 1 || st.Contradictions[0].Current.Object != "Platform" {
 			t.Fatalf("team status contradictions: %+v", st.Contradictions)
 		}
