@@ -7,9 +7,11 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/palace-dev/palace/cmd/palace/internal/bench"
 	"github.com/palace-dev/palace/core/embed"
@@ -44,6 +46,11 @@ each run's wall time, CPU time and peak memory, both medians, and their ratios.`
 			out := c.OutOrStdout()
 			if c.Flags().Changed("against") || c.Flags().Changed("rounds") {
 				return benchMineAgainst(c, out, a[0], against, rounds, asJSON)
+			}
+			// A missing folder is a usage error, found before a
+			// temporary home is made for it.
+			if err := bench.CheckMineDir(a[0]); err != nil {
+				return usageError{err}
 			}
 			home := g.home
 			if home == "" {
@@ -83,7 +90,77 @@ each run's wall time, CPU time and peak memory, both medians, and their ratios.`
 	m.Flags().StringVar(&against, "against", "", "another palace binary to compare cold mines with (an earlier build)")
 	m.Flags().IntVar(&rounds, "rounds", 2, "with --against: how many cold mines each binary runs, alternately")
 	c.AddCommand(m, newBenchLocomoCmd(), newBenchCodeCmd(), newBenchRelevantCmd(), newBenchEmbedCmd(g), newBenchVectorsCmd(), newBenchTeamCmd())
+	checkBenchFlagsFirst(c)
 	return c
+}
+
+// checkBenchFlagsFirst makes c and every command under it check each of
+// its numeric flags against bench.Bounds before it runs, so a size of
+// 999999999999 is refused at once rather than found hours later with the
+// disk full, and a new numeric flag without a bound fails at its first
+// run (TestBenchFlagsBounded fails before that).
+func checkBenchFlagsFirst(c *cobra.Command) {
+	if run := c.RunE; run != nil {
+		c.RunE = func(c *cobra.Command, a []string) error {
+			if err := checkBenchFlags(c); err != nil {
+				return usageError{err}
+			}
+			return run(c, a)
+		}
+	}
+	for _, sub := range c.Commands() {
+		checkBenchFlagsFirst(sub)
+	}
+}
+
+// checkBenchFlags refuses the first numeric flag of c outside its bound
+// or without one.
+func checkBenchFlags(c *cobra.Command) error {
+	path := benchPath(c)
+	var err error
+	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+		if err != nil || !numericFlag(f) {
+			return
+		}
+		b, ok := bench.BoundOf(path, f.Name)
+		if !ok {
+			err = fmt.Errorf("%s --%s: no bound in bench.Bounds", path, f.Name)
+			return
+		}
+		vs := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			vs = sv.GetSlice()
+		}
+		for _, v := range vs {
+			if err = checkBound(b, v); err != nil {
+				return
+			}
+		}
+	})
+	return err
+}
+
+// checkBound checks one value, as its flag printed it, against b.
+func checkBound(b bench.Bound, v string) error {
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return b.Check(n)
+	}
+	if n, err := strconv.ParseUint(v, 10, 64); err == nil {
+		return b.CheckUint(n)
+	}
+	return fmt.Errorf("--%s %s: not a whole number; bench.Bounds bounds whole numbers", b.Flag, v)
+}
+
+// numericFlag says whether f holds a number or a list of them: the flags
+// bench.Bounds must bound.
+func numericFlag(f *pflag.Flag) bool {
+	t := strings.TrimSuffix(f.Value.Type(), "Slice")
+	return strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint") || strings.HasPrefix(t, "float") || t == "duration"
+}
+
+// benchPath is c's path under the root: "bench", "bench vectors".
+func benchPath(c *cobra.Command) string {
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
 }
 
 // benchMineAgainst is `bench mine DIR --against BIN`: cold mines of DIR by
@@ -91,9 +168,6 @@ each run's wall time, CPU time and peak memory, both medians, and their ratios.`
 func benchMineAgainst(c *cobra.Command, out io.Writer, dir, against string, rounds int, asJSON bool) error {
 	if against == "" {
 		return usageError{errors.New("--against: give the palace binary to compare with")}
-	}
-	if rounds < 1 {
-		return usageError{fmt.Errorf("--rounds %d: want at least 1", rounds)}
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usageError{fmt.Errorf("%s: not a folder", dir)}
@@ -245,9 +319,6 @@ R_any@10, R_all@10 and MRR@10 for both.`,
 			if o.Repo == "" {
 				return usageError{fmt.Errorf("--repo DIR is required")}
 			}
-			if o.Max < 1 {
-				return usageError{fmt.Errorf("--max %d: want at least 1 query", o.Max)}
-			}
 			r, err := bench.Code(c.Context(), o)
 			if err != nil {
 				return err
@@ -298,9 +369,6 @@ definition's drawer is the first row (first) and among the first three
 		RunE: func(c *cobra.Command, _ []string) error {
 			if o.Repo == "" {
 				return usageError{fmt.Errorf("--repo DIR is required")}
-			}
-			if o.Max < 1 {
-				return usageError{fmt.Errorf("--max %d: want at least 1 call", o.Max)}
 			}
 			r, err := bench.Relevant(c.Context(), o)
 			if err != nil {
@@ -451,6 +519,9 @@ one untimed pass.`,
   palace bench vectors --n 10000 --dim 768 --json`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := o.Check(); err != nil {
+				return usageError{err}
+			}
 			o.Progress = c.ErrOrStderr()
 			r, err := bench.Vectors(c.Context(), o)
 			if err != nil {

@@ -90,8 +90,12 @@ unavailable. With default sizes the suite takes a few minutes.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
-			if err := bench.CheckGroups(o.Only); err != nil {
-				return usageError{fmt.Errorf("--only: %w", err)}
+			if !c.Flags().Changed("sizes") {
+				o.Sizes = nil
+			}
+			// Sizes and groups are refused before anything runs.
+			if err := o.Check(); err != nil {
+				return usageError{err}
 			}
 			exe, err := os.Executable()
 			if err != nil {
@@ -99,9 +103,6 @@ unavailable. With default sizes the suite takes a few minutes.`,
 			}
 			o.Exe, o.ModelDir, o.Progress = exe, g.modelDir, c.ErrOrStderr()
 			o.Embed = embed.ConfigFromEnv(g.home)
-			if !c.Flags().Changed("sizes") {
-				o.Sizes = nil
-			}
 			if cpuProfile != "" {
 				f, err := os.Create(cpuProfile)
 				if err != nil {

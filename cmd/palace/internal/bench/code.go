@@ -77,8 +77,8 @@ func Code(ctx context.Context, o CodeOptions) (*CodeReport, error) {
 	if o.Max == 0 {
 		o.Max = DefaultCodeMax
 	}
-	if o.Max < 0 {
-		return nil, fmt.Errorf("bench code: --max %d: want a positive number of queries", o.Max)
+	if err := o.Check(); err != nil {
+		return nil, fmt.Errorf("bench code: %w", err)
 	}
 	head, err := gitOut(ctx, o.Repo, "rev-parse", "--verify", "HEAD^{commit}")
 	if err != nil {

@@ -136,6 +136,9 @@ func Embed(ctx context.Context, o EmbedOptions) (*EmbedReport, error) {
 	if o.Iters <= 0 {
 		o.Iters = 10
 	}
+	if err := checkFlag("bench embed", "iters", o.Iters); err != nil {
+		return nil, fmt.Errorf("bench embed: %w", err)
+	}
 	if o.MinCellTime <= 0 {
 		o.MinCellTime = 5 * time.Second
 	}

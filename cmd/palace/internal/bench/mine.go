@@ -5,9 +5,12 @@ package bench
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -81,11 +84,54 @@ type MineReport struct {
 // mines it again (nothing changed, so a no-op), loads the files the cold
 // mine recorded into the floor's bare FTS5 table (a database beside the
 // palace, removed after), then times each of 100 mixed queries with the
-// default limit.
+// default limit. A run that fails (a missing dir, a cancelled context, an
+// error or a panic mid-way) removes what it made in home, so the next run
+// finds home as this one did; one killed before it could leaves its mark
+// (unfinishedMark), and the next run removes what that one made.
 func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error) {
-	if _, err := os.Stat(home + "/" + store.DBName); err == nil {
+	if err := CheckMineDir(dir); err != nil {
+		return nil, fmt.Errorf("bench mine: %w", err)
+	}
+	if err := clearUnfinished(home); err != nil {
+		return nil, fmt.Errorf("bench mine: remove the palace of a run that did not finish from %s: %w", home, err)
+	}
+	if _, err := os.Stat(filepath.Join(home, store.DBName)); err == nil {
 		return nil, fmt.Errorf("bench: %s already holds a palace; give an empty --home so the mine is cold", home)
 	}
+	undo, err := markUnfinished(home)
+	if err != nil {
+		return nil, fmt.Errorf("bench mine: %w", err)
+	}
+	r, err := mineIn(ctx, dir, home, cores, undo)
+	if err != nil {
+		return nil, err
+	}
+	// Kept, as asked for: the mark goes, so the next run refuses it.
+	if err := os.Remove(filepath.Join(home, unfinishedMark)); err != nil {
+		return nil, fmt.Errorf("bench mine: %w", err)
+	}
+	return r, nil
+}
+
+// mineIn is Mine's work in home, marked unfinished; unless it returns a
+// report, undo removes what it made, the palace closed first.
+func mineIn(ctx context.Context, dir, home string, cores int, undo func() error) (_ *MineReport, err error) {
+	done := false
+	defer func() {
+		if done {
+			return
+		}
+		// A panic leaves err nil; the palace goes all the same. The error
+		// says so: an interrupted mine's own says what it wrote is kept.
+		uerr := undo()
+		switch {
+		case err == nil:
+		case uerr != nil:
+			err = fmt.Errorf("%w (and removing its palace: %v)", err, uerr)
+		default:
+			err = fmt.Errorf("bench mine, its palace removed: %w", err)
+		}
+	}()
 	p, err := palace.Open(home)
 	if err != nil {
 		return nil, err
@@ -115,7 +161,80 @@ func Mine(ctx context.Context, dir, home string, cores int) (*MineReport, error)
 		return nil, err
 	}
 	r.DBBytes, r.Drawers = s.DBBytes, s.Drawers
+	done = true
 	return r, nil
+}
+
+// unfinishedMark is the file bench mine keeps in its home while it runs:
+// the names of the entries home held before, one a line. A run killed
+// before it could remove its palace leaves it behind, so the next run
+// knows which entries to remove rather than refusing the half-made palace.
+const unfinishedMark = ".palace-bench-mine-unfinished"
+
+// markUnfinished makes home if need be and writes the mark, returning the
+// function that removes what was made in home since: home itself when it
+// did not exist, else the entries it did not hold (the palace, its WAL,
+// lock and audit files, the floor's database).
+func markUnfinished(home string) (func() error, error) {
+	es, err := os.ReadDir(home)
+	made := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !made {
+		return nil, err
+	}
+	if made {
+		if err := os.MkdirAll(home, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	names := make([]string, 0, len(es))
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	if err := os.WriteFile(filepath.Join(home, unfinishedMark), []byte(strings.Join(names, "\n")), 0o600); err != nil {
+		return nil, err
+	}
+	if made {
+		return func() error { return os.RemoveAll(home) }, nil
+	}
+	return func() error { return removeMade(home, names) }, nil
+}
+
+// clearUnfinished removes what a killed run made in home, as its mark
+// says; nothing when home holds no mark.
+func clearUnfinished(home string) error {
+	b, err := os.ReadFile(filepath.Join(home, unfinishedMark))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var had []string
+	if len(b) > 0 {
+		had = strings.Split(string(b), "\n")
+	}
+	return removeMade(home, had)
+}
+
+// removeMade removes home's entries not named in had, the mark last, so
+// a removal that fails leaves the mark for the next run to finish.
+func removeMade(home string, had []string) error {
+	es, err := os.ReadDir(home)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range es {
+		if n := e.Name(); n != unfinishedMark && !slices.Contains(had, n) {
+			if err := os.RemoveAll(filepath.Join(home, n)); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	return os.Remove(filepath.Join(home, unfinishedMark))
 }
 
 // floorBeside measures the floor on the files the cold mine (sum)

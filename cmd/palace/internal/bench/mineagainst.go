@@ -44,6 +44,9 @@ type MineComparison struct {
 // self and with other, alternating (other first in each round), each as a
 // child process without an embedding model, and compares their medians.
 func MineAgainst(ctx context.Context, dir, self, other string, rounds int) (*MineComparison, error) {
+	if err := checkFlag("bench mine", "rounds", rounds); err != nil {
+		return nil, fmt.Errorf("bench mine: %w", err)
+	}
 	c := &MineComparison{Dir: dir, This: MineSide{Exe: self}, Other: MineSide{Exe: other}}
 	for round := 1; round <= rounds; round++ {
 		for _, b := range []struct{ name, exe string }{{"other", other}, {"this", self}} {

@@ -83,8 +83,8 @@ func Relevant(ctx context.Context, o RelevantOptions) (*RelevantReport, error) {
 	if o.Max == 0 {
 		o.Max = DefaultRelevantMax
 	}
-	if o.Max < 0 {
-		return nil, fmt.Errorf("bench relevant: --max %d: want a positive number of calls", o.Max)
+	if err := o.Check(); err != nil {
+		return nil, fmt.Errorf("bench relevant: %w", err)
 	}
 	repo, err := filepath.Abs(o.Repo)
 	if err != nil {

@@ -201,6 +201,9 @@ func Suite(ctx context.Context, o SuiteOptions) (*SuiteReport, error) {
 	if o.Exe == "" {
 		return nil, errors.New("bench: no palace binary to run")
 	}
+	if err := o.Check(); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
 	if len(o.Sizes) == 0 {
 		o.Sizes = DefaultSuiteSizes
 		if o.Quick {
@@ -210,12 +213,6 @@ func Suite(ctx context.Context, o SuiteOptions) (*SuiteReport, error) {
 	o.Sizes = slices.Clone(o.Sizes)
 	slices.Sort(o.Sizes)
 	o.Sizes = slices.Compact(o.Sizes)
-	if o.Sizes[0] <= 0 {
-		return nil, fmt.Errorf("bench: bad size %d", o.Sizes[0])
-	}
-	if err := CheckGroups(o.Only); err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
-	}
 	groups := SuiteGroups()
 	if len(o.Only) > 0 {
 		groups = slices.DeleteFunc(groups, func(g string) bool { return !slices.Contains(o.Only, g) })

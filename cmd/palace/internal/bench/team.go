@@ -102,10 +102,12 @@ func Team(ctx context.Context, o TeamOptions) (*TeamReport, error) {
 	if o.URL == "" {
 		return nil, errors.New("bench team: no PostgreSQL: give --url or set PALACE_TEST_PG (a role that may create databases and roles)")
 	}
+	if err := o.Check(); err != nil {
+		return nil, fmt.Errorf("bench team: %w", err)
+	}
 	if o.Progress == nil {
 		o.Progress = io.Discard
 	}
-	o.Members = max(o.Members, 2)
 	b := &benchTeam{o: o}
 	admin, err := pgx.Connect(ctx, o.URL)
 	if err != nil {

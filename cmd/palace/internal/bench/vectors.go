@@ -92,24 +92,19 @@ type VectorsReport struct {
 // benchVecModel is the model id the synthetic vectors are stored under.
 const benchVecModel = "bench-random"
 
-// Vectors builds a temporary palace of synthetic drawers (text drawn from a
-// fixed pseudo-word vocabulary with Zipf frequencies, so FTS5 has realistic
-// posting lists, and random unit vectors; no model is needed), grows it
-// through each size in turn, and at each size times KNN, BM25 and the two
-// together (hybrid search minus the query embedding), over the whole palace
-// and inside one wing. Everything comes from o.Seed.
-func Vectors(ctx context.Context, o VectorsOptions) (*VectorsReport, error) {
-	start := time.Now()
+// withDefaults fills the fields left zero; a negative one stays, for
+// Check to refuse.
+func (o VectorsOptions) withDefaults() VectorsOptions {
 	if len(o.Sizes) == 0 {
 		o.Sizes = DefaultVectorSizes
 	}
-	if o.Dim <= 0 {
+	if o.Dim == 0 {
 		o.Dim = DefaultVectorDim
 	}
-	if o.Wings <= 0 {
+	if o.Wings == 0 {
 		o.Wings = DefaultVectorWings
 	}
-	if o.Queries <= 0 {
+	if o.Queries == 0 {
 		o.Queries = DefaultVectorQueries
 	}
 	if o.Depth <= 0 {
@@ -118,6 +113,21 @@ func Vectors(ctx context.Context, o VectorsOptions) (*VectorsReport, error) {
 	if o.Seed == 0 {
 		o.Seed = DefaultVectorSeed
 	}
+	return o
+}
+
+// Vectors builds a temporary palace of synthetic drawers (text drawn from a
+// fixed pseudo-word vocabulary with Zipf frequencies, so FTS5 has realistic
+// posting lists, and random unit vectors; no model is needed), grows it
+// through each size in turn, and at each size times KNN, BM25 and the two
+// together (hybrid search minus the query embedding), over the whole palace
+// and inside one wing. Everything comes from o.Seed.
+func Vectors(ctx context.Context, o VectorsOptions) (*VectorsReport, error) {
+	start := time.Now()
+	if err := o.Check(); err != nil {
+		return nil, fmt.Errorf("bench vectors: %w", err)
+	}
+	o = o.withDefaults()
 	progress := o.Progress
 	if progress == nil {
 		progress = io.Discard
@@ -125,9 +135,6 @@ func Vectors(ctx context.Context, o VectorsOptions) (*VectorsReport, error) {
 	sizes := slices.Clone(o.Sizes)
 	slices.Sort(sizes)
 	sizes = slices.Compact(sizes)
-	if sizes[0] <= 0 {
-		return nil, fmt.Errorf("bench vectors: bad size %d", sizes[0])
-	}
 
 	home, err := os.MkdirTemp(o.TmpDir, "palace-bench-vectors-")
 	if err != nil {
