@@ -18,6 +18,9 @@ import (
 // plain statement, and one the sentence then denies ("... but that is
 // false") not at all. A retraction ("no longer", "not ... anymore",
 // "stopped using", "left") proposes ending the fact it names.
+//
+// Changes (change.go) are read past the verb: a move of a named thing, a
+// replacement, an upgrade to a version, a hand-over and a deadline.
 
 // shape is how a pattern's two sides map to a fact.
 type shape int
@@ -26,8 +29,17 @@ const (
 	active  shape = iota // S verb O: (S, pred, O)
 	owns                 // S owns O: (O, owner, S)
 	ownedBy              // O is owned by S: the left side is the thing
-	move                 // S moved from A to B: (S, uses, B), replacing A
-	replace              // S replaced A with B: (S, uses, B), replacing A
+	// The shapes below are read in change.go.
+	shift    // S moved [X] [from|off A] [to B]: a move, an upgrade or a deadline moved
+	replace  // S replaced A with B, B replaced A in X
+	swap     // S swapped A for B, dropped A in favour of B; without B, stopped using A
+	passive  // A was replaced by B
+	handover // S handed X over to P: (X, owner, P)
+	rewrite  // S rewrote X in B: (X, uses, B)
+	due      // X is due D: (X, due, D)
+	deadline // the deadline for X is D, X's deadline is D
+	dueBy    // S has to ship X by D
+	state    // S is on B (uses B), S is off B (ended)
 )
 
 type pattern struct {
@@ -45,6 +57,15 @@ type pattern struct {
 	// ends: the verb itself retracts the fact ("left Orion": no longer
 	// works on it).
 	ends bool
+	// named: the object must be a name or a team ("joined Atlas", "left
+	// the billing team"), not any noun ("joined the call").
+	named bool
+	// thing: the subject must be a thing ("the billing service talks to
+	// Stripe"), not a person talking to someone.
+	thing bool
+	// tech, sched: what a shift may propose: what the subject uses (a
+	// move, an upgrade), when it is due (a deadline pushed), or both.
+	tech, sched bool
 }
 
 // patterns, longest first where one starts another.
@@ -60,8 +81,14 @@ var patterns = []pattern{
 	{words: w("is responsible for"), pred: Owner, shape: owns, person: true},
 	{words: w("are responsible for"), pred: Owner, shape: owns, person: true},
 	{words: w("is in charge of"), pred: Owner, shape: owns, person: true},
+	{words: w("on the hook for"), pred: Owner, shape: owns, person: true},
+	{words: w("took ownership of"), pred: Owner, shape: owns, person: true},
+	{words: w("took over"), pred: Owner, shape: owns, person: true},
+	// Maintaining is not owning (labelled.jsonl): a thing has one owner,
+	// and maintainers come in numbers.
 	{words: w("owns"), pred: Owner, shape: owns, person: true},
 	{words: w("own"), pred: Owner, shape: owns, person: true},
+	{words: w("handed"), pred: Owner, shape: handover, person: true},
 
 	{words: w("decided to use"), pred: Decided, decided: true},
 	{words: w("decided to adopt"), pred: Decided, decided: true},
@@ -72,17 +99,40 @@ var patterns = []pattern{
 	{words: w("went with"), pred: Decided, decided: true},
 	{words: w("settled on"), pred: Decided, decided: true},
 	{words: w("opted for"), pred: Decided, decided: true},
+	{words: w("agreed on"), pred: Decided, decided: true},
+	{words: w("agreed to use"), pred: Decided, decided: true},
+	{words: w("agreed to go with"), pred: Decided, decided: true},
 	{words: w("chose"), pred: Decided, decided: true},
 	{words: w("picked"), pred: Decided, decided: true},
 
-	{words: w("moved from"), pred: Uses, shape: move},
-	{words: w("moved off"), pred: Uses, shape: move},
-	{words: w("migrated from"), pred: Uses, shape: move},
-	{words: w("migrated off"), pred: Uses, shape: move},
-	{words: w("switched from"), pred: Uses, shape: move},
-	{words: w("switched to"), pred: Uses},
-	{words: w("migrated to"), pred: Uses},
+	// A move names what moved, or moves the subject itself: "Maya moved
+	// the billing service from MySQL to PostgreSQL", "we migrated off
+	// MongoDB", "we upgraded Go to 1.26", "the launch slipped to May 20".
+	{words: w("moved"), pred: Uses, shape: shift, tech: true, sched: true},
+	{words: w("migrated"), pred: Uses, shape: shift, tech: true},
+	{words: w("switched"), pred: Uses, shape: shift, tech: true},
+	{words: w("ported"), pred: Uses, shape: shift, tech: true},
+	{words: w("upgraded"), pred: Uses, shape: shift, tech: true},
+	{words: w("downgraded"), pred: Uses, shape: shift, tech: true},
+	{words: w("bumped"), pred: Uses, shape: shift, tech: true},
+	{words: w("pinned"), pred: Uses, shape: shift, tech: true},
+	{words: w("pushed"), pred: Due, shape: shift, sched: true},
+	{words: w("slipped"), pred: Due, shape: shift, sched: true},
+	{words: w("postponed"), pred: Due, shape: shift, sched: true},
+	{words: w("delayed"), pred: Due, shape: shift, sched: true},
+	{words: w("rescheduled"), pred: Due, shape: shift, sched: true},
+
+	{words: w("was replaced"), pred: Uses, shape: passive},
+	{words: w("were replaced"), pred: Uses, shape: passive},
+	{words: w("been replaced"), pred: Uses, shape: passive},
+	{words: w("got replaced"), pred: Uses, shape: passive},
 	{words: w("replaced"), pred: Uses, shape: replace},
+	{words: w("swapped"), pred: Uses, shape: swap},
+	{words: w("ditched"), pred: Uses, shape: swap},
+	{words: w("dropped"), pred: Uses, shape: swap},
+	{words: w("traded"), pred: Uses, shape: swap},
+	{words: w("got rid of"), pred: Uses, shape: swap},
+	{words: w("rewrote"), pred: Uses, shape: rewrite},
 
 	{words: w("relies on"), pred: Uses},
 	{words: w("rely on"), pred: Uses},
@@ -90,6 +140,34 @@ var patterns = []pattern{
 	{words: w("uses"), pred: Uses},
 	{words: w("use"), pred: Uses},
 	{words: w("using"), pred: Uses, gerund: true},
+	{words: w("runs on"), pred: Uses},
+	{words: w("run on"), pred: Uses},
+	{words: w("running on"), pred: Uses, gerund: true},
+	{words: w("built on"), pred: Uses, gerund: true},
+	{words: w("written in"), pred: Uses, gerund: true},
+	{words: w("rewritten in"), pred: Uses, gerund: true},
+	{words: w("targets"), pred: Uses, named: true},
+	{words: w("target"), pred: Uses, named: true},
+	{words: w("adopted"), pred: Uses},
+	{words: w("talks to"), pred: Uses, thing: true, named: true},
+	// "We're on Node 22", "the API service is on Java 21 now", "we're
+	// finally off Python 2": after am/is/are only.
+	{words: w("on"), pred: Uses, shape: state, gerund: true},
+	{words: w("off"), pred: Uses, shape: state, gerund: true, ends: true},
+
+	// Deadlines: "the RFC is due by Monday", "the deadline for X is March
+	// 31", "we have to ship X by Friday".
+	{words: w("due"), pred: Due, shape: due, gerund: true},
+	{words: w("deadline for"), pred: Due, shape: deadline},
+	{words: w("deadline is"), pred: Due, shape: deadline},
+	{words: w("ship"), pred: Due, shape: dueBy},
+	{words: w("finish"), pred: Due, shape: dueBy},
+	{words: w("deliver"), pred: Due, shape: dueBy},
+	{words: w("land"), pred: Due, shape: dueBy},
+	{words: w("complete"), pred: Due, shape: dueBy},
+	{words: w("submit"), pred: Due, shape: dueBy},
+	{words: w("launch"), pred: Due, shape: dueBy},
+	{words: w("release"), pred: Due, shape: dueBy},
 
 	{words: w("would rather use"), pred: Prefers, person: true},
 	{words: w("would rather"), pred: Prefers, person: true},
@@ -97,9 +175,11 @@ var patterns = []pattern{
 	{words: w("prefer"), pred: Prefers, person: true},
 	{words: w("likes"), pred: Prefers, person: true},
 
-	// Leaving names what one worked on: "Alice left Orion". Only a named
-	// object, since "left" is also the past of leaving anything behind.
-	{words: w("left"), pred: WorksOn, person: true, ends: true},
+	// Joining and leaving name what one works on: "Alice left Orion",
+	// "Lena joined the payments team". Only a named object or a team,
+	// since one also leaves the office and joins a call.
+	{words: w("joined"), pred: WorksOn, person: true, named: true},
+	{words: w("left"), pred: WorksOn, person: true, ends: true, named: true},
 }
 
 func w(s string) []string { return strings.Fields(s) }
@@ -322,6 +402,7 @@ type side struct {
 	name  string
 	conf  float64
 	thing bool // "the X": a thing, not a person or team
+	we    bool // the drawer's We: "we", "our team", "the team"
 }
 
 // clause proposes the facts of one clause. A retraction ("no longer",
@@ -329,6 +410,7 @@ type side struct {
 // what it states is proposed as ending.
 func clause(ts []token, w who) []fact {
 	ts, retracts := retraction(ts)
+	ts = notUntil(ts)
 	for _, t := range ts {
 		if negations[t.low] {
 			return nil
@@ -344,7 +426,7 @@ func clause(ts []token, w who) []fact {
 		j := i + len(p.words)
 		fs := read(ts, i, j, p, w)
 		for k := range fs {
-			fs[k].ends = retracts || p.ends
+			fs[k].ends = fs[k].ends || retracts || p.ends
 			fs[k].now = now
 		}
 		out = append(out, fs...)
@@ -373,16 +455,41 @@ func match(ts []token, i int) (pattern, bool) {
 	return pattern{}, false
 }
 
-// read turns the pattern found at ts[i:j] into facts.
+// read turns the pattern found at ts[i:j] into facts. A hedge anywhere
+// in the clause halves their confidence.
 func read(ts []token, i, j int, p pattern, w who) []fact {
-	if i > 0 && ts[i-1].low == "to" {
-		return nil // "need to use X", "how to use X": not a statement
-	}
 	hedged := false
 	for k, t := range ts {
-		if (k < i || k >= j) && hedges[t.low] {
+		if (k < i || k >= j) && hedges[t.low] && !month(ts, k) {
 			hedged = true
 		}
+	}
+	out := readFacts(ts, i, j, p, w)
+	if hedged {
+		for k := range out {
+			out[k].conf /= 2
+		}
+	}
+	return out
+}
+
+// month reports whether ts[k], "may", is the month: "in May", "by May 3".
+func month(ts []token, k int) bool {
+	return ts[k].text == "May" && k > 0 && (ts[k-1].low == "in" || ts[k-1].low == "by" || ts[k-1].low == "on" ||
+		ts[k-1].low == "until" || ts[k-1].low == "since" || ts[k-1].low == "to" || ts[k-1].low == "of")
+}
+
+func readFacts(ts []token, i, j int, p pattern, w who) []fact {
+	// Deadlines name their subject after the verb, or before it as a
+	// possessive; "have to ship X by D" is the one "to" that states.
+	switch p.shape {
+	case deadline:
+		return deadlineFacts(ts, i, j, p, w)
+	case dueBy:
+		return dueByFacts(ts, i, j)
+	}
+	if i > 0 && ts[i-1].low == "to" {
+		return nil // "need to use X", "how to use X": not a statement
 	}
 	k, aux, past := i-1, false, false
 	for k >= 0 && skippable[ts[k].low] {
@@ -397,30 +504,43 @@ func read(ts []token, i, j int, p pattern, w who) []fact {
 	if len(left) == 0 {
 		return nil
 	}
-	var right []side
-	var replaced string
 	switch p.shape {
-	case move, replace:
-		sep := map[shape][]string{move: {"to", "onto"}, replace: {"with", "by"}}[p.shape]
-		a, rest := object(ts[j:])
-		if len(a) != 1 || len(rest) == 0 || !slices.Contains(sep, rest[0].low) {
-			return nil
-		}
-		replaced = a[0].name
-		if right, _ = object(rest[1:]); len(right) != 1 {
-			return nil
-		}
-	default:
-		right, _ = object(ts[j:])
+	case shift:
+		return shiftFacts(ts[:k+1], ts[j:], left, p, w)
+	case replace, swap, passive:
+		return replaceFacts(ts[j:], left, p, w)
+	case handover:
+		return handoverFacts(ts[j:], left)
+	case rewrite:
+		return rewriteFacts(ts[j:], left)
+	case due:
+		return dueFacts(ts[j:], left)
+	case state:
+		return stateFacts(ts[j:], left, p)
+	}
+	right, rest := object(ts[j:])
+	if p.named {
+		right = slices.DeleteFunc(right, func(r side) bool { return !nameOrTeam(r.name) })
 	}
 	if len(right) == 0 {
 		return nil
 	}
-	if p.ends && !leftNamed(left, right, w) {
+	if p.ends && !leftNamed(left, w) {
 		return nil
 	}
+	if p.pred == Uses && slices.ContainsFunc(right, func(r side) bool { return isDate(r.name) }) {
+		return nil // "the job runs on Mondays"
+	}
+	// A decision is what the deciders use when they are the project ("we
+	// decided to use Postgres"); a person's decision is the project's when
+	// it names what for ("Maya decided to use Redis for the cache"), and
+	// only theirs otherwise ("I decided to use Neovim for everything").
+	for_ := purpose(rest)
 	var out []fact
 	for _, l := range left {
+		if p.thing && !l.thing {
+			continue
+		}
 		for _, r := range right {
 			s, o := l, r
 			if p.shape == owns {
@@ -434,12 +554,17 @@ func read(ts []token, i, j int, p pattern, w who) []fact {
 				continue
 			}
 			c := min(l.conf, r.conf)
-			if hedged {
-				c /= 2
+			out = append(out, fact{s: s.name, p: p.pred, o: o.name, conf: c})
+			if !p.decided || p.ends {
+				continue
 			}
-			out = append(out, fact{s: s.name, p: p.pred, o: o.name, replaces: replaced, conf: c})
-			if p.decided && !p.ends {
+			switch {
+			case l.we:
 				out = append(out, fact{s: s.name, p: Uses, o: o.name, conf: c})
+			case for_ && key(s.name) == key(w.we):
+				out = append(out, fact{s: s.name, p: Uses, o: o.name, conf: c}) // "Platform decided ..." in platform
+			case for_ && w.we != "":
+				out = append(out, fact{s: w.we, p: Uses, o: o.name, conf: c})
 			}
 		}
 	}
@@ -460,11 +585,11 @@ func subjects(ts []token, w who) []side {
 				return nil
 			}
 			s, k = side{name: w.speaker, conf: 0.85}, k-1
-		case t.low == "we" || (t.low == "team" && k > 0 && (ts[k-1].low == "our" || ts[k-1].low == "my")):
+		case t.low == "we" || (t.low == "team" && k > 0 && (ts[k-1].low == "our" || ts[k-1].low == "my" || ts[k-1].low == "the")):
 			if w.we == "" {
 				return nil
 			}
-			s, k = side{name: w.we, conf: 0.85}, k-1
+			s, k = side{name: w.we, conf: 0.85, we: true}, k-1
 			if t.low == "team" {
 				k--
 			}
@@ -474,11 +599,19 @@ func subjects(ts []token, w who) []side {
 				start--
 			}
 			run := ts[start+1 : k+1]
+			the := start >= 0 && ts[start].low == "the"
+			if !the {
+				// "Last week Priya ported ...": the time comes first.
+				for len(run) > 1 && timeWords[run[0].low] {
+					run = run[1:]
+				}
+			}
 			if len(run) == 0 || len(run) > 4 {
 				return nil
 			}
-			the := start >= 0 && ts[start].low == "the"
 			switch {
+			case the && len(out) == 0 && teamWords[run[len(run)-1].low]:
+				s = side{name: join(run), conf: 0.85} // "the payments team": people
 			case the && len(out) == 0:
 				s = side{name: join(run), conf: 0.8, thing: true}
 			case allNames(run):

@@ -1,9 +1,10 @@
 // Package extract proposes knowledge-graph facts from what was said: it
 // reads a note, a diary entry or a conversation drawer and returns the
 // facts its sentences state (who works on, owns, decided, uses, moved to,
-// prefers what), each with the sentence it came from, a confidence and the
-// date it was said. It is rule-based: English patterns over words, and
-// patterns over gojieba's part-of-speech tags for Chinese; no model.
+// prefers what, and what is due when), each with the sentence it came
+// from, a confidence and the date it was said. It is rule-based: English
+// patterns over words, and patterns over gojieba's part-of-speech tags
+// for Chinese; no model.
 //
 // It only proposes. Nothing here touches the palace: core/kg keeps the
 // proposals for review, and a fact enters the graph only when it is
@@ -21,11 +22,35 @@
 //   - "we", "our team" is the drawer's We (its wing, the project the
 //     conversation is about); "I" is the speaker of the line ("Kai: I work
 //     on X"), or the diary's agent.
+//   - "the team" is We too; "the payments team" is people (it owns and
+//     decides), "the billing service" a thing (it uses).
 //   - decided ("we decided to use Postgres", "we went with X") proposes
-//     both (we, decided, X) and (we, uses, X).
+//     both (we, decided, X) and (we, uses, X). A person's decision is
+//     (Maya, decided, Redis), and the project's use only when it says
+//     what for: "Maya decided to use Redis for the cache" adds (We, uses,
+//     Redis), never (Maya, uses, Redis).
 //   - a move ("we moved from MySQL to Postgres", "从A迁移到B") proposes
 //     (we, uses, Postgres) with Replaces MySQL: accepting it ends the old
-//     fact from the same date. 搬到 a place proposes lives_in.
+//     fact from the same date. What moved is the subject when named:
+//     "Maya moved the billing service from MySQL to PostgreSQL" is
+//     (billing service, uses, PostgreSQL) replacing MySQL. "Moved off
+//     Heroku" with nowhere to proposes ending (we, uses, Heroku). 搬到 a
+//     place proposes lives_in.
+//   - a replacement ("replaced A with B", "swapped A for B", "A was
+//     replaced by B", "dropped A in favour of B") is a move to B; a
+//     person doing it does it for the project (We), and "in the web app"
+//     names the subject.
+//   - a version is part of the object: "we upgraded Go to 1.26" is (we,
+//     uses, Go 1.26); "bumped Postgres from 15 to 16" replaces Postgres 15.
+//   - a deadline is due, its object the day as said: "the RFC is due by
+//     Monday", "the deadline for X is March 31", "we have to ship X by
+//     Friday", "the launch slipped to May 20" are (X, due, day); pushed
+//     "from Friday to Monday" replaces Friday. A meeting moved to a day is
+//     no deadline. due is not functional in core/kg: a new day replaces
+//     the old only when the sentence names both.
+//   - ownership: owns, is owned by, is responsible for, is on the hook
+//     for, took over, handed X over to P, "ownership of X moved to P".
+//     Maintaining is not owning.
 //   - objects lose their leading article and what follows them ("Redis for
 //     sessions" is Redis); "React and Vite" are two facts.
 package extract
@@ -47,6 +72,7 @@ const (
 	Uses    = "uses"
 	Prefers = "prefers"
 	LivesIn = "lives_in"
+	Due     = "due"
 )
 
 // DefaultMinConfidence is the confidence below which a proposal is not
@@ -56,8 +82,9 @@ const DefaultMinConfidence = 0.7
 
 // Version numbers the rules: a drawer extracted by an older version is
 // extracted again by `palace kg extract`. Raise it when the rules change
-// what they find.
-const Version = 1
+// what they find. 2: moves of a named thing, replacements, versions,
+// deadlines (due), hand-overs.
+const Version = 2
 
 // Drawer is what the extractor reads.
 type Drawer struct {

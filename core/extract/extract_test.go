@@ -181,7 +181,9 @@ func TestUnits(t *testing.T) {
 // from the text or the drawer's context.
 func FuzzExtract(f *testing.F) {
 	for _, s := range []string{"Kai works on Orion.", "We moved from MySQL to Postgres", "Dana and I own the runbooks",
-		"The payments API is owned by", "I'd rather", "'s's", "a.b.c. d", "```\nx\n"} {
+		"The payments API is owned by", "I'd rather", "'s's", "a.b.c. d", "```\nx\n",
+		"We moved it off", "Maya moved the billing service from MySQL to", "handed over to", "The deadline for is",
+		"X's deadline is", "We have to ship by", "was replaced by", "swapped out for", "upgraded Go to 1.26 on the"} {
 		f.Add(s)
 	}
 	e := New(nil)

@@ -3,7 +3,6 @@ package extract
 import (
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // What a sentence asserts is not all it holds: a claim it reports, one it
@@ -108,17 +107,13 @@ func retraction(ts []token) ([]token, bool) {
 	return out, true
 }
 
-// leftNamed reports whether "S left O" names someone leaving something
-// they worked on: a named person (not "we": a team leaves many things)
-// and a named object ("left Orion", not "left the office").
-func leftNamed(left, right []side, w who) bool {
+// leftNamed reports whether "S left O" names someone leaving: a named
+// person, not "we" (a team leaves many things). That O is a name or a team
+// ("left Orion", not "left the office") the pattern asks of every verb
+// like it.
+func leftNamed(left []side, w who) bool {
 	for _, l := range left {
-		if l.name == w.we {
-			return false
-		}
-	}
-	for _, r := range right {
-		if !strings.ContainsFunc(r.name, unicode.IsUpper) {
+		if l.we || l.name == w.we {
 			return false
 		}
 	}
