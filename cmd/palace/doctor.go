@@ -20,7 +20,9 @@ func newDoctorCmd(g *globals) *cobra.Command {
 saying what to do next. A check that cannot run fails with the reason; a
 palace too damaged to open normally is checked read-only, with an "open"
 check saying why. A home without a palace is an error; doctor never creates
-one. The checks, integrity first:
+one. So is a lost palace: palace.db missing, empty or without tables while
+the audit log records committed writes (the error names them and how to
+restore). The checks, integrity first:
 
   integrity  PRAGMA integrity_check on the database file
   fts        every live drawer is in the full-text index once, nothing else

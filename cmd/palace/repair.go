@@ -45,7 +45,9 @@ folder that does not exist yet or is empty), through export and import, so
 every row is checked as an import checks it, runs doctor on the new palace,
 and lists what was lost: the unreadable runs of rows, the drawer ids the
 id index still names and the files they came from (exit 1 when anything
-was lost). The damaged palace is only read. The new palace has no vectors yet ('palace reindex') and no
+was lost). The damaged palace is only read; a file cut short, which SQLite
+refuses whole, is read from a copy of its pages made inside NEWHOME and
+removed afterwards. The new palace has no vectors yet ('palace reindex') and no
 record of mined files (the next mine reads them all again). Check it, then
 use it with --home NEWHOME or move it in place of the old folder.`,
 		Args: args(cobra.NoArgs),

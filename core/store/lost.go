@@ -168,8 +168,9 @@ func checkTruncated(path string) error {
 }
 
 // checkSchemaLost refuses, before the migration would create a schema, a
-// database that holds no table at all (a new file, or one replaced by an
-// empty database) when the audit log records committed writes.
+// database that holds no table at all when the audit log records
+// committed writes: what noTables cannot tell from the file alone, a
+// database whose WAL holds frames.
 func (s *Store) checkSchemaLost(ctx context.Context) error {
 	var v, objects int
 	if err := s.w.QueryRowContext(ctx, `SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_master)`).
