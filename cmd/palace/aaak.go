@@ -53,10 +53,12 @@ tunnels ('palace tunnels') ends in a T: line per room they lead to.`,
 				fmt.Fprintln(c.ErrOrStderr(), "no drawers match")
 				return nil
 			}
-			fmt.Fprintln(out, compress.Stream(docs))
+			// The encoder writes no terminal control (aaak SPEC.md, section
+			// 5); the stream still passes the sanitiser like every output.
+			fmt.Fprintln(out, termText(compress.Stream(docs)))
 			for _, d := range docs {
 				fmt.Fprintf(c.ErrOrStderr(), "# %s/%s: %d drawers, %d tokens (raw %d), coverage %.2f, %d sentences lost\n",
-					d.Wing, d.Room, d.Drawers, d.Tokens, d.Raw, d.Coverage, len(d.Lost))
+					termLine(d.Wing), termLine(d.Room), d.Drawers, d.Tokens, d.Raw, d.Coverage, len(d.Lost))
 			}
 			return nil
 		},
@@ -99,27 +101,28 @@ func newAAAKCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			name := termLine(a[0])
 			if legacy {
 				doc, notes, err := aaak.ParseLegacy(src)
 				if err != nil {
-					return fmt.Errorf("%s: %w", a[0], err)
+					return fmt.Errorf("%s: %w", name, err)
 				}
 				for _, n := range notes {
-					fmt.Fprintf(c.OutOrStdout(), "%s:%d: normalised: %s\n", a[0], n.Line, n.Message)
+					fmt.Fprintf(c.OutOrStdout(), "%s:%d: normalised: %s\n", name, n.Line, termLine(n.Message))
 				}
-				fmt.Fprintf(c.OutOrStdout(), "%s: legacy document read: %d zettels\n", a[0], len(doc.Zettels))
+				fmt.Fprintf(c.OutOrStdout(), "%s: legacy document read: %d zettels\n", name, len(doc.Zettels))
 				return nil
 			}
 			docs, err := aaak.ParseStream(src)
 			var errs aaak.Errors
 			if errors.As(err, &errs) {
 				for _, e := range errs {
-					fmt.Fprintf(c.OutOrStdout(), "%s:%d:%d: %s: %s\n", a[0], e.Line, e.Col, e.Rule, e.Reason)
+					fmt.Fprintf(c.OutOrStdout(), "%s:%d:%d: %s: %s\n", name, e.Line, e.Col, e.Rule, termLine(e.Reason))
 				}
-				return fmt.Errorf("%s: %d error(s)", a[0], len(errs))
+				return fmt.Errorf("%s: %d error(s)", name, len(errs))
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", a[0], err)
+				return fmt.Errorf("%s: %w", name, err)
 			}
 			var zettels, tunnels, arcs int
 			for _, d := range docs {
@@ -129,7 +132,7 @@ func newAAAKCmd(g *globals) *cobra.Command {
 			if len(docs) > 1 {
 				what = fmt.Sprintf("%d documents, ", len(docs))
 			}
-			fmt.Fprintf(c.OutOrStdout(), "%s: ok, V%d, %s%d zettels, %d tunnels, %d arcs\n", a[0], aaak.Version, what, zettels, tunnels, arcs)
+			fmt.Fprintf(c.OutOrStdout(), "%s: ok, V%d, %s%d zettels, %d tunnels, %d arcs\n", name, aaak.Version, what, zettels, tunnels, arcs)
 			return nil
 		},
 	}
@@ -160,7 +163,9 @@ func newAAAKCmd(g *globals) *cobra.Command {
 			for i, d := range docs {
 				text[i] = aaak.Decode(d, em)
 			}
-			fmt.Fprintln(c.OutOrStdout(), strings.Join(text, "\n\n"))
+			// The reader refuses terminal controls, but the names codes
+			// expand to come from the palace's entity map.
+			fmt.Fprintln(c.OutOrStdout(), termText(strings.Join(text, "\n\n")))
 			return nil
 		},
 	}

@@ -140,3 +140,50 @@ func TestCompressStreamChecksAndDecodes(t *testing.T) {
 		t.Errorf("compress --wing nope: exit %d, %q", code, errOut)
 	}
 }
+
+// Issue 46: 'aaak check' called a file ok whose quote held ESC [ 2 J and
+// OSC 52, 'aaak decode' printed them raw, and 'compress' printed U+202E
+// and U+202C raw. Check now gives each its line, column and code point
+// (exit 1), decode refuses the file, and compress writes no terminal
+// control, so its output still checks.
+func TestAAAKTerminalControls(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	f := filepath.Join(dir, "evil.aaak")
+	src := "V1|w|r|d|s\n0:ALI|t|\"x \x1b[2J \x1b]52;c;aGk=\x07 y \u202eevil\u202c\"|★|joy|CORE\n"
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runPalace(t, home, "aaak", "check", f)
+	if code != 1 || !strings.HasPrefix(out, f+":2:12: encoding: control character U+001B") || strings.Contains(out, "ok") {
+		t.Errorf("aaak check: exit %d, %q %q", code, out, errOut)
+	}
+	out, errOut, code = runPalace(t, home, "aaak", "decode", f)
+	if code != 1 || out != "" || !strings.Contains(errOut, "control character U+001B") {
+		t.Errorf("aaak decode: exit %d, %q %q", code, out, errOut)
+	}
+	for what, s := range map[string]string{"check": out, "decode": errOut} {
+		if where, bad := terminalHazard(s); bad {
+			t.Errorf("%s printed a raw %s", what, where)
+		}
+	}
+
+	writeTree(t, filepath.Join(dir, "proj"), map[string]string{
+		"notes/a.md": "We decided \u202eevil\u202c to move the billing cron job because the old one dropped jobs. \x1b[2J Then \x1b]52;c;aGk=\x07 it ran.\n",
+	})
+	mineOK(t, home, filepath.Join(dir, "proj"), "--wing", "pro\u202ej")
+	out, errOut, code = runPalace(t, home, "compress")
+	if code != 0 || !strings.Contains(out, "We decided evil to move") {
+		t.Fatalf("compress: exit %d, %q %q", code, out, errOut)
+	}
+	for what, s := range map[string]string{"stdout": out, "stderr": errOut} {
+		if where, bad := terminalHazard(s); bad {
+			t.Errorf("compress %s holds a raw %s:\n%q", what, where, s)
+		}
+	}
+	if !strings.Contains(errOut, `# pro\u202ej/notes:`) {
+		t.Errorf("compress should name the wing with its escape on stderr: %q", errOut)
+	}
+	if got, errOut, code := runPalaceStdin(t, home, out, "aaak", "check", "-"); code != 0 || !strings.Contains(got, "ok, V1") {
+		t.Errorf("compress | aaak check -: exit %d, %q %q", code, got, errOut)
+	}
+}

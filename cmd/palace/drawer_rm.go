@@ -96,7 +96,7 @@ Exit codes: 0 purged (now or before), 1 no such drawer or error, 2 bad usage.`,
 			}
 			fmt.Fprintf(out, "purged %s [%s/%s] %s: its content is erased from the palace\n", termLine(res.ID), termLine(res.Wing), termLine(res.Room), termLine(res.Citation))
 			if res.Notice != "" {
-				fmt.Fprintln(out, "note: "+res.Notice)
+				fmt.Fprintln(out, "note: "+termLine(res.Notice))
 			}
 			return nil
 		},

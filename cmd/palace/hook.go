@@ -99,11 +99,12 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 			return err
 		}
 		out := c.OutOrStdout()
+		path := termLine(p.Path)
 		if !p.Changed {
 			if install {
-				fmt.Fprintf(out, "Palace's hooks are already in %s; nothing to do\n", p.Path)
+				fmt.Fprintf(out, "Palace's hooks are already in %s; nothing to do\n", path)
 			} else {
-				fmt.Fprintf(out, "no Palace hook in %s; nothing to do\n", p.Path)
+				fmt.Fprintf(out, "no Palace hook in %s; nothing to do\n", path)
 			}
 			return nil
 		}
@@ -111,23 +112,23 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		if p.Old != nil {
 			verb = "change"
 		}
-		fmt.Fprintf(out, "palace will %s %s:\n%s", verb, p.Path, p.Diff())
+		fmt.Fprintf(out, "palace will %s %s:\n%s", verb, path, termText(p.Diff()))
 		for _, n := range p.Notes {
-			fmt.Fprintln(out, "note:", n)
+			fmt.Fprintln(out, "note:", termLine(n))
 		}
 		if !yes {
-			fmt.Fprintf(out, "Write %s? [y/N] ", p.Path)
+			fmt.Fprintf(out, "Write %s? [y/N] ", path)
 			answer, _ := bufio.NewReader(c.InOrStdin()).ReadString('\n')
 			// Declining is an answer, not a failure: exit 0.
 			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-				fmt.Fprintf(out, "nothing changed: %s was not written (answer y, or pass --yes)\n", p.Path)
+				fmt.Fprintf(out, "nothing changed: %s was not written (answer y, or pass --yes)\n", path)
 				return nil
 			}
 		}
 		if err := p.Apply(); err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "wrote %s\n", p.Path)
+		fmt.Fprintf(out, "wrote %s\n", path)
 		return nil
 	}
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "write without asking")
@@ -181,7 +182,7 @@ Use the plugin or 'palace hook install', not both: each runs the hooks.`,
 			if err := hook.WriteFiles(dir, files); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.OutOrStdout(), "wrote the Palace plugin marketplace in %s; in Claude Code, type:\n%s", dir, hook.PluginHelp(dir))
+			fmt.Fprintf(c.OutOrStdout(), "wrote the Palace plugin marketplace in %s; in Claude Code, type:\n%s", termLine(dir), termText(hook.PluginHelp(dir)))
 			return nil
 		},
 	}
@@ -379,26 +380,27 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 		entry.Result = &r
 	}
 	if out.err == nil && status != "timeout" && len(out.res.Answer) > 0 {
-		if _, err := fmt.Fprintf(stdout, "%s\n", out.res.Answer); err != nil {
+		if _, err := fmt.Fprintf(stdout, "%s\n", termJSON(out.res.Answer)); err != nil {
 			out.err = fmt.Errorf("answer the agent: %w", err)
 		}
 	}
 	if out.err != nil {
 		entry.Error = out.err.Error()
-		fmt.Fprintf(stderr, "palace hook: %s (see %s)\n", hookOneLine(out.err.Error()), filepath.Join(home, "logs", "hook.log"))
+		fmt.Fprintf(stderr, "palace hook: %s (see %s)\n", hookOneLine(out.err.Error()), termLine(filepath.Join(home, "logs", "hook.log")))
 	}
 	if err := appendHookLog(home, entry); err != nil {
-		fmt.Fprintf(stderr, "palace hook: log: %v\n", err)
+		fmt.Fprintf(stderr, "palace hook: log: %s\n", termLine(err.Error()))
 	}
 }
 
-// hookOneLine keeps a message on one short line for the agent's log view.
+// hookOneLine keeps a message on one short line for the agent's log view,
+// its control characters escaped.
 func hookOneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 300 {
 		s = s[:300] + "..."
 	}
-	return s
+	return termLine(s) // after the cut, which may split a rune
 }
 
 // hookLogMax is the size at which hook.log is rotated to hook.log.1, so a

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -153,9 +154,14 @@ func runWith[T any](open func() (*palace.Palace, error), fn func(*palace.Palace)
 
 // printJSON writes v as indented JSON, the form every --json flag prints.
 func printJSON(out io.Writer, v any) error {
-	enc := json.NewEncoder(out)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := out.Write(termJSON(b.Bytes()))
+	return err
 }
 
 // args wraps a cobra argument validator so its errors are usage errors.

@@ -57,9 +57,9 @@ nothing is written.`,
 				if fi.IsDir() {
 					p.report(c.OutOrStdout())
 				} else if len(p.names) == 0 {
-					fmt.Fprintf(c.OutOrStdout(), "%s holds one session; nothing to split\n", p.src)
+					fmt.Fprintf(c.OutOrStdout(), "%s holds one session; nothing to split\n", termLine(p.src))
 				} else {
-					fmt.Fprintln(c.OutOrStdout(), strings.Join(p.names, "\n"))
+					fmt.Fprintln(c.OutOrStdout(), strings.Join(termLines(p.names), "\n"))
 				}
 			}
 			return nil
@@ -91,13 +91,13 @@ func transcriptsIn(w io.Writer, dir string) ([]string, error) {
 		}
 		path := filepath.Join(dir, name)
 		if splitPiece.MatchString(name) {
-			fmt.Fprintf(w, "%s: a piece of an earlier split; left alone\n", path)
+			fmt.Fprintf(w, "%s: a piece of an earlier split; left alone\n", termLine(path))
 			continue
 		}
 		out = append(out, path)
 	}
 	if len(out) == 0 {
-		fmt.Fprintf(w, "%s holds no transcripts to split (*.txt, *.md, *.markdown, *.text or extension-less files)\n", dir)
+		fmt.Fprintf(w, "%s holds no transcripts to split (*.txt, *.md, *.markdown, *.text or extension-less files)\n", termLine(dir))
 	}
 	return out, nil
 }
@@ -166,11 +166,11 @@ func (p splitPlan) write() error {
 // report says what became of one transcript of a folder.
 func (p splitPlan) report(w io.Writer) {
 	if len(p.names) == 0 {
-		fmt.Fprintf(w, "%s: one session; nothing to split\n", p.src)
+		fmt.Fprintf(w, "%s: one session; nothing to split\n", termLine(p.src))
 		return
 	}
-	fmt.Fprintf(w, "%s: %d sessions\n", p.src, len(p.names))
+	fmt.Fprintf(w, "%s: %d sessions\n", termLine(p.src), len(p.names))
 	for _, n := range p.names {
-		fmt.Fprintf(w, "  %s\n", n)
+		fmt.Fprintf(w, "  %s\n", termLine(n))
 	}
 }

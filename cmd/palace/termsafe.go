@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -11,8 +12,9 @@ import (
 // 2 J clears the screen, a CR or LF forges an output line. Human output
 // passes every stored string through termLine (one-line fields: names,
 // citations, ids, snippets) or termText (verbatim content, where LF and TAB
-// are the text's own). --json output is left exact: encoding/json escapes
-// control characters itself.
+// are the text's own). JSON output (--json, export) stays exact: it passes
+// through termJSON, which writes as \u escapes the characters encoding/json
+// leaves raw.
 
 // termLine renders s for one line of terminal output: every control
 // character (C0, DEL, C1), including CR, LF and TAB, the Unicode bidi
@@ -89,4 +91,71 @@ func termLines(ss []string) []string {
 		out[i] = termLine(s)
 	}
 	return out
+}
+
+// termJSON escapes, in JSON text, what encoding/json writes raw and a
+// terminal would act on: DEL, the C1 controls (U+009B is CSI) and the bidi
+// controls (encoding/json escapes the C0 controls, U+2028 and U+2029
+// itself). In JSON text these can only stand inside a string, where a \u
+// escape means the same character, so the output decodes to the same
+// values. b is returned as it is when nothing needs escaping.
+func termJSON(b []byte) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i < len(b); {
+		if b[i] < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		// Invalid UTF-8 is left alone: a \x escape is not JSON, and
+		// encoding/json never writes it.
+		if (r != utf8.RuneError || n > 1) && termUnsafe(r, n, true) {
+			out = append(out, b[last:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			last = i + n
+		}
+		i += n
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// termJSONWriter passes JSON written in pieces (an export, through a
+// bufio.Writer) through termJSON. A character cut between two writes is
+// held back until its rest arrives; flush writes what is left.
+type termJSONWriter struct {
+	w    io.Writer
+	tail []byte
+}
+
+func (t *termJSONWriter) Write(p []byte) (int, error) {
+	b := append(t.tail, p...)
+	keep := 0
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				keep = len(b) - i
+			}
+			break
+		}
+	}
+	t.tail = append([]byte(nil), b[len(b)-keep:]...)
+	if _, err := t.w.Write(termJSON(b[:len(b)-keep])); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// flush writes the bytes held back: none, unless the JSON ended inside a
+// character.
+func (t *termJSONWriter) flush() error {
+	if len(t.tail) == 0 {
+		return nil
+	}
+	_, err := t.w.Write(t.tail)
+	t.tail = nil
+	return err
 }

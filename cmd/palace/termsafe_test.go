@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestTermLineAndText(t *testing.T) {
@@ -28,22 +31,30 @@ func TestTermLineAndText(t *testing.T) {
 	}
 }
 
-// rawControl reports the first byte of s a terminal would act on: every C0
-// control but LF and TAB, DEL, the 8-bit C1 introducers and the
-// right-to-left override.
-func rawControl(s string) (byte, bool) {
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if (b < 0x20 && b != '\n' && b != '\t') || b == 0x7f {
-			return b, true
+// terminalHazard returns the first thing in s a terminal would act on, or
+// that would reorder or forge what it shows: a C0 control but LF and TAB,
+// DEL, a C1 control, a line or paragraph separator, a bidi embedding,
+// override or isolate, or a byte of invalid UTF-8. It is written apart from
+// termEscape on purpose, so the sanitiser is not its own judge.
+func terminalHazard(s string) (string, bool) {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		bad := false
+		switch {
+		case r == utf8.RuneError && n == 1:
+			bad = true
+		case r == '\n' || r == '\t':
+		case r < 0x20, r >= 0x7f && r <= 0x9f, r == 0x2028, r == 0x2029:
+			bad = true
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			bad = true
 		}
-	}
-	for _, r := range []string{"\u009b", "\u009d", "\u202e"} {
-		if strings.Contains(s, r) {
-			return r[0], true
+		if bad {
+			return fmt.Sprintf("%q at byte %d", s[i:i+n], i), true
 		}
+		i += n
 	}
-	return 0, false
+	return "", false
 }
 
 // A hostile repository names a file with escape sequences and fills it with
@@ -103,8 +114,8 @@ func TestTerminalEscapesNeverReachStdout(t *testing.T) {
 			t.Fatalf("%q: exit %d, stderr %q", args, code, errOut)
 		}
 		for what, s := range map[string]string{"stdout": out, "stderr": errOut} {
-			if b, bad := rawControl(s); bad {
-				t.Errorf("%q: %s holds raw control byte %#x:\n%q", args, what, b, s)
+			if where, bad := terminalHazard(s); bad {
+				t.Errorf("%q: %s holds a raw %s:\n%q", args, what, where, s)
 			}
 		}
 		if args[0] == "search" && !strings.Contains(out, `\x1b]0;pwned\x07`) {
@@ -124,5 +135,52 @@ func TestTerminalEscapesNeverReachStdout(t *testing.T) {
 	decode(t, "diary read", out, &dr)
 	if len(dr.Entries) != 1 || dr.Entries[0].Text != diary {
 		t.Errorf("diary read --json = %+v, want the exact text %q", dr.Entries, diary)
+	}
+}
+
+// JSON output stays exact but carries no raw C1, DEL or bidi control:
+// encoding/json writes those as they are, and a terminal showing --json
+// output or an export acts on them.
+func TestTermJSON(t *testing.T) {
+	v := map[string]string{
+		"name":    "walk\u202ewing\u202c \u2066iso\u2069",
+		"content": "c1\u009b2J del\x7f esc\x1b[2J osc\x1b]52;c;aGk=\x07 cr\r tab\t sep\u2028 ok ünï 漢字 \uFFFD",
+	}
+	raw, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, bad := terminalHazard(string(raw)); !bad {
+		t.Fatal("encoding/json escaped everything itself; termJSON has nothing to do")
+	}
+	got := termJSON(raw)
+	if where, bad := terminalHazard(string(got)); bad {
+		t.Errorf("termJSON left a raw %s:\n%s", where, got)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil || back["name"] != v["name"] || back["content"] != v["content"] {
+		t.Errorf("termJSON changed the values: %v %q", err, back)
+	}
+	plain := []byte(`{"a": "plain ünï"}`)
+	if out := termJSON(plain); &out[0] != &plain[0] {
+		t.Error("termJSON copied JSON that needed no escape")
+	}
+
+	// Written in pieces of every size, characters cut between writes
+	// included, the result is the same.
+	for size := 1; size <= 4; size++ {
+		var b strings.Builder
+		w := &termJSONWriter{w: &b}
+		for i := 0; i < len(raw); i += size {
+			if _, err := w.Write(raw[i:min(i+size, len(raw))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.flush(); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != string(got) {
+			t.Errorf("written %d bytes at a time:\n%s\nwant\n%s", size, b.String(), got)
+		}
 	}
 }

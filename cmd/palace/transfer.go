@@ -30,9 +30,13 @@ row is written, the skipped ones are listed on stderr (table, rowids and the
 drawer ids the id index still names), and the exit code is 1.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
+			out := &termJSONWriter{w: c.OutOrStdout()}
 			res, err := readPalace(g, func(p *palace.Palace) (ops.ExportResult, error) {
-				return ops.Export(c.Context(), p, r, c.OutOrStdout())
+				return ops.Export(c.Context(), p, r, out)
 			})
+			if err == nil {
+				err = out.flush()
+			}
 			if err != nil {
 				return inputErr(err)
 			}

@@ -116,7 +116,7 @@ there were no vectors. The first line (--json: "finder") names the finder.`,
 			case ops.FinderVector:
 				fmt.Fprintln(out, "finder: vector (cosine of embeddings)")
 			default:
-				fmt.Fprintf(out, "finder: lexical (cosine of content-word sets; %s)\n", res.Notice)
+				fmt.Fprintf(out, "finder: lexical (cosine of content-word sets; %s)\n", termLine(res.Notice))
 			}
 			for _, n := range res.Near {
 				fmt.Fprintf(out, "%.3f  %s  [%s/%s]  %s\n", n.Similarity, termLine(n.Citation), termLine(n.Wing), termLine(n.Room), termLine(n.ID))
