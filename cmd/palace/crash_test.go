@@ -792,7 +792,7 @@ func TestCrashDoctorRepairEndToEnd(t *testing.T) {
 	}
 	decode(t, "repair --json", out, &rep)
 	if rep.AuditCorrected != 1 || rep.Reindexed || !rep.FTSRebuilt || rep.VectorsDropped != 0 || rep.VectorsUnmarked != 1 ||
-		rep.Vectors.Embedded != 1 || rep.Vectors.Pending != 0 || !rep.OK || len(rep.Checks) != 5 {
+		rep.Vectors.Embedded != 1 || rep.Vectors.Pending != 0 || !rep.OK || len(rep.Checks) != 6 {
 		t.Errorf("repair --json: %s", out)
 	}
 	if d := crashDoctor(t, home); !d.OK || d.Embedding.Pending != 0 || d.Embedding.Vectors != 3 {

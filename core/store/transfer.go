@@ -252,6 +252,10 @@ func (s *Store) salvage(ctx context.Context, t transferTable, where string, args
 		cond += " AND " + where
 	}
 	q := `SELECT ` + strings.Join(cols, ", ") + ` FROM ` + t.name + ` WHERE ` + cond + ` ORDER BY rowid`
+	// One row is looked up by equality: SQLite answers "rowid = ?" with a
+	// single seek, while "BETWEEN n AND n" steps on to the next leaf,
+	// which in a file cut short may be missing and fail a readable row.
+	one := strings.Replace(q, "rowid BETWEEN ? AND ?", "rowid = ?", 1)
 	var lost []Unreadable
 	// read exports the rows of [lo, hi] or, when SQLite cannot read them
 	// all, halves the range until it finds the rows it cannot read. Rows
@@ -259,7 +263,11 @@ func (s *Store) salvage(ctx context.Context, t transferTable, where string, args
 	var read func(lo, hi int64) error
 	read = func(lo, hi int64) error {
 		var buf []map[string]any
-		err := s.eachRow(ctx, q, append([]any{lo, hi}, args...), cols, func(m map[string]any) error {
+		query, qargs := q, append([]any{lo, hi}, args...)
+		if lo == hi {
+			query, qargs = one, append([]any{lo}, args...)
+		}
+		err := s.eachRow(ctx, query, qargs, cols, func(m map[string]any) error {
 			buf = append(buf, m)
 			return nil
 		})
