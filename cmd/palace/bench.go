@@ -273,7 +273,7 @@ without a budget; --budget alone measures full answers.`,
 				}
 				fmt.Fprintln(out)
 			}
-			fmt.Fprintf(out, "conversations %s\n", strings.Join(r.Conversations, ", "))
+			fmt.Fprintf(out, "conversations %s\n", strings.Join(termLines(r.Conversations), ", "))
 			fmt.Fprintf(out, "questions %d, adversarial excluded %d, no valid evidence %d, scored %d (%.1fs)\n",
 				r.Counts["questions_total"], r.Counts["excluded_adversarial"], r.Counts["excluded_no_evidence"],
 				r.Counts["questions_scored"], r.Seconds)
