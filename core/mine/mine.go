@@ -632,6 +632,11 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 	if redact {
 		text, found = redactText(text, c.path, func(line int) int { return line })
 	}
+	// Reading, hashing and redacting 200 MB take about a second together;
+	// cutting it takes as long again.
+	if ctx.Err() != nil {
+		return result{c: c, err: ctx.Err()}
+	}
 	chunks, metas, defines, fellBack, err := m.chunkFile(ps, c.path, text)
 	if err != nil {
 		return result{c: c, err: fmt.Errorf("%s: %w", c.path, err)}

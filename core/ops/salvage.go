@@ -144,7 +144,7 @@ func salvageInto(ctx context.Context, src *palace.Palace, o palace.Options, r Sa
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return res, fmt.Errorf("salvage: %w", err)
 	}
-	rows, err := transfer.Read(dst, f.Name(), f)
+	rows, err := transfer.Read(ctx, dst, f.Name(), f)
 	if err != nil {
 		return res, fmt.Errorf("salvage: the readable rows do not import (the new palace at %s is empty): %w", into, err)
 	}

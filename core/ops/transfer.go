@@ -96,7 +96,7 @@ func Import(ctx context.Context, p *palace.Palace, r ImportRequest) (ImportResul
 		return res, fmt.Errorf("import: %w", err)
 	}
 	defer f.Close()
-	rows, err := transfer.Read(p, r.File, f)
+	rows, err := transfer.Read(ctx, p, r.File, f)
 	if err != nil {
 		return res, err
 	}

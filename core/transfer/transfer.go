@@ -129,8 +129,9 @@ func refused(ctx context.Context, p *palace.Palace, r store.Row, strict bool) er
 // check it (see checkDrawer), and a drawer's index text is derived from
 // its content here, never taken from the file. A malformed file is
 // refused whole, naming the file, the line and the field at fault, before
-// anything is written.
-func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
+// anything is written. It stops when ctx is done: an export of hundreds of
+// thousands of drawers takes tens of seconds to read and check.
+func Read(ctx context.Context, p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
 	var rows []store.Row
@@ -141,6 +142,9 @@ func Read(p *palace.Palace, name string, r io.Reader) ([]store.Row, error) {
 	seen := map[string]int{}
 	line := 0
 	for sc.Scan() {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("import %s: stopped at line %d: %w", name, line+1, err)
+		}
 		line++
 		b := bytes.TrimSpace(sc.Bytes())
 		if len(b) == 0 {

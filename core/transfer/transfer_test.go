@@ -72,7 +72,7 @@ func export(t *testing.T, p *palace.Palace, wing string) string {
 
 // importAll reads an export and adds it to p, as ops.Import does.
 func importAll(ctx context.Context, p *palace.Palace, name string, r io.Reader) (store.ImportResult, error) {
-	rows, err := Read(p, name, r)
+	rows, err := Read(context.Background(), p, name, r)
 	if err != nil {
 		return store.ImportResult{}, err
 	}
@@ -335,7 +335,7 @@ func TestExportNamesAGarbledDrawer(t *testing.T) {
 		}
 		// The file imports but for the laxer drawer, which the import
 		// refuses by name, as it would the older version's own export.
-		if _, err := Read(open(t), "x", strings.NewReader(out)); err == nil || !strings.Contains(err.Error(), "importance") {
+		if _, err := Read(context.Background(), open(t), "x", strings.NewReader(out)); err == nil || !strings.Contains(err.Error(), "importance") {
 			t.Errorf("import of the export of wing %q: %v, want the laxer drawer's importance refused", wing, err)
 		}
 	}
