@@ -205,10 +205,11 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
-// startHomeMCP is mcp-go's client on `palace serve --mcp --allow-path allow`.
+// startHomeMCP is mcp-go's client on `palace serve --mcp --profile full
+// --allow-path allow` (palace_mine is in the full profile).
 func startHomeMCP(t *testing.T, home, userHome, allow string) *client.Client {
 	t.Helper()
-	stdin, stdout := homeServer(t, home, userHome, "serve", "--mcp", "--allow-path", allow)
+	stdin, stdout := homeServer(t, home, userHome, "serve", "--mcp", "--profile", "full", "--allow-path", allow)
 	cl := client.NewClient(transport.NewIO(stdout, stdin, nil))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -1309,7 +1309,8 @@ func badStartMCP(t *testing.T, e *badEnv) *badMCP {
 	logs := &badLog{}
 	tr := transport.NewStdioWithOptions(palaceBin, nil, nil, transport.WithCommandFunc(
 		func(ctx context.Context, _ string, _ []string, _ []string) (*exec.Cmd, error) {
-			cmd := palaceCmd(ctx, e.home, "serve", "--mcp")
+			// The full profile: bad input is tried on every tool.
+			cmd := palaceCmd(ctx, e.home, "serve", "--mcp", "--profile", "full")
 			cmd.Stderr = logs
 			return cmd, nil
 		}))

@@ -428,19 +428,21 @@ var mcpTools = map[string]struct {
 	"wake-up":     {tool: "palace_wake_up"},
 	"kg.query":    {tool: "palace_kg", fixed: map[string]any{"action": "query"}},
 	"kg.add":      {tool: "palace_kg", fixed: map[string]any{"action": "add"}},
-	"kg.traverse": {tool: "palace_kg", fixed: map[string]any{"action": "traverse"}},
-	"kg.entity":   {tool: "palace_kg", fixed: map[string]any{"action": "entity"}},
-	"kg.rm":       {tool: "palace_kg", fixed: map[string]any{"action": "rm"}},
-	"kg.extract":  {tool: "palace_kg", fixed: map[string]any{"action": "extract"}},
-	"kg.review":   {tool: "palace_kg", fixed: map[string]any{"action": "review"}},
-	"kg.accept":   {tool: "palace_kg", fixed: map[string]any{"action": "review", "decision": "accept"}, rename: map[string]string{"min-confidence": "min_confidence"}},
+	"kg.traverse": {tool: "palace_kg_graph", fixed: map[string]any{"action": "traverse"}},
+	"kg.entity":   {tool: "palace_kg_graph", fixed: map[string]any{"action": "entity"}},
+	"kg.rm":       {tool: "palace_kg_graph", fixed: map[string]any{"action": "rm"}},
+	"kg.extract":  {tool: "palace_kg_review", fixed: map[string]any{"action": "extract"}},
+	"kg.review":   {tool: "palace_kg_review", fixed: map[string]any{"action": "review"}},
+	"kg.accept":   {tool: "palace_kg_review", fixed: map[string]any{"action": "review", "decision": "accept"}, rename: map[string]string{"min-confidence": "min_confidence"}},
 	"taxonomy.rm": {tool: "palace_taxonomy", fixed: map[string]any{"action": "rm"}},
 	"tunnels":     {tool: "palace_taxonomy", fixed: map[string]any{"action": "tunnels"}},
 }
 
+// startMCPFront serves the full profile: the contract covers every tool and
+// parameter, the taxonomy and the typed graph included.
 func startMCPFront(t *testing.T, home, allow string) *mcpFront {
 	t.Helper()
-	stdin, stdout := startServerProc(t, home, "mcp", "serve", "--mcp", "--allow-path", allow)
+	stdin, stdout := startServerProc(t, home, "mcp", "serve", "--mcp", "--profile", "full", "--allow-path", allow)
 	cl := client.NewClient(transport.NewIO(stdout, stdin, nil))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

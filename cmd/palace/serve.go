@@ -19,6 +19,7 @@ func newServeCmd(g *globals) *cobra.Command {
 		lspMode, mcpMode, remote, instructions bool
 		wing, addr                             string
 		allow                                  []string
+		mcpProfile                             func() (string, error)
 	)
 	c := &cobra.Command{
 		Use:   "serve --mcp | --lsp",
@@ -31,12 +32,16 @@ streamable HTTP with --http ADDR (loopback only unless --allow-remote; a bearer
 token is generated into $PALACE_HOME/mcp-token). The wing is --wing, else the
 client's MCP roots (palace.yaml, else the folder name), never the working
 directory. --instructions prints the memory protocol the server gives agents.
+--profile core (the default) lists the tools of an agent's session loop;
+--profile full (or PALACE_MCP_PROFILE=full) adds mining, the taxonomy, the
+typed graph, the review of proposed facts and the rarer parameters.
 
 --lsp is the Language Server Protocol server for editors: it mines each
 workspace folder into its wing, re-mines files on save and when they change on
 disk, and answers palace/relevant, palace/search, palace/drawer,
 palace/remember, palace/forget, palace/mine, palace/status and palace/wakeUp.`,
 		Example: `  claude mcp add palace -- palace serve --mcp
+  palace serve --mcp --profile full
   palace serve --mcp --http 127.0.0.1:8765
   palace serve --lsp`,
 		Args: args(cobra.NoArgs),
@@ -59,6 +64,10 @@ palace/remember, palace/forget, palace/mine, palace/status and palace/wakeUp.`,
 				fmt.Fprint(c.OutOrStdout(), palacemcp.Instructions())
 				return nil
 			}
+			profile, err := mcpProfile()
+			if err != nil {
+				return err
+			}
 			if addr != "" {
 				if _, err := palacemcp.CheckAddr(addr, remote); err != nil {
 					return usageError{err}
@@ -70,7 +79,7 @@ palace/remember, palace/forget, palace/mine, palace/status and palace/wakeUp.`,
 			}
 			defer p.Close()
 			return palacemcp.Serve(c.Context(), p, palacemcp.Options{Wing: wing, AllowPaths: allow, HTTP: addr,
-				AllowRemote: remote, Version: version, Log: c.ErrOrStderr()})
+				AllowRemote: remote, Version: version, Log: c.ErrOrStderr(), Profile: profile})
 		},
 	}
 	c.Flags().BoolVar(&mcpMode, "mcp", false, "serve the Model Context Protocol (coding agents)")
@@ -80,6 +89,7 @@ palace/remember, palace/forget, palace/mine, palace/status and palace/wakeUp.`,
 	c.Flags().BoolVar(&remote, "allow-remote", false, "MCP: allow a non-loopback --http address (the token is still required)")
 	c.Flags().StringArrayVar(&allow, "allow-path", nil, "MCP: a folder palace_mine may read besides the client's roots (repeatable)")
 	c.Flags().BoolVar(&instructions, "instructions", false, "MCP: print the instructions the server gives agents, then exit")
+	mcpProfile = mcpProfileFlag(c)
 	return c
 }
 

@@ -182,7 +182,9 @@ function startMine(tree) {
 async function connectMCP(errors) {
   const transport = new StdioClientTransport({
     command: BIN,
-    args: ["--home", home, "serve", "--mcp", "--wing", NOTES_WING],
+    // The full profile: the checks search lexically (mode), a parameter
+    // the default profile leaves out.
+    args: ["--home", home, "serve", "--mcp", "--profile", "full", "--wing", NOTES_WING],
     env: childEnv(),
     stderr: "pipe",
   });

@@ -38,6 +38,8 @@ var fuzzArgSeeds = [][]string{
 	{`{"action":"write","agent":"claude","text":"Fixed the flaky login test.","topic":"tests"}`, `{"action":"read","last":3,"since":"2024-01-01"}`},
 	{`{"format":"aaak","budget":300}`, `{"wing":"fuzz","format":"text"}`},
 	{`{"path":"%DIR%","mode":"projects"}`, `{"path":"%DIR%/notes.md","wing":"fuzz"}`, `{"path":"relative/dir"}`},
+	{`{"action":"traverse","entity":"palace","depth":2,"predicates":["uses"]}`, `{"action":"entity","entity":"palace","type":"project","aliases":["the palace"]}`, `{"action":"rm","fact_id":"t_0123456789abcdef01234567"}`},
+	{`{"action":"extract","wing":"fuzz","min_confidence":0.5}`, `{"action":"review","decision":"reject","ids":["p_1"]}`},
 }
 
 // FuzzValidate runs any bytes through each tool's validation. It never
@@ -287,8 +289,9 @@ type stdioClient struct {
 }
 
 // startFuzzStdio opens a palace with no embedding model and serves it over
-// pipes until the fuzz worker ends. The client has no roots; the wing is
-// "fuzz" and palace_mine may read one small folder.
+// pipes until the fuzz worker ends, in the full profile (every tool). The
+// client has no roots; the wing is "fuzz" and palace_mine may read one
+// small folder.
 func startFuzzStdio(f *testing.F) *stdioClient {
 	home := f.TempDir()
 	p, err := palace.Open(home, palace.Options{Embed: &embed.Config{Home: home}, Actor: "mcp"})
@@ -302,7 +305,7 @@ func startFuzzStdio(f *testing.F) *stdioClient {
 		}
 	}
 	lg := &panicLog{}
-	s := New(p, Options{Wing: "fuzz", AllowPaths: []string{dir}, Log: lg, RootsTimeout: time.Second})
+	s := New(p, Options{Wing: "fuzz", AllowPaths: []string{dir}, Log: lg, RootsTimeout: time.Second, Profile: ProfileFull})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())

@@ -56,8 +56,9 @@ type client struct {
 	roots   []string // folders answered to roots/list; nil: no roots capability
 	lines   []string // every line the server wrote
 	done    chan error
-	asked   int      // roots/list requests seen
-	notes   []rpcMsg // notifications from the server
+	asked   int             // roots/list requests seen
+	notes   []rpcMsg        // notifications from the server
+	init    json.RawMessage // the initialize result
 }
 
 // notifications returns the notifications of one method seen so far.
@@ -126,12 +127,14 @@ func startStdio(t *testing.T, s *Server, roots []string) *client {
 	if roots != nil {
 		caps["roots"] = map[string]any{"listChanged": true}
 	}
-	if _, err := c.call("initialize", map[string]any{
+	init, err := c.call("initialize", map[string]any{
 		"protocolVersion": "2025-11-25", "capabilities": caps,
 		"clientInfo": map[string]any{"name": "go-test", "version": "1"},
-	}); err != nil {
+	})
+	if err != nil {
 		t.Fatalf("initialize: %v", err)
 	}
+	c.init = init
 	c.notify("notifications/initialized", nil)
 	return c
 }
@@ -323,6 +326,10 @@ func newTestServer(t *testing.T, p *palace.Palace, opts Options) *Server {
 				t.Logf("server log:\n%s", lw.String())
 			}
 		})
+	}
+	if opts.Profile == "" {
+		// Most tests exercise every tool; the profile tests ask for core.
+		opts.Profile = ProfileFull
 	}
 	return New(p, opts)
 }

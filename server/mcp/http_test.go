@@ -129,7 +129,7 @@ func TestHTTPGuard(t *testing.T) {
 		t.Errorf("foreign Origin: %d", resp.StatusCode)
 	}
 	resp, body := post(t, url, map[string]string{"Authorization": "Bearer " + tok, "Origin": "http://localhost:3000"}, init)
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Palace memory protocol") {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Palace is your long-term memory") {
 		t.Fatalf("initialize: %d %s", resp.StatusCode, body)
 	}
 	session := resp.Header.Get("Mcp-Session-Id")

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// palace_kg's typed-graph actions: the three-hop question through
-// traverse, an entity's type and aliases, rm, and the timeline as AAAK.
+// palace_kg_graph: the three-hop question through traverse, an entity's
+// type and aliases, rm; and palace_kg's timeline as AAAK.
 func TestKnowledgeGraphTyped(t *testing.T) {
 	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), nil)
 	ids := map[string]string{}
@@ -37,7 +37,7 @@ func TestKnowledgeGraphTyped(t *testing.T) {
 		Paths     []struct{ Hops []hop }
 		Truncated bool
 	}
-	c.ok("palace_kg", map[string]any{"action": "traverse", "entity": "Kai", "depth": 3, "as_of": "2026-03-15"}, &tr)
+	c.ok("palace_kg_graph", map[string]any{"action": "traverse", "entity": "Kai", "depth": 3, "as_of": "2026-03-15"}, &tr)
 	if len(tr.Paths) != 1 || len(tr.Paths[0].Hops) != 3 || tr.Truncated {
 		t.Fatalf("traverse as of March: %+v", tr)
 	}
@@ -46,11 +46,11 @@ func TestKnowledgeGraphTyped(t *testing.T) {
 		*h[1].ValidFrom != "2024-06-01T00:00:00Z" || *h[1].ValidTo != "2026-04-01T00:00:00Z" || h[2].To.Name != "database" {
 		t.Errorf("the March path: %+v", h)
 	}
-	c.ok("palace_kg", map[string]any{"action": "traverse", "entity": "Kai", "depth": 3, "as_of": "2026-05-01", "predicates": []string{"works_on", "uses", "is_a"}}, &tr)
+	c.ok("palace_kg_graph", map[string]any{"action": "traverse", "entity": "Kai", "depth": 3, "as_of": "2026-05-01", "predicates": []string{"works_on", "uses", "is_a"}}, &tr)
 	if len(tr.Paths) != 1 || tr.Paths[0].Hops[1].ID != ids["crdb"] {
 		t.Errorf("traverse as of May: %+v", tr)
 	}
-	c.ok("palace_kg", map[string]any{"action": "traverse", "entity": "Kai", "limit": 1}, &tr)
+	c.ok("palace_kg_graph", map[string]any{"action": "traverse", "entity": "Kai", "limit": 1}, &tr)
 	if len(tr.Paths) != 1 || !tr.Truncated {
 		t.Errorf("traverse limit 1: %+v", tr)
 	}
@@ -64,11 +64,11 @@ func TestKnowledgeGraphTyped(t *testing.T) {
 		Aliases []struct{ Name string }
 		Facts   struct{ Out, In int }
 	}
-	c.ok("palace_kg", map[string]any{"action": "entity", "entity": "Orion"}, &e)
+	c.ok("palace_kg_graph", map[string]any{"action": "entity", "entity": "Orion"}, &e)
 	if e.Type != "project" || !e.Inferred || len(e.Evidence) != 1 || e.Evidence[0].FactID != ids["kai"] || e.Facts.Out != 2 || e.Facts.In != 1 {
 		t.Errorf("Orion: %+v", e)
 	}
-	c.ok("palace_kg", map[string]any{"action": "entity", "entity": "Kai", "type": "person", "aliases": []string{"Kai Chen"}}, &e)
+	c.ok("palace_kg_graph", map[string]any{"action": "entity", "entity": "Kai", "type": "person", "aliases": []string{"Kai Chen"}}, &e)
 	if e.Type != "person" || e.Inferred || len(e.Aliases) != 1 || e.Aliases[0].Name != "Kai Chen" {
 		t.Errorf("Kai set: %+v", e)
 	}
@@ -80,21 +80,21 @@ func TestKnowledgeGraphTyped(t *testing.T) {
 	if q.Entity.Name != "Kai" || q.Entity.Type != "person" || len(q.Facts) != 1 {
 		t.Errorf("query by alias: %+v", q)
 	}
-	c.fails("palace_kg", map[string]any{"action": "entity", "entity": "Kai", "aliases": []string{"Orion"}}, `invalid input: alias "Orion" is an entity of its own`)
-	c.fails("palace_kg", map[string]any{"action": "entity", "entity": "Kai", "type": "Two Words"}, "invalid input: type")
-	c.fails("palace_kg", map[string]any{"action": "traverse", "entity": "Kai", "limit": 5000}, "invalid input: limit 5000: want 1 to 1000")
+	c.fails("palace_kg_graph", map[string]any{"action": "entity", "entity": "Kai", "aliases": []string{"Orion"}}, `invalid input: alias "Orion" is an entity of its own`)
+	c.fails("palace_kg_graph", map[string]any{"action": "entity", "entity": "Kai", "type": "Two Words"}, "invalid input: type")
+	c.invalid("palace_kg_graph", map[string]any{"action": "traverse", "entity": "Kai", "limit": 5000}, `"limit" is 5000; want 1 to 1000`)
 
 	var rm struct {
 		Removed bool
 		Fact    struct{ ID string }
 	}
-	c.ok("palace_kg", map[string]any{"action": "rm", "fact_id": ids["crdb"]}, &rm)
+	c.ok("palace_kg_graph", map[string]any{"action": "rm", "fact_id": ids["crdb"]}, &rm)
 	if !rm.Removed || rm.Fact.ID != ids["crdb"] {
 		t.Errorf("rm: %+v", rm)
 	}
-	c.fails("palace_kg", map[string]any{"action": "rm", "fact_id": ids["crdb"]}, "not found: fact "+ids["crdb"])
-	c.fails("palace_kg", map[string]any{"action": "rm", "fact_id": "Orion uses CockroachDB"}, "invalid input: fact_id")
-	c.ok("palace_kg", map[string]any{"action": "traverse", "entity": "Kai", "depth": 3, "as_of": "2026-05-01"}, &tr)
+	c.fails("palace_kg_graph", map[string]any{"action": "rm", "fact_id": ids["crdb"]}, "not found: fact "+ids["crdb"])
+	c.fails("palace_kg_graph", map[string]any{"action": "rm", "fact_id": "Orion uses CockroachDB"}, "invalid input: fact_id")
+	c.ok("palace_kg_graph", map[string]any{"action": "traverse", "entity": "Kai", "depth": 3, "as_of": "2026-05-01"}, &tr)
 	if len(tr.Paths) != 1 || len(tr.Paths[0].Hops) != 1 {
 		t.Errorf("after rm, Orion uses nothing in May: %+v", tr)
 	}
@@ -109,10 +109,11 @@ func TestKnowledgeGraphTyped(t *testing.T) {
 		t.Errorf("timeline as AAAK: %+v", a)
 	}
 
-	c.invalid("palace_kg", map[string]any{"action": "rm"}, `"fact_id" is required for action "rm"`)
-	c.invalid("palace_kg", map[string]any{"action": "traverse"}, `"entity" is required for action "traverse"`)
-	c.invalid("palace_kg", map[string]any{"action": "traverse", "entity": "Kai", "depth": 5}, `"depth"`)
-	c.invalid("palace_kg", map[string]any{"action": "query", "entity": "Kai", "depth": 2}, `"depth" does not apply to action "query"`)
+	c.invalid("palace_kg_graph", map[string]any{"action": "rm"}, `"fact_id" is required for action "rm"`)
+	c.invalid("palace_kg_graph", map[string]any{"action": "traverse"}, `"entity" is required for action "traverse"`)
+	c.invalid("palace_kg_graph", map[string]any{"action": "traverse", "entity": "Kai", "depth": 5}, `"depth"`)
+	c.invalid("palace_kg", map[string]any{"action": "query", "entity": "Kai", "depth": 2}, `unknown parameter "depth"`)
+	c.invalid("palace_kg_graph", map[string]any{"action": "entity", "entity": "Kai", "depth": 2}, `"depth" does not apply to action "entity"`)
 	c.invalid("palace_kg", map[string]any{"action": "timeline", "format": "yaml"}, `"format" must be one of facts, aaak`)
-	c.invalid("palace_kg", map[string]any{"action": "entity", "entity": "Kai", "aliases": "Kai Chen"}, `"aliases" must be an array of strings`)
+	c.invalid("palace_kg_graph", map[string]any{"action": "entity", "entity": "Kai", "aliases": "Kai Chen"}, `"aliases" must be an array of strings`)
 }

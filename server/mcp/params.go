@@ -59,6 +59,9 @@ type param struct {
 	enum        []string
 	min, max    *float64
 	maxLen      int // bytes; 0 means no limit beyond the core's own
+	// full: only the full profile lists and accepts it; the core profile
+	// leaves out what a session loop seldom needs.
+	full bool
 }
 
 func num(v float64) *float64 { return &v }
@@ -110,12 +113,20 @@ func (t *tool) validate(raw json.RawMessage) (args, error) {
 	for _, k := range names {
 		p := t.param(k)
 		if p == nil {
+			if why := t.fullOnly(k); why != "" {
+				return nil, fail(k, "%s", why)
+			}
 			// A client's name is quoted in part: it may be a megabyte.
 			return nil, fail(cut(k, maxQuote), "unknown parameter %s; %s takes %s", quote(k), t.name, t.paramList())
 		}
 		v := bytes.TrimSpace(obj[k])
 		if bytes.Equal(v, []byte("null")) {
 			continue
+		}
+		if k == "action" {
+			if why := t.movedAction(v); why != "" {
+				return nil, fail(k, "%s", why)
+			}
 		}
 		norm, err := p.check(v)
 		if err != nil {
@@ -313,17 +324,30 @@ func (t *tool) paramList() string {
 	return strings.Join(names, ", ")
 }
 
-// schemaOptions turns the parameter table into mcp-go tool options. Every
-// annotation is set explicitly: mcp-go's defaults say destructive and
-// open-world, which would make clients ask before every search.
+// schemaOptions turns the parameter table into mcp-go tool options. The
+// hints whose absence means true in the spec (destructive, open-world) are
+// always given: mcp-go's defaults say destructive and open-world, which
+// would make clients ask before every search. Those whose absence means
+// false (read-only, idempotent) are given only when true, and a read-only
+// tool gets no destructive or idempotent hint, which the spec ignores for
+// it: every session reads tools/list, so it says nothing twice.
 func (t *tool) schemaOptions() []mcp.ToolOption {
 	opts := []mcp.ToolOption{
 		mcp.WithDescription(t.desc),
 		mcp.WithTitleAnnotation(t.title),
-		mcp.WithReadOnlyHintAnnotation(t.readOnly),
-		mcp.WithDestructiveHintAnnotation(t.destructive),
-		mcp.WithIdempotentHintAnnotation(t.idempotent),
-		mcp.WithOpenWorldHintAnnotation(false), // only this machine's palace and files
+		func(mt *mcp.Tool) {
+			a := &mt.Annotations
+			a.ReadOnlyHint, a.DestructiveHint, a.IdempotentHint = nil, nil, nil
+			a.OpenWorldHint = mcp.ToBoolPtr(false) // only this machine's palace and files
+			if t.readOnly {
+				a.ReadOnlyHint = mcp.ToBoolPtr(true)
+				return
+			}
+			a.DestructiveHint = mcp.ToBoolPtr(t.destructive)
+			if t.idempotent {
+				a.IdempotentHint = mcp.ToBoolPtr(true)
+			}
+		},
 		// Unknown names are refused, and the schema says so, so clients and
 		// models see the same contract the server enforces.
 		mcp.WithSchemaAdditionalProperties(false),
@@ -336,9 +360,9 @@ func (t *tool) schemaOptions() []mcp.ToolOption {
 		if p.enum != nil {
 			po = append(po, mcp.Enum(p.enum...))
 		}
-		if p.maxLen > 0 {
-			po = append(po, mcp.MaxLength(p.maxLen))
-		}
+		// maxLen is enforced (validate names the limit) but not listed: the
+		// limits are far above what an agent writes, and every listed
+		// keyword costs every session its characters.
 		if p.min != nil {
 			po = append(po, mcp.Min(*p.min))
 		}
@@ -362,16 +386,26 @@ func (t *tool) schemaOptions() []mcp.ToolOption {
 }
 
 // schemaDesc is the description a client shows: the text, plus which
-// actions use the parameter when that is not all of them.
+// actions use the parameter, and need it, when that is not all of them:
+// "For add, check (required)." or "For query (required), timeline."
 func (p *param) schemaDesc() string {
-	d := p.desc
-	if len(p.requiredFor) > 0 {
-		d += " Required for action " + strings.Join(p.requiredFor, ", ") + "."
+	if p.actions == nil {
+		if len(p.requiredFor) > 0 {
+			return p.desc + " Required for " + strings.Join(p.requiredFor, ", ") + "."
+		}
+		return p.desc
 	}
-	if p.actions != nil {
-		d += " Only for action " + strings.Join(p.actions, ", ") + "."
+	if slices.Equal(p.actions, p.requiredFor) {
+		return p.desc + " For " + strings.Join(p.actions, ", ") + " (required)."
 	}
-	return d
+	names := make([]string, len(p.actions))
+	for i, a := range p.actions {
+		names[i] = a
+		if slices.Contains(p.requiredFor, a) {
+			names[i] += " (required)"
+		}
+	}
+	return p.desc + " For " + strings.Join(names, ", ") + "."
 }
 
 // decode fills dst (a struct with json tags naming the parameters) from

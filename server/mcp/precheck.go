@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -11,7 +12,8 @@ import (
 // precheck looks at one incoming JSON-RPC message before mcp-go does. A
 // tools/call for one of Palace's tools whose arguments break the tool's
 // schema (an unknown name, a wrong type, a missing required parameter) is
-// answered here with JSON-RPC error -32602 naming the parameter; mcp-go
+// answered here with JSON-RPC error -32602 naming the parameter, and so is
+// a call to a tool of the full profile that this server leaves out; mcp-go
 // itself can only answer a handler's error with -32603, or turn schema
 // failures into tool results. A method name longer than any MCP method is
 // refused here too (-32601), quoted only in part. It returns the response to send, or nil to
@@ -44,6 +46,11 @@ func (s *Server) precheck(msg []byte) []byte {
 		return nil // malformed params: mcp-go answers those itself
 	}
 	t := s.tools[call.Name]
+	if t == nil && s.elsewhere[call.Name] {
+		s.log.Info("tool call refused", "tool", call.Name, "profile", s.opts.Profile)
+		return errorLine(req.ID, mcp.INVALID_PARAMS, fmt.Sprintf("tool %q not found: it is in the full profile only; %s", call.Name, fullHint),
+			&argError{Tool: call.Name})
+	}
 	if t == nil {
 		return nil // unknown tool: mcp-go's -32602 "tool not found"
 	}

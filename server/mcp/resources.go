@@ -21,7 +21,7 @@ const (
 // client can attach memory to a conversation without a tool call.
 func (s *Server) addResources() {
 	s.mcp.AddResource(mcp.NewResource(statusURI, "Palace status",
-		mcp.WithResourceDescription("Drawers per wing and room, the embedding backend, pending vectors, the memory protocol and the AAAK legend, as JSON."),
+		mcp.WithResourceDescription("Drawers per wing and room, the embedding backend, pending vectors, this session's wing and the AAAK legend, as JSON (the palace_status answer)."),
 		mcp.WithMIMEType("application/json"),
 	), func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		v, err := runStatus(ctx, s, args{})

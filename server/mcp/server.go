@@ -36,7 +36,9 @@ var instructions string
 var aaakLegend string
 
 // Instructions is the memory protocol the server sends in its initialize
-// result, as `palace serve --mcp --instructions` prints it.
+// result, as `palace serve --mcp --instructions` prints it. It is the
+// protocol's only copy: every session pays for it once, so it says when to
+// call which tool and leaves how to the tools' own descriptions.
 func Instructions() string { return instructions }
 
 // AAAKLegend is the short AAAK legend palace_status returns.
@@ -82,6 +84,10 @@ type Options struct {
 	// RootsTimeout bounds a roots/list request to the client; zero means
 	// DefaultRootsTimeout.
 	RootsTimeout time.Duration
+
+	// Profile is ProfileCore (the default, also for "") or ProfileFull:
+	// which tools and parameters the server lists and accepts.
+	Profile string
 }
 
 // Defaults for Options.
@@ -98,7 +104,10 @@ type Server struct {
 	mcp   *server.MCPServer
 	tools map[string]*tool
 	order []*tool
-	ids   *ids
+	// elsewhere are the tools of the full profile this server leaves out,
+	// so a call to one is told how to get it rather than only "not found".
+	elsewhere map[string]bool
+	ids       *ids
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -112,14 +121,26 @@ type tool struct {
 	readOnly          bool
 	destructive       bool
 	idempotent        bool
-	run               func(ctx context.Context, s *Server, a args) (any, error)
+	// full: only the full profile serves the tool.
+	full bool
+	// fullParams are the parameters the core profile leaves out (set by
+	// inProfile), named in the error a call giving one gets.
+	fullParams []string
+	// moved maps an action another tool took over to that tool, so a call
+	// with it is sent there.
+	moved map[string]string
+	// elsewhere are the tools the server leaves out (set by inProfile).
+	elsewhere map[string]bool
+	run       func(ctx context.Context, s *Server, a args) (any, error)
 }
 
-// allTools is the default tool set, in the order tools/list shows it.
+// allTools is every tool; the core profile serves those not marked full.
+// (tools/list sorts them by name.)
 func allTools() []*tool {
 	return []*tool{
 		toolStatus(), toolSearch(), toolGet(), toolRemember(), toolForget(),
 		toolKG(), toolTaxonomy(), toolDiary(), toolWakeUp(), toolMine(),
+		toolKGGraph(), toolKGReview(),
 	}
 }
 
@@ -138,13 +159,17 @@ func New(p *palace.Palace, opts Options) *Server {
 	if opts.RootsTimeout <= 0 {
 		opts.RootsTimeout = DefaultRootsTimeout
 	}
+	if opts.Profile != ProfileFull {
+		opts.Profile = ProfileCore // callers check the name with CheckProfile first
+	}
 	s := &Server{
-		p:        p,
-		opts:     opts,
-		log:      slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelInfo})).With("component", "palace-mcp"),
-		tools:    map[string]*tool{},
-		sessions: map[string]*session{},
-		ids:      newIDs(),
+		p:         p,
+		opts:      opts,
+		log:       slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: slog.LevelInfo})).With("component", "palace-mcp"),
+		tools:     map[string]*tool{},
+		elsewhere: map[string]bool{},
+		sessions:  map[string]*session{},
+		ids:       newIDs(),
 	}
 	// Writes through this front are audited as "mcp"; the client's name is
 	// added once it introduces itself.
@@ -192,7 +217,17 @@ func New(p *palace.Palace, opts Options) *Server {
 	s.mcp.AddNotificationHandler(mcp.MethodNotificationRootsListChanged, func(ctx context.Context, _ mcp.JSONRPCNotification) {
 		s.sessionFor(ctx).forgetRoots()
 	})
-	for _, t := range allTools() {
+	all := allTools()
+	for _, t := range all {
+		if t.full && opts.Profile != ProfileFull {
+			s.elsewhere[t.name] = true
+		}
+	}
+	for _, t := range all {
+		if s.elsewhere[t.name] {
+			continue
+		}
+		t = t.inProfile(opts.Profile, s.elsewhere)
 		s.tools[t.name] = t
 		s.order = append(s.order, t)
 		s.mcp.AddTool(mcp.NewTool(t.name, t.schemaOptions()...), s.handler(t))

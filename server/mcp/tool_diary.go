@@ -14,26 +14,24 @@ const (
 
 func toolDiary() *tool {
 	return &tool{
-		name:  "palace_diary",
-		title: "Agent diary",
-		desc: "Your own dated journal, kept across sessions. action write adds an entry: at the end of a task or session, and before context is compacted, " +
-			"note what you did, what is left and what to watch out for. action read returns your latest entries, oldest first, at the start of a session. " +
-			"Entries go to your own wing (diary-<agent>, or the diary wing palace_status lists for you as a registered agent) unless wing names another.",
+		name:       "palace_diary",
+		title:      "Agent diary",
+		desc:       "Your own dated journal across sessions, in your diary wing: what you did, what is left, what to watch out for.",
 		idempotent: false, // each write is a new entry
 		params: []param{
 			{name: "action", kind: kString, required: true, enum: []string{diaryWrite, diaryRead},
-				desc: "write: add an entry (needs text); read: your latest entries, oldest first."},
+				desc: "write: at the end of a task and before compaction. read: at the start, your latest entries."},
 			{name: "agent", kind: kString, maxLen: ops.MaxAgentBytes,
-				desc: "Whose diary. Omit it to use your client's name (as it introduced itself to the server); give the same name every session."},
+				desc: "Default your client's name; a registered agent (palace_status lists them) gives its own."},
 			{name: "text", kind: kString, maxLen: ops.MaxTextBytes, actions: []string{diaryWrite}, requiredFor: []string{diaryWrite},
-				desc: "The entry, verbatim, in plain prose."},
-			{name: "topic", kind: kString, maxLen: ops.MaxNameBytes, actions: []string{diaryWrite},
+				desc: "The entry."},
+			{name: "topic", kind: kString, maxLen: ops.MaxNameBytes, actions: []string{diaryWrite}, full: true,
 				desc: "The entry's topic, filed as its room (default \"" + ops.DefaultTopic + "\")."},
-			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes,
+			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes, full: true,
 				desc: "write: file the entry in this wing instead of your own diary wing. read: only entries filed in this wing, which must exist (default: wherever they were filed)."},
 			{name: "last", kind: kInteger, min: num(1), max: num(ops.MaxDiaryLast), actions: []string{diaryRead},
-				desc: fmt.Sprintf("How many of the latest entries to return (default %d).", ops.DefaultDiaryLast)},
-			{name: "since", kind: kString, maxLen: 64, actions: []string{diaryRead},
+				desc: fmt.Sprintf("How many (default %d).", ops.DefaultDiaryLast)},
+			{name: "since", kind: kString, maxLen: 64, actions: []string{diaryRead}, full: true,
 				desc: "Only entries written from this time on: YYYY-MM-DD (that day's start, UTC) or RFC 3339."},
 		},
 		run: runDiary,

@@ -8,19 +8,15 @@ import (
 
 func toolForget() *tool {
 	return &tool{
-		name:  "palace_forget",
-		title: "Forget or purge a drawer",
-		desc: "Forget one drawer by id: it leaves search and wake-up, but stays readable by id with palace_get and is kept in exports, so nothing is lost for good. " +
-			"Use it when the user asks, or when a drawer is wrong or outdated. " +
-			"With purge: true the drawer's content is erased for good instead: from the drawer (palace_get then shows an empty tombstone), search, vectors and exports, " +
-			"and mining the unchanged source again will not bring it back. Use purge for a secret or anything that must not be kept; the result's notice says when the source file still holds the text. " +
-			"Both are written to the audit log, without content. Doing either again changes nothing (already_deleted or already_purged).",
+		name:        "palace_forget",
+		title:       "Forget a drawer",
+		desc:        "Forget a drawer the user wants gone or that is wrong: out of search and wake-up, still readable by id. Audited.",
 		destructive: true, idempotent: true,
 		params: []param{
 			{name: "id", kind: kString, required: true, maxLen: 200,
-				desc: "The drawer id, from a palace_search hit or palace_get."},
+				desc: "The drawer id (d_...)."},
 			{name: "purge", kind: kBoolean,
-				desc: "Erase the content for good instead of only forgetting it: for secrets. It cannot be undone from the palace. Chunks of a file overlap, so search again afterwards and purge each drawer that still holds the text."},
+				desc: "Erase it for good (search, vectors, exports, re-mines): for a secret. Chunks overlap: search again and purge each drawer still holding it."},
 		},
 		run: runForget,
 	}

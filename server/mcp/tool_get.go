@@ -8,17 +8,15 @@ import (
 
 func toolGet() *tool {
 	return &tool{
-		name:  "palace_get",
-		title: "Get a drawer",
-		desc: "Return one drawer verbatim by id (the `id` of a palace_search hit), with its wing, room, citation and time. " +
-			"Set neighbours to also get the drawers just before and after it in the same source (before and after), when a hit starts or ends mid-thought. " +
-			"A drawer removed with palace_forget is still returned, with deleted_at set.",
+		name:     "palace_get",
+		title:    "Get a drawer",
+		desc:     "Read a drawer verbatim by id (from a search hit), with its wing, room, citation and time.",
 		readOnly: true, idempotent: true,
 		params: []param{
 			{name: "id", kind: kString, required: true, maxLen: 200,
-				desc: "The drawer id, such as d_0123456789abcdef01234567."},
+				desc: "The drawer id (d_...)."},
 			{name: "neighbours", kind: kInteger, min: num(0), max: num(ops.MaxNeighbours),
-				desc: "How many drawers before and after it, from the same source, to include (default 0)."},
+				desc: "Also this many drawers before and after it in its source: a hit cut mid-thought, the rest of a conversation."},
 		},
 		run: runGet,
 	}

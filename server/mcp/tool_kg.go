@@ -7,58 +7,67 @@ import (
 	"github.com/palace-dev/palace/core/ops"
 )
 
+// The knowledge graph is three tools, so an agent reads only what it uses:
+// palace_kg records and reads dated facts (both profiles), palace_kg_graph
+// types and walks the graph and deletes wrong facts, and palace_kg_review
+// decides on the facts Palace proposes (full profile).
+
+// kgActions are palace_kg's actions.
+var kgActions = []string{ops.KGActionAdd, ops.KGActionCheck, ops.KGActionInvalidate,
+	ops.KGActionQuery, ops.KGActionTimeline, ops.KGActionStats}
+
+// kgMoved sends the actions palace_kg used to take to the tools that took
+// them over.
+var kgMoved = map[string]string{
+	ops.KGActionEntity: "palace_kg_graph", ops.KGActionTraverse: "palace_kg_graph", ops.KGActionRm: "palace_kg_graph",
+	ops.KGActionExtract: "palace_kg_review", ops.KGActionReview: "palace_kg_review",
+}
+
 func toolKG() *tool {
 	fact := []string{ops.KGActionAdd, ops.KGActionCheck, ops.KGActionInvalidate}
 	addCheck := []string{ops.KGActionAdd, ops.KGActionCheck}
-	walk := []string{ops.KGActionQuery, ops.KGActionTraverse}
+	read := []string{ops.KGActionQuery, ops.KGActionTimeline}
 	return &tool{
 		name:  "palace_kg",
-		title: "Knowledge graph",
-		desc: "Dated facts (subject predicate object, true from valid_from until valid_to) with contradiction checks. " +
-			"action add records a fact; if the predicate holds one value at a time (works_at, lives_in, role, status, owner, ...) and the subject already has another overlapping value, " +
-			"nothing is written and the call fails with a message starting \"conflict: \" that lists the conflicting facts — then invalidate the old fact or add again with supersede: true. " +
-			"check answers what add would do without writing (and fails the same way when add would conflict). invalidate closes a fact that stopped being true (history is kept). " +
-			"query lists the facts about an entity (optionally as of a date), timeline lists facts in date order, stats counts them. " +
-			"entity shows or sets an entity's type and aliases; traverse follows facts from an entity, several hops, for questions like which database the project Kai works on uses; " +
-			"rm deletes a wrong fact by id (for a fact that stopped being true, invalidate instead). " +
-			"Names match ignoring case, apostrophes and spacing. Dates are YYYY-MM-DD or RFC 3339. " +
-			reviewDesc,
-		// rm deletes a wrong fact (audited); invalidate and supersede only
-		// set an end date and the timeline keeps the fact.
-		destructive: true, idempotent: true,
-		params: append(append([]param{
-			{name: "action", kind: kString, required: true, enum: ops.KGActions,
-				desc: "add: record a fact; check: what add would do, writing nothing; invalidate: close a fact that stopped being true; query: facts about an entity; timeline: facts in date order; stats: counts; " +
-					"entity: an entity's type and aliases, shown or set; traverse: paths of facts from an entity; rm: delete a wrong fact by fact_id; " +
-					"extract: read stored conversations, notes and diaries for facts and propose them; review: list the proposed facts, accept or reject them."},
+		title: "Facts",
+		desc:  "Dated facts (subject predicate object) that change over time: who owns what, a status, a version. Query before asserting one.",
+		// Only additive: invalidate and supersede set an end date, and the
+		// timeline keeps the fact (deleting one is palace_kg_graph's rm).
+		idempotent: true,
+		moved:      kgMoved,
+		params: []param{
+			{name: "action", kind: kString, required: true, enum: kgActions,
+				desc: "add: record a fact; one overlapping another value of a one-value predicate (works_at, owner...) fails with \"conflict:\", writing nothing: invalidate the old or supersede. " +
+					"check: add without writing. invalidate: no longer true. query: an entity's facts. timeline: by date. stats: counts."},
 			{name: "subject", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
-				desc: "Who or what the fact is about, such as \"Alice\" or \"billing-service\"."},
+				desc: "Such as Alice."},
 			{name: "predicate", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
-				desc: "The relation in snake_case, such as works_at, owns, depends_on, status."},
+				desc: "snake_case, such as works_at, owns, status."},
 			{name: "object", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
-				desc: "The value, such as \"Acme\" or \"deprecated\"."},
+				desc: "Such as Acme."},
 			{name: "valid_from", kind: kString, maxLen: 64, actions: addCheck,
-				desc: "When the fact became true: YYYY-MM-DD (that day's start) or RFC 3339. Omit for \"since always\" (with supersede: from now)."},
-			{name: "valid_to", kind: kString, maxLen: 64, actions: addCheck,
-				desc: "When it stopped being true, excluded; a date keeps it true that whole day. Omit for \"still true\"."},
+				desc: "True since: YYYY-MM-DD or RFC 3339; omit for always."},
+			{name: "valid_to", kind: kString, maxLen: 64, actions: addCheck, full: true,
+				desc: "When it stopped being true, excluded; a date keeps it true that whole day. Omit for still true."},
 			{name: "supersede", kind: kBoolean, actions: addCheck,
-				desc: "Close the conflicting facts at this fact's valid_from instead of refusing the fact. Only when you know the new value replaces the old."},
-			{name: "confidence", kind: kNumber, min: num(0), max: num(1), actions: []string{ops.KGActionAdd},
+				desc: "End the conflicting facts instead, when the new value replaces them."},
+			{name: "confidence", kind: kNumber, min: num(0), max: num(1), actions: []string{ops.KGActionAdd}, full: true,
 				desc: "How sure the fact is, 0 to 1 (default 1)."},
-			{name: "source_drawer", kind: kString, maxLen: ops.KGMaxNameBytes, actions: []string{ops.KGActionAdd},
+			{name: "source_drawer", kind: kString, maxLen: ops.KGMaxNameBytes, actions: []string{ops.KGActionAdd}, full: true,
 				desc: "Id of the drawer the fact was read from, for provenance; it must exist."},
 			{name: "ended", kind: kString, maxLen: 64, actions: []string{ops.KGActionInvalidate},
-				desc: "When the fact stopped being true: YYYY-MM-DD (true through that day) or RFC 3339. Default now."},
-			{name: "entity", kind: kString, maxLen: ops.KGMaxNameBytes, actions: kgEntityActions, requiredFor: kgEntityRequired,
-				desc: "The entity (or one of its aliases) to list facts about, show, set or start from. For timeline, omit it to list every fact."},
-			{name: "as_of", kind: kString, maxLen: 64, actions: walk,
-				desc: "Only facts true at this date or time; omit for every fact, past and present."},
-			{name: "direction", kind: kString, enum: ops.KGDirections, actions: walk,
-				desc: "out: facts where the entity is the subject; in: where it is the object; both. Default: both for query, out for traverse (subject to object, hop after hop)."},
-			{name: "limit", kind: kInteger, min: num(1), max: num(ops.MaxTimelineLimit), actions: []string{ops.KGActionTimeline, ops.KGActionTraverse},
-				desc: fmt.Sprintf("timeline: maximum number of facts (default %d); traverse: maximum number of paths (default %d, at most %d).",
-					ops.DefaultTimelineLimit, ops.DefaultTraversePaths, ops.MaxTraversePaths)},
-		}, kgGraphParams()...), reviewParams...),
+				desc: "True until (default now)."},
+			{name: "entity", kind: kString, maxLen: ops.KGMaxNameBytes, actions: read, requiredFor: []string{ops.KGActionQuery},
+				desc: "A name or alias; timeline: omit for all."},
+			{name: "as_of", kind: kString, maxLen: 64, actions: []string{ops.KGActionQuery},
+				desc: "Only facts true then."},
+			{name: "direction", kind: kString, enum: ops.KGDirections, actions: []string{ops.KGActionQuery}, full: true,
+				desc: "out: facts with the entity as subject; in: as object; both (default)."},
+			{name: "limit", kind: kInteger, min: num(1), max: num(ops.MaxTimelineLimit), actions: []string{ops.KGActionTimeline}, full: true,
+				desc: fmt.Sprintf("Most facts (default %d).", ops.DefaultTimelineLimit)},
+			{name: "format", kind: kString, enum: ops.KGFormats, actions: []string{ops.KGActionTimeline}, full: true,
+				desc: "facts (default): JSON; aaak: one compact AAAK document, a zettel per fact and an ARC: line of the feelings along the timeline."},
+		},
 		run: runKG,
 	}
 }
@@ -78,19 +87,7 @@ type kgArgs struct {
 	AsOf         string   `json:"as_of"`
 	Direction    string   `json:"direction"`
 	Limit        int      `json:"limit"`
-	// The typed graph's (tool_kg_graph.go).
-	Type       string   `json:"type"`
-	Aliases    []string `json:"aliases"`
-	Unalias    []string `json:"unalias"`
-	Depth      int      `json:"depth"`
-	Predicates []string `json:"predicates"`
-	FactID     string   `json:"fact_id"`
-	Format     string   `json:"format"`
-	// extract and review (tool_kg_review.go)
-	Wing          string   `json:"wing"`
-	Decision      string   `json:"decision"`
-	IDs           []string `json:"ids"`
-	MinConfidence *float64 `json:"min_confidence"`
+	Format       string   `json:"format"`
 }
 
 func runKG(ctx context.Context, s *Server, a args) (any, error) {
@@ -118,10 +115,6 @@ func runKG(ctx context.Context, s *Server, a args) (any, error) {
 		return ops.KGTimeline(ctx, s.p, req)
 	case ops.KGActionStats:
 		return ops.KGStats(ctx, s.p)
-	case ops.KGActionEntity, ops.KGActionTraverse, ops.KGActionRm:
-		return runKGGraph(ctx, s, in)
-	case ops.KGActionExtract, ops.KGActionReview:
-		return runKGReview(ctx, s, in)
 	}
 	return nil, fmt.Errorf("palace_kg: unknown action %q", in.Action) // unreachable: the enum is checked first
 }

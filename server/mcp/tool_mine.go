@@ -24,7 +24,9 @@ func toolMine() *tool {
 			"and a notice when an export was only partly readable or embedding stopped early (the rest is searchable lexically).",
 		// Mining replaces the drawers of changed files and prunes those of
 		// deleted ones; running it again on an unchanged tree changes nothing.
-		destructive: true, idempotent: true,
+		// Hooks and the LSP server mine as the agent works, so a session
+		// loop seldom calls it: the full profile serves it.
+		destructive: true, idempotent: true, full: true,
 		params: []param{
 			{name: "path", kind: kString, required: true, maxLen: ops.MaxPathBytes,
 				desc: "The folder or file to mine: an absolute path, or relative to the workspace root when the client has exactly one."},

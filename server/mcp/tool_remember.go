@@ -12,29 +12,22 @@ func toolRemember() *tool {
 	return &tool{
 		name:  "palace_remember",
 		title: "Remember a note",
-		desc: "Store one self-contained note (a decision and its reason, a user preference, a non-obvious fact or fix) as a drawer, verbatim. " +
-			"It first checks the wing for the same text and for near duplicates that differ only in wording (case, punctuation, word order, an inflection, a typo, a filler word): " +
-			"if it finds any it writes nothing and lists them (added: false, reason \"not written: ...\", duplicates) — the memory is already there. " +
-			"A close note that differs in anything else (a negation, a number, a date, a version, an environment, a name, any other word such as decrease for increase, " +
-			"or the same words in swapped roles) is a correction or another fact: it is written (added: true, reason \"kept: differs from ...\") " +
-			"and the older one is listed under updates with what differs (differs, was, now); forget the older one if it is now wrong. " +
-			"A note repeating an older one that a newer close note changed since is written again, so the decision said last is the newest. " +
-			"Do not store chat, secrets, or what the code and git history already say.",
+		desc: "Store one self-contained note verbatim: a decision and its reason, a preference, a non-obvious fact or fix. Not chat, secrets, or what code and git say. " +
+			"A reworded duplicate is not written. A close note differing in a word (a negation, number, date, name...) is written, the older listed under updates: palace_forget it if now wrong.",
 		idempotent: false, // force writes the same text again
 		params: []param{
 			{name: "content", kind: kString, required: true, maxLen: ops.MaxTextBytes,
-				desc: "The note, verbatim: what, why, and where it applies, readable on its own months later. At most 1 MiB."},
+				desc: "What, why and where it applies, readable alone months later."},
 			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes,
-				desc: "The wing to file it in. Omit it to use this session's project wing (from --wing or the client's workspace roots); palace_status shows which."},
+				desc: "Default this session's project wing."},
 			{name: "room", kind: kString, maxLen: ops.MaxNameBytes,
-				desc: "The room (topic), such as decisions or gotchas. Default \"" + ops.DefaultRoom + "\"."},
-			{name: "source", kind: kString, maxLen: ops.MaxSourceBytes,
+				desc: "The topic, such as decisions (default " + ops.DefaultRoom + ")."},
+			{name: "source", kind: kString, maxLen: ops.MaxSourceBytes, full: true,
 				desc: "Where the note comes from, shown as its citation: a file path, a URL, an issue. Default \"" + ops.DefaultSource + "\"."},
 			{name: "importance", kind: kInteger, min: num(ops.MinImportance), max: num(ops.MaxImportance),
-				desc: fmt.Sprintf("%d to %d (default %d); wake-up shows the most important notes first. Use %d for what must never be forgotten.",
-					ops.MinImportance, ops.MaxImportance, ops.DefaultImportance, ops.MaxImportance)},
+				desc: fmt.Sprintf("Default %d; %d: never forget.", ops.DefaultImportance, ops.MaxImportance)},
 			{name: "force", kind: kBoolean,
-				desc: "Write it even if the wing already holds it or a near duplicate. Only when the note really says something new."},
+				desc: "Write despite a duplicate, when it says something new."},
 		},
 		run: runRemember,
 	}

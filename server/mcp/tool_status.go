@@ -8,12 +8,9 @@ import (
 
 func toolStatus() *tool {
 	return &tool{
-		name:  "palace_status",
-		title: "Palace status",
-		desc: "Overview of the palace: drawers per wing and room, the wings, the specialist agents the user registered (name, focus, wing, diary wing), " +
-			"the embedding backend and how many drawers still wait for a vector, " +
-			"the wing this session writes to (and where it came from), the memory protocol to follow, and a short legend of the AAAK format. " +
-			"Call it once when you need exact wing or room names; they are the only values to pass as `wing` or `room` elsewhere.",
+		name:     "palace_status",
+		title:    "Palace status",
+		desc:     "The exact wing and room names with their drawer counts, registered agents, the embedding backend, this session's wing and profile, the AAAK legend.",
 		readOnly: true, idempotent: true,
 		run: runStatus,
 	}
@@ -29,15 +26,18 @@ type sessionStatus struct {
 	// RootsError says why the client's roots could not be read.
 	RootsError string `json:"roots_error,omitempty"`
 	Client     string `json:"client,omitempty"`
+	// Profile is the server's profile (core or full): what it lists.
+	Profile string `json:"profile"`
 }
 
-// statusResult is `palace status --json` plus the session and what an
-// agent needs to use the palace well.
+// statusResult is `palace status --json` plus the session and the AAAK
+// legend. The memory protocol is not repeated here: the client has it once,
+// in the initialize instructions, and a copy in every status answer cost
+// thousands of tokens a call.
 type statusResult struct {
 	ops.StatusResult
-	Session        sessionStatus `json:"session"`
-	MemoryProtocol string        `json:"memory_protocol"`
-	AAAKLegend     string        `json:"aaak_legend"`
+	Session    sessionStatus `json:"session"`
+	AAAKLegend string        `json:"aaak_legend"`
 }
 
 func runStatus(ctx context.Context, s *Server, _ args) (any, error) {
@@ -45,12 +45,11 @@ func runStatus(ctx context.Context, s *Server, _ args) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return statusResult{StatusResult: st, Session: s.sessionStatus(ctx),
-		MemoryProtocol: instructions, AAAKLegend: aaakLegend}, nil
+	return statusResult{StatusResult: st, Session: s.sessionStatus(ctx), AAAKLegend: aaakLegend}, nil
 }
 
 func (s *Server) sessionStatus(ctx context.Context) sessionStatus {
-	ss := sessionStatus{Roots: []root{}, Client: clientName(ctx)}
+	ss := sessionStatus{Roots: []root{}, Client: clientName(ctx), Profile: s.opts.Profile}
 	rs, err := s.roots(ctx)
 	if err != nil {
 		ss.RootsError = err.Error()

@@ -18,6 +18,7 @@ func toolTaxonomy() *tool {
 			"tunnels lists the rooms that join wings (one room name in several wings, or two rooms sharing most of their keywords) with the drawers on each side: palace_search with across searches a room in every wing. " +
 			"A project's palace.yaml, when it lists rooms, replaces the wing's rooms at the next mine: the answer warns when that will undo an edit.",
 		destructive: true, idempotent: true, // rm removes an entry; repeating set or rm changes nothing more
+		full: true,
 		params: []param{
 			{name: "action", kind: kString, required: true, enum: ops.TaxonomyActions,
 				desc: "list: show rooms; set: add a room or change it; rm: remove a room from the taxonomy; route: where a search for query would be routed; tunnels: the rooms wings share."},

@@ -11,18 +11,16 @@ import (
 
 func toolWakeUp() *tool {
 	return &tool{
-		name:  "palace_wake_up",
-		title: "Wake up",
-		desc: "The context that opens a session, within a token budget: L0, who you work for (the identity files), then L1, the project's essential story " +
-			"(its most important and newest drawers, current facts, latest diary entries). Call it once at the start of a session. " +
-			"The result's text is what to read; the lists say which drawers and facts it drew on.",
+		name:     "palace_wake_up",
+		title:    "Wake up",
+		desc:     "Call once at the start of a session: who you work for and this project's essential story (key notes, current facts, latest diary), within a token budget.",
 		readOnly: true, idempotent: true,
 		params: []param{
 			{name: "wing", kind: kString, maxLen: memory.MaxNameBytes,
-				desc: "The wing to wake up in, its exact name (an unknown wing is an error that lists the wings). Omit it to use this session's project wing, or the whole palace when none is known."},
-			{name: "format", kind: kString, enum: ops.WakeFormats,
+				desc: "Exact wing name; default this session's project, else the whole palace."},
+			{name: "format", kind: kString, enum: ops.WakeFormats, full: true,
 				desc: "text (default, sections of plain lines), aaak (one compact AAAK document; palace_status has the legend) or json (the text, with the selection as data, as the other formats also return it)."},
-			{name: "budget", kind: kInteger, min: num(1), max: num(ops.MaxWakeBudget),
+			{name: "budget", kind: kInteger, min: num(1), max: num(ops.MaxWakeBudget), full: true,
 				desc: fmt.Sprintf("The most tokens the text may take (default %d).", ops.DefaultWakeBudget)},
 		},
 		run: runWakeUp,

@@ -27,13 +27,15 @@ async function inspect(home, args, { server = ["serve", "--mcp", "--wing", "cli"
   }
 }
 
-test("inspector CLI: tools/list with --strict finds no portability problem", async (t) => {
+test("inspector CLI: tools/list with --strict finds no portability problem, in both profiles", async (t) => {
   const home = tempDir(t);
-  const r = await inspect(home, ["--method", "tools/list", "--strict"]);
-  assert.equal(r.code, 0, r.stderr);
-  const { tools } = JSON.parse(r.stdout);
-  assert.equal(tools.length, 10);
-  assert.doesNotMatch(r.stderr, /portability|error-severity/i);
+  for (const [profile, n] of [["core", 8], ["full", 12]]) {
+    const r = await inspect(home, ["--method", "tools/list", "--strict"], { server: ["serve", "--mcp", "--wing", "cli", "--profile", profile] });
+    assert.equal(r.code, 0, r.stderr);
+    const { tools } = JSON.parse(r.stdout);
+    assert.equal(tools.length, n, profile);
+    assert.doesNotMatch(r.stderr, /portability|error-severity/i);
+  }
 });
 
 test("inspector CLI: remember then search", async (t) => {
@@ -64,7 +66,9 @@ test("inspector CLI: prompts, resources and the status tool", async (t) => {
   assert.ok(JSON.parse(r.stdout).messages.length === 1);
   r = await inspect(home, ["--method", "resources/read", "--uri", "palace://status"]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(JSON.parse(r.stdout).contents[0].text, /memory_protocol/);
+  const status = JSON.parse(r.stdout).contents[0].text;
+  assert.match(status, /aaak_legend/);
+  assert.doesNotMatch(status, /memory_protocol/, "the protocol is in the instructions only");
 });
 
 test("inspector CLI over streamable HTTP with the bearer token", async (t) => {

@@ -9,10 +9,14 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 
 import { tempDir, writeTree, connect, startHTTP, connectHTTP, call, toolError, cli } from "./lib/palace.mjs";
 
+// The core profile (the default) holds a session loop's tools; the full
+// profile (--profile full) adds the rest.
 const TOOLS = [
-  "palace_diary", "palace_forget", "palace_get", "palace_kg", "palace_mine",
-  "palace_remember", "palace_search", "palace_status", "palace_taxonomy", "palace_wake_up",
+  "palace_diary", "palace_forget", "palace_get", "palace_kg",
+  "palace_remember", "palace_search", "palace_status", "palace_wake_up",
 ];
+const FULL_TOOLS = [...TOOLS, "palace_kg_graph", "palace_kg_review", "palace_mine", "palace_taxonomy"].sort();
+const FULL = ["--profile", "full"];
 
 test("initialize: server info, capabilities and the memory protocol", async (t) => {
   const { client } = await connect(t, tempDir(t));
@@ -20,38 +24,48 @@ test("initialize: server info, capabilities and the memory protocol", async (t) 
   const caps = client.getServerCapabilities();
   for (const c of ["tools", "resources", "prompts", "logging", "completions"]) assert.ok(caps[c], `capability ${c}`);
   const instr = client.getInstructions();
-  assert.match(instr, /Search before answering/);
+  assert.match(instr, /Before answering about this project's past/);
   assert.match(instr, /palace_remember/);
 });
 
-test("tools/list: the default set with valid, strict schemas and explicit annotations", async (t) => {
-  const { client } = await connect(t, tempDir(t));
-  const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((x) => x.name).sort(), TOOLS);
-  const ajv = new Ajv({ strict: true, allErrors: true });
-  for (const tool of tools) {
-    // Each schema compiles under ajv's strict mode: no unknown keywords.
-    assert.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name} schema`);
-    assert.equal(tool.inputSchema.type, "object");
-    assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name} refuses unknown parameters`);
-    for (const h of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) {
-      assert.equal(typeof tool.annotations?.[h], "boolean", `${tool.name}.${h} set explicitly`);
+test("tools/list: each profile's set with valid, strict schemas and the hints the spec needs", async (t) => {
+  for (const [args, want] of [[[], TOOLS], [FULL, FULL_TOOLS]]) {
+    const { client } = await connect(t, tempDir(t), { args });
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((x) => x.name).sort(), want);
+    if (args.length === 0) {
+      // Issue 43: the default profile costs at most 8,000 characters
+      // (about 2,000 tokens) before the first call.
+      const cost = client.getInstructions().length + JSON.stringify({ tools }).length;
+      assert.ok(cost <= 8000, `default profile start cost ${cost} characters`);
     }
-    assert.equal(tool.annotations.openWorldHint, false);
-    for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {})) {
-      assert.ok(prop.description?.length > 15, `${tool.name}.${name} described`);
-      assert.equal(prop.format, undefined, `${tool.name}.${name} has no (uint) format`);
-      if (prop.type === "integer" && prop.minimum !== undefined) assert.ok(prop.minimum >= 0);
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    for (const tool of tools) {
+      // Each schema compiles under ajv's strict mode: no unknown keywords.
+      assert.doesNotThrow(() => ajv.compile(tool.inputSchema), `${tool.name} schema`);
+      assert.equal(tool.inputSchema.type, "object");
+      assert.equal(tool.inputSchema.additionalProperties, false, `${tool.name} refuses unknown parameters`);
+      // Hints whose absence means true are given; a read-only tool says so.
+      assert.equal(tool.annotations.openWorldHint, false);
+      if (tool.annotations.readOnlyHint !== true) {
+        assert.equal(typeof tool.annotations.destructiveHint, "boolean", `${tool.name}.destructiveHint set`);
+      }
+      for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {})) {
+        assert.ok(prop.description?.length > 15, `${tool.name}.${name} described`);
+        assert.equal(prop.format, undefined, `${tool.name}.${name} has no (uint) format`);
+        if (prop.type === "integer" && prop.minimum !== undefined) assert.ok(prop.minimum >= 0);
+      }
     }
+    const ro = Object.fromEntries(tools.map((x) => [x.name, x.annotations.readOnlyHint]));
+    assert.equal(ro.palace_search, true);
+    assert.ok(!ro.palace_remember);
+    assert.equal(tools.find((x) => x.name === "palace_forget").annotations.destructiveHint, true);
   }
-  const ro = Object.fromEntries(tools.map((x) => [x.name, x.annotations.readOnlyHint]));
-  assert.equal(ro.palace_search, true);
-  assert.equal(ro.palace_remember, false);
-  assert.equal(tools.find((x) => x.name === "palace_forget").annotations.destructiveHint, true);
 });
 
 test("remember, search, get, forget: a round trip", async (t) => {
-  const { client } = await connect(t, tempDir(t), { args: ["--wing", "shop"] });
+  // The full profile: the note names its source (ADR-12).
+  const { client } = await connect(t, tempDir(t), { args: ["--wing", "shop", ...FULL] });
   const note = "Checkout retries use idempotency keys, so a retried payment never double-charges.";
   const rem = await call(client, "palace_remember", { content: note, room: "decisions", importance: 5, source: "ADR-12" });
   assert.equal(rem.added, true);
@@ -103,32 +117,37 @@ test("knowledge graph: a contradiction is reported and nothing is written", asyn
 });
 
 test("knowledge graph review: facts read in a note wait for the agent's decision", async (t) => {
-  const { client } = await connect(t, tempDir(t));
+  const { client } = await connect(t, tempDir(t), { args: FULL });
   await call(client, "palace_kg", { action: "add", subject: "billing service", predicate: "owner", object: "Rafael", valid_from: "2025-01-01" });
   const rem = await call(client, "palace_remember", { content: "Dana owns the billing service. Maybe we should use Loki.", wing: "orion" });
   assert.deepEqual(rem.proposed.map((p) => `${p.subject} ${p.predicate} ${p.object}`), ["billing service owner Dana"]);
-  const list = await call(client, "palace_kg", { action: "review" });
+  const list = await call(client, "palace_kg_review", { action: "review" });
   assert.equal(list.total, 1);
   assert.equal(list.pending[0].supersedes[0].object, "Rafael");
   assert.equal(list.pending[0].source_drawer, rem.id);
-  const acc = await call(client, "palace_kg", { action: "review", decision: "accept", ids: [list.pending[0].id] });
+  const acc = await call(client, "palace_kg_review", { action: "review", decision: "accept", ids: [list.pending[0].id] });
   assert.equal(acc.decided[0].status, "accepted");
   assert.equal(acc.total, 0);
   const q = await call(client, "palace_kg", { action: "query", entity: "billing service", as_of: "2999-01-01" });
   assert.deepEqual(q.facts.map((f) => f.object), ["Dana"]);
-  assert.match(await toolError(client, "palace_kg", { action: "review", decision: "reject" }), /^invalid input: ids/);
+  assert.match(await toolError(client, "palace_kg_review", { action: "review", decision: "reject" }), /^invalid input: ids/);
 });
 
 test("wrong arguments are rejected with JSON-RPC -32602, bad values with a tool error", async (t) => {
-  const { client } = await connect(t, tempDir(t), { args: ["--wing", "w"] });
-  const rejects = async (name, args, re) => {
-    await assert.rejects(client.callTool({ name, arguments: args }), (e) => {
+  const { client } = await connect(t, tempDir(t), { args: ["--wing", "w", ...FULL] });
+  const { client: core } = await connect(t, tempDir(t), { args: ["--wing", "w"] });
+  const rejects = async (name, args, re, c = client) => {
+    await assert.rejects(c.callTool({ name, arguments: args }), (e) => {
       assert.ok(e instanceof McpError, `McpError, got ${e}`);
       assert.equal(e.code, -32602);
       assert.match(e.message, re);
       return true;
     });
   };
+  // What the default profile leaves out is refused saying where it is.
+  await rejects("palace_taxonomy", { action: "list" }, /in the full profile only/, core);
+  await rejects("palace_search", { query: "x", mode: "lexical" }, /parameter "mode" is in the full profile only/, core);
+  await rejects("palace_kg", { action: "review" }, /"review" is palace_kg_review's/, core);
   await rejects("palace_search", { query: "x", wng: "a" }, /unknown parameter "wng"/);
   await rejects("palace_search", { query: "x", limit: "10" }, /"limit" must be an integer, got a string/);
   await rejects("palace_search", { query: "x", limit: 2.5 }, /"limit" must be an integer/);
@@ -160,7 +179,7 @@ test("the wing comes from the client's roots; mine only inside them", async (t) 
   const proj = writeTree(join(tempDir(t), "Shop App"), files);
   const outside = writeTree(tempDir(t), { "secret.txt": "not for the palace\n" });
   symlinkSync(outside, join(proj, "escape"));
-  const { client, state } = await connect(t, home, { roots: [proj] });
+  const { client, state } = await connect(t, home, { roots: [proj], args: FULL });
   const st = await call(client, "palace_status");
   assert.equal(st.session.wing, "shop");
   assert.equal(st.session.wing_from, "roots");
@@ -209,7 +228,7 @@ test("a search over MCP returns the same hits as the CLI", async (t) => {
   });
   const mined = await cli(home, ["mine", proj, "--no-progress"]);
   assert.ok(mined.drawers_added >= 5, "CLI mined the project");
-  const { client } = await connect(t, home);
+  const { client } = await connect(t, home, { args: FULL });
   const http = await startHTTP(t, home);
   const hclient = await connectHTTP(t, http.url, http.token);
   for (const q of ["least recently used eviction", "retry backoff", "TTL expire entries", "cache"]) {

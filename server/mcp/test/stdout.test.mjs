@@ -51,7 +51,7 @@ test("stdout carries only JSON-RPC, whatever comes in; the server exits 0 when s
     // Chinese text loads the segmenter (a C++ library): it must not print.
     req(11, "tools/call", { name: "palace_remember", arguments: { content: "我们决定使用SQLite作为存储后端，因为它不需要服务器。", wing: "w" } }),
   ];
-  const { code, out, err } = await session(home, lines);
+  const { code, out, err } = await session(home, lines, ["--profile", "full"]);
   assert.equal(code, 0, `exit code; stderr:\n${err}`);
   const seen = new Map();
   for (const line of out.split("\n").filter((l) => l !== "")) {
@@ -71,6 +71,6 @@ test("stdout carries only JSON-RPC, whatever comes in; the server exits 0 when s
 
 test("serve --mcp --instructions prints the memory protocol and exits", async () => {
   const { stdout } = await promisify(execFile)(BIN, ["serve", "--mcp", "--instructions"], { env: childEnv() });
-  assert.match(stdout, /^# Palace memory protocol/);
+  assert.match(stdout, /^Palace is your long-term memory/);
   assert.match(stdout, /palace_diary/);
 });
