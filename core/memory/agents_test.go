@@ -45,7 +45,7 @@ func TestWakeUpAgents(t *testing.T) {
 	if w.Agents[1].Name != "reviewer" || w.Agents[1].Diary != "diary-reviewer" || w.Agents[1].Focus != "reviews Go changes for races" {
 		t.Errorf("agent as data: %+v", w.Agents[1])
 	}
-	if !strings.Contains(w.Text, "\n## Agents\n"+strings.Join(want, "\n")+"\n## Diary\n") {
+	if !strings.Contains(w.Text, "\n## Agents\n"+strings.Join(want, "\n")) {
 		t.Errorf("agents section missing from\n%s", w.Text)
 	}
 	all := wake(t, p, WakeRequest{Budget: 5000})

@@ -125,29 +125,31 @@ func TestWakeUpSelection(t *testing.T) {
 	if w.Identity.Text != identity+"\n\n"+projIdentity || w.Identity.Truncated {
 		t.Errorf("identity %q (truncated %v)", w.Identity.Text, w.Identity.Truncated)
 	}
-	if !strings.HasPrefix(w.Text, "## L0 identity\n"+identity+"\n\n"+projIdentity+"\n## L1 essential story of proj\n") {
+	if !strings.HasPrefix(w.Text, "## Identity\n"+identity+"\n\n"+projIdentity+"\n## Decided\n") {
 		t.Errorf("text starts\n%s", w.Text)
 	}
-	// Drawers: by importance, then the newest; no diary entry, no other wing.
+	// Decided: the wing's notes, by importance, then the newest; no other
+	// wing. The mined source file is left out: notes are there.
 	var got []string
-	for _, d := range w.Drawers {
+	for _, d := range w.Decided {
 		got = append(got, d.Line)
 	}
 	want := []string{
-		"- [notes] We chose SQLite because it needs no server and backs up as one file.",
+		"- We chose SQLite because it needs no server and backs up as one file.",
 		"- [search] The FTS index uses the porter tokenizer, so queries are stemmed.",
-		"- [notes] CI runs the race detector on every push to main.",
-		"- [notes] Release branches are cut on Tuesdays; hotfixes go to main first.",
-		"- [notes] Benchmarks live in core/bench and run against LoCoMo.",
-		"- [notes] Lunch orders go in the kitchen channel before eleven.",
-		"- [code] func main() { run() }",
+		"- CI runs the race detector on every push to main.",
+		"- Release branches are cut on Tuesdays; hotfixes go to main first.",
+		"- Benchmarks live in core/bench and run against LoCoMo.",
+		"- Lunch orders go in the kitchen channel before eleven.",
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Errorf("drawers:\n%s", strings.Join(got, "\n"))
+		t.Errorf("decided:\n%s", strings.Join(got, "\n"))
 	}
-	text := strings.Split(w.Text, "\n")
-	if got := lines(text, "- ["); !reflect.DeepEqual(got, want) {
-		t.Errorf("text drawer lines:\n%s", strings.Join(got, "\n"))
+	if !strings.Contains(w.Text, "\n## Decided\n"+strings.Join(want, "\n")+"\n## Facts now\n") {
+		t.Errorf("decided section:\n%s", w.Text)
+	}
+	if len(w.Drawers) != 0 || strings.Contains(w.Text, "func main") {
+		t.Errorf("source shown beside notes: %+v", w.Drawers)
 	}
 	// Facts: current ones read from the wing's drawers or naming it, the
 	// most recently started first.
@@ -158,7 +160,7 @@ func TestWakeUpSelection(t *testing.T) {
 	if want := []string{"- proj status beta (since 2026-03-01)", "- Palace stores_in SQLite (since 2026-01-01)"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("facts %q", got)
 	}
-	if !strings.Contains(w.Text, "\n## Facts\n- proj status beta (since 2026-03-01)\n") {
+	if !strings.Contains(w.Text, "\n## Facts now\n- proj status beta (since 2026-03-01)\n") {
 		t.Errorf("facts section missing from\n%s", w.Text)
 	}
 	// Diary: the wing's entries, newest first.
@@ -170,7 +172,7 @@ func TestWakeUpSelection(t *testing.T) {
 		"- 2026-05-02 Claude/journal: Fixed the flaky mine test by waiting for the WAL checkpoint."}; !reflect.DeepEqual(got, want) {
 		t.Errorf("diary %q", got)
 	}
-	if !strings.HasSuffix(w.Text, "## Diary\n"+strings.Join(got, "\n")) {
+	if !strings.HasSuffix(w.Text, "## Recent sessions\n"+strings.Join(got, "\n")) {
 		t.Errorf("text ends\n%s", w.Text)
 	}
 	if w.Tokens != aaak.CountTokens(w.Text) {
@@ -183,15 +185,16 @@ func TestWakeUpSelection(t *testing.T) {
 		t.Errorf("facts in July: %+v", later.Facts)
 	}
 
-	// The whole palace: the global identity only, wing/room labels, every
-	// current fact, every diary entry.
+	// The whole palace: the global identity only, wing labels, every
+	// current fact, every diary entry. Of two notes of importance 5, the
+	// newer comes first.
 	all := wake(t, p, WakeRequest{Budget: 5000})
 	if all.Identity.Text != identity || len(all.Identity.Files) != 1 {
 		t.Errorf("palace-wide identity %+v", all.Identity)
 	}
-	if !strings.Contains(all.Text, "## L1 essential story\n- [other/notes] The other wing's most important note.\n") &&
-		!strings.Contains(all.Text, "\n- [proj/notes] We chose SQLite") {
-		t.Errorf("palace-wide drawers:\n%s", all.Text)
+	if !strings.Contains(all.Text, "## Decided\n- [other] The other wing's most important note.\n- [proj] We chose SQLite") ||
+		!strings.Contains(all.Text, "\n- [proj/search] The FTS index") {
+		t.Errorf("palace-wide notes:\n%s", all.Text)
 	}
 	if len(all.Facts) != 3 || len(all.Diary) != 3 {
 		t.Errorf("palace-wide: %d facts, %d diary entries", len(all.Facts), len(all.Diary))
@@ -214,7 +217,7 @@ func TestWakeUpBudgetAndDeterminism(t *testing.T) {
 				if a.Tokens > budget || a.Tokens != aaak.CountTokens(a.Text) || a.Budget != budget {
 					t.Errorf("%q %s %d: %d tokens (counted %d)", wing, format, budget, a.Tokens, aaak.CountTokens(a.Text))
 				}
-				shown := len(a.Drawers) + len(a.Facts) + len(a.Diary)
+				shown := len(a.Decided) + len(a.Drawers) + len(a.Facts) + len(a.Diary)
 				if budget >= 100 && shown == 0 {
 					t.Errorf("%q %s %d: nothing from L1 fits:\n%s", wing, format, budget, a.Text)
 				}
@@ -239,7 +242,7 @@ func TestWakeUpBudgetAndDeterminism(t *testing.T) {
 					}
 				case FormatJSON:
 					text := wake(t, p, WakeRequest{Wing: wing, Budget: budget})
-					if a.Text != text.Text || !reflect.DeepEqual(a.Drawers, text.Drawers) {
+					if a.Text != text.Text || !reflect.DeepEqual(a.Decided, text.Decided) || !reflect.DeepEqual(a.Drawers, text.Drawers) {
 						t.Errorf("%q json %d: its text differs from the text format's", wing, budget)
 					}
 				}
@@ -251,7 +254,7 @@ func TestWakeUpBudgetAndDeterminism(t *testing.T) {
 	if !w.Identity.Truncated || !strings.HasSuffix(w.Identity.Text, " …") || !strings.HasPrefix(identity, strings.TrimSuffix(w.Identity.Text, " …")) {
 		t.Errorf("cut identity %+v", w.Identity)
 	}
-	if len(w.Drawers)+len(w.Facts)+len(w.Diary) != 0 || w.Omitted == 0 {
+	if len(w.Decided)+len(w.Drawers)+len(w.Facts)+len(w.Diary) != 0 || w.Omitted == 0 {
 		t.Errorf("budget 15 also showed L1: %+v", w)
 	}
 	// One token: nothing fits, and that is not an error.
@@ -284,7 +287,8 @@ func TestWakeUpEmptyPalace(t *testing.T) {
 	p := openPalace(t)
 	for _, f := range []string{FormatText, FormatAAAK, FormatJSON} {
 		w := wake(t, p, WakeRequest{Format: f, Wing: "nothing-here"})
-		if w.Text != "" || w.Tokens != 0 || w.Drawers == nil || w.Facts == nil || w.Agents == nil || w.Diary == nil || w.Identity.Files == nil {
+		if w.Text != "" || w.Tokens != 0 || w.Decided == nil || w.Drawers == nil || w.Facts == nil || w.Agents == nil || w.Diary == nil ||
+			w.Threads == nil || w.Identity.Files == nil {
 			t.Errorf("%s on an empty palace: %+v", f, w)
 		}
 	}
