@@ -89,7 +89,7 @@ each run's wall time, CPU time and peak memory, both medians, and their ratios.`
 	m.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	m.Flags().StringVar(&against, "against", "", "another palace binary to compare cold mines with (an earlier build)")
 	m.Flags().IntVar(&rounds, "rounds", 2, "with --against: how many cold mines each binary runs, alternately")
-	c.AddCommand(m, newBenchLocomoCmd(), newBenchCodeCmd(), newBenchRelevantCmd(), newBenchEmbedCmd(g), newBenchVectorsCmd(), newBenchTeamCmd())
+	c.AddCommand(m, newBenchLocomoCmd(), newBenchCodeCmd(), newBenchRelevantCmd(), newBenchEmbedCmd(g), newBenchVectorsCmd(), newBenchTeamCmd(), newBenchLoopCmd())
 	checkBenchFlagsFirst(c)
 	return c
 }

@@ -273,6 +273,7 @@ func walkTable(h hostilePalace) map[string][]walkRun {
 		"palace bench code":     {run(1, bidi, "--repo", gitRepo, "--max", "1")},
 		"palace bench embed":    {run(2, "", "--iters", "1", "--skip-go")},
 		"palace bench locomo":   {run(0, "", "--data", h.locomo)},
+		"palace bench loop":     {run(2, bidi, "--only", "walk"+rlo+"loop")},
 		"palace bench mine":     {run(0, "", h.proj, "--home", filepath.Join(h.scratch, "bench-mine"))},
 		"palace bench relevant": {run(0, "", "--repo", h.proj, "--max", "1")},
 		"palace bench vectors":  {run(0, "", "--n", "50", "--dim", "8", "--queries", "1", "--wings", "2")},
