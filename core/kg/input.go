@@ -11,6 +11,7 @@ import (
 
 	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/store"
 )
 
 // Limits on input. A name is a short label, not a document: refusing
@@ -112,6 +113,12 @@ type Fact struct {
 	// SourceDrawer is the id of the drawer the fact was read from, if any;
 	// it must exist.
 	SourceDrawer string `json:"source_drawer,omitempty"`
+	// Wing is the project the fact was recorded in (an agent's session
+	// wing), so its wake-up lists the fact though no drawer says it; ""
+	// is none. Its name is the caller's to check (core/ops).
+	Wing string `json:"wing,omitempty"`
+	// Provenance is where the fact was said, when known.
+	Provenance store.Provenance `json:"provenance,omitzero"`
 }
 
 // Validate checks a fact without touching the palace, so a front can refuse
@@ -154,7 +161,16 @@ func (f Fact) triple() (Triple, error) {
 			return Triple{}, invalid("confidence", "%v is not between 0 and 1", conf)
 		}
 	}
+	if field, err := f.Provenance.Check(); err != nil {
+		return Triple{}, invalid(field, "%v", err)
+	}
+	var prov *store.Provenance
+	if !f.Provenance.IsZero() {
+		prov = &f.Provenance
+	}
 	return Triple{
+		Wing:         strings.TrimSpace(f.Wing),
+		Provenance:   prov,
 		Subject:      strings.TrimSpace(f.Subject),
 		SubjectID:    NormalizeName(f.Subject),
 		Predicate:    NormalizePredicate(f.Predicate),

@@ -59,6 +59,9 @@ type DiaryEntry struct {
 	Topic string `json:"topic,omitempty"`
 	// Wing defaults to the agent's own wing, DiaryWingPrefix + AgentID.
 	Wing string `json:"wing,omitempty"`
+	// Provenance is the session the entry was written in, kept in its
+	// metadata beside the agent.
+	Provenance store.Provenance `json:"provenance,omitzero"`
 	// At is when the entry was written; zero means now. Tests set it.
 	At time.Time `json:"-"`
 }
@@ -97,6 +100,9 @@ func (e DiaryEntry) normalize() (diaryEntry, error) {
 	if n.Wing == "" {
 		n.Wing = DiaryWingPrefix + n.id
 	}
+	if field, err := e.Provenance.Check(); err != nil {
+		return n, invalid(field, "%v", err)
+	}
 	return n, nil
 }
 
@@ -127,10 +133,12 @@ type WriteResult struct {
 	Notice   string        `json:"notice,omitempty"`
 }
 
-// diaryMeta is a diary drawer's metadata.
+// diaryMeta is a diary drawer's metadata: whose entry, and the session
+// it was written in when known (its keys beside the agent's).
 type diaryMeta struct {
 	Agent   string `json:"agent"`
 	AgentID string `json:"agent_id"`
+	store.Provenance
 }
 
 // WriteDiary files an entry as a diary drawer: in e.Wing (the agent's own
@@ -144,7 +152,7 @@ func WriteDiary(ctx context.Context, p *palace.Palace, e DiaryEntry) (WriteResul
 	var found []secrets.Finding
 	n.Text, found = secrets.Redact(n.Text)
 	full, at := stamp(n.At)
-	meta, err := json.Marshal(diaryMeta{Agent: n.Agent, AgentID: n.id})
+	meta, err := json.Marshal(diaryMeta{Agent: n.Agent, AgentID: n.id, Provenance: n.Provenance})
 	if err != nil {
 		return WriteResult{}, fmt.Errorf("diary of %s: %w", n.id, err)
 	}

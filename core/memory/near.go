@@ -53,26 +53,13 @@ func (LexicalFinder) Name() string { return "lexical" }
 
 // FindNear implements NearFinder.
 func (f LexicalFinder) FindNear(ctx context.Context, wing, text string) ([]Neighbour, error) {
-	threshold, limit := f.Threshold, f.Candidates
+	threshold := f.Threshold
 	if threshold <= 0 {
 		threshold = DefaultLexicalThreshold
 	}
-	if limit <= 0 {
-		limit = DefaultLexicalCandidates
-	}
-	words, err := contentWords(f.P, text)
-	if err != nil || len(words) == 0 {
-		return nil, err
-	}
-	// The words are plain letter and digit runs, so query.Parse turns them
-	// into quoted FTS terms without reading any of them as syntax.
-	q, err := query.Parse(strings.Join(words[:min(len(words), maxQueryWords)], " "), nil)
-	if err != nil || q.Any == "" {
-		return nil, err
-	}
-	hits, err := f.P.Store.SearchFTS(ctx, q.Any, store.Filter{Wing: wing}, limit, nil)
+	words, hits, err := f.candidates(ctx, wing, text, store.Filter{Wing: wing})
 	if err != nil {
-		return nil, fmt.Errorf("lexical near-duplicates in %s: %w", wing, err)
+		return nil, err
 	}
 	var out []Neighbour
 	for _, h := range hits {
@@ -85,6 +72,30 @@ func (f LexicalFinder) FindNear(ctx context.Context, wing, text string) ([]Neigh
 		}
 	}
 	return out, nil
+}
+
+// candidates are text's content words and the drawers of filter holding
+// any of them, by BM25, at most f.Candidates (0: the default).
+func (f LexicalFinder) candidates(ctx context.Context, wing, text string, filter store.Filter) ([]string, []store.Hit, error) {
+	limit := f.Candidates
+	if limit <= 0 {
+		limit = DefaultLexicalCandidates
+	}
+	words, err := contentWords(f.P, text)
+	if err != nil || len(words) == 0 {
+		return nil, nil, err
+	}
+	// The words are plain letter and digit runs, so query.Parse turns them
+	// into quoted FTS terms without reading any of them as syntax.
+	q, err := query.Parse(strings.Join(words[:min(len(words), maxQueryWords)], " "), nil)
+	if err != nil || q.Any == "" {
+		return nil, nil, err
+	}
+	hits, err := f.P.Store.SearchFTS(ctx, q.Any, filter, limit, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lexical near-duplicates in %s: %w", wing, err)
+	}
+	return words, hits, nil
 }
 
 // Similarity is the cosine of two word sets taken as binary vectors:

@@ -3,6 +3,7 @@ package memory
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,8 +40,20 @@ type Note struct {
 	// (fronts default it to DefaultImportance) so that 0 is never read as
 	// "unimportant" by mistake.
 	Importance int `json:"importance"`
+	// Provenance is the session the note was taken in, kept in its
+	// metadata.
+	Provenance store.Provenance `json:"provenance,omitzero"`
 	// At is when the note was taken; zero means now. Tests set it.
 	At time.Time `json:"-"`
+}
+
+// noteMeta is a note drawer's metadata: the older drawers it may update
+// (RememberResult.Updates, written with it so search and wake-up can put
+// the newer first without comparing the notes again) and the session it
+// was taken in. A note with neither has none.
+type noteMeta struct {
+	Updates []string `json:"updates,omitempty"` // store.MetaUpdates
+	store.Provenance
 }
 
 // Validate checks the note without touching the palace, so a front can
@@ -77,6 +90,9 @@ func (n Note) normalize() (Note, error) {
 	if n.Importance < MinImportance || n.Importance > MaxImportance {
 		return n, invalid("importance", "%d: want %d to %d", n.Importance, MinImportance, MaxImportance)
 	}
+	if field, err := n.Provenance.Check(); err != nil {
+		return n, invalid(field, "%v", err)
+	}
 	return n, nil
 }
 
@@ -87,8 +103,9 @@ type Match struct {
 	Kind string `json:"kind"`
 	// Similarity is 1 for an exact match, else the finder's score in [0, 1].
 	Similarity float64 `json:"similarity"`
-	// Method says how the match was found: "hash", or the near finder's
-	// name ("lexical", or "vector" once a finder provides it).
+	// Method says how the match was found: "hash", the near finder's
+	// name ("lexical", or "vector" once a finder provides it), or, for an
+	// update, "correction" (see correctedNotes).
 	Method   string `json:"method"`
 	Wing     string `json:"wing"`
 	Room     string `json:"room"`
@@ -276,6 +293,13 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 			near = append(near, match(nb, "near", f.Name()))
 		}
 	}
+	if correctionCue.MatchString(n.Text) {
+		ups, err := correctedNotes(ctx, p, n, hash, mine, seen)
+		if err != nil {
+			return res, fmt.Errorf("remember: %w", err)
+		}
+		res.Updates = append(res.Updates, ups...)
+	}
 	// Most similar first across finders; ties by id, so reports repeat.
 	slices.SortStableFunc(near, bySimilarity)
 	slices.SortStableFunc(res.Updates, func(a, b Update) int { return bySimilarity(a.Match, b.Match) })
@@ -301,13 +325,17 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 	if err != nil {
 		return res, fmt.Errorf("remember: %w", err)
 	}
+	meta, err := noteMetadata(n.Provenance, res.Updates)
+	if err != nil {
+		return res, fmt.Errorf("remember: %w", err)
+	}
 	d := store.Drawer{
 		// The time is the position, so the same text remembered again later
 		// (with Force) is a new drawer rather than a collision.
 		ID:   store.DrawerID(n.Wing, n.Source, int(full.UnixNano()), hash),
 		Wing: n.Wing, Room: n.Room, Kind: store.KindNote, Source: n.Source,
 		Content: n.Text, IndexText: idx, ContentHash: hash,
-		CreatedAt: at, OccurredAt: at, Importance: float64(n.Importance),
+		CreatedAt: at, OccurredAt: at, Importance: float64(n.Importance), Metadata: meta,
 	}
 	// A restated decision is meant to be a second copy of its text, so
 	// the write does not refuse an equal one.
@@ -342,6 +370,66 @@ func Remember(ctx context.Context, p *palace.Palace, n Note, opts RememberOption
 		res.Notice = strings.TrimSpace(res.Notice + " not embedded yet (" + err.Error() + "); run 'palace reindex'")
 	}
 	return res, nil
+}
+
+// correctedNotes are the notes of n's wing that n, which says it corrects
+// something ("Correction: ...", "instead", "no longer"), may correct: a
+// correction restates its subject with words of its own ("... 5 attempts,
+// not 3, since the gateway drops ..."), so the near finders' threshold
+// misses the note it corrects. The rule is the wake-up's (relate): close
+// at correctionSimilarity by the word-set cosine or by the share of the
+// older note's words n holds, and different in meaning. Their Similarity
+// is that closeness, their Method "correction". seen are the drawers
+// already reported, and gains those returned.
+func correctedNotes(ctx context.Context, p *palace.Palace, n Note, hash string, mine meaning, seen map[string]bool) ([]Update, error) {
+	words, hits, err := Lexical(p).candidates(ctx, n.Wing, n.Text, store.Filter{Wing: n.Wing, Kind: store.KindNote})
+	if err != nil {
+		return nil, err
+	}
+	var out []Update
+	for _, h := range hits {
+		if seen[h.ID] || h.ContentHash == hash {
+			continue
+		}
+		theirs, err := contentWords(p, h.Content)
+		if err != nil {
+			return nil, err
+		}
+		close := max(Similarity(theirs, words), containment(theirs, words))
+		if close < correctionSimilarity {
+			continue
+		}
+		m, err := meaningOf(h.Content, p.SegmentQuery)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", h.ID, err)
+		}
+		d := m.against(mine)
+		if len(d.Kinds) == 0 {
+			continue
+		}
+		seen[h.ID] = true
+		out = append(out, Update{Match: match(neighbour(h.Drawer, close), "near", "correction"), Differs: d.Kinds,
+			Was: orEmpty(d.Was), Now: orEmpty(d.Now)})
+	}
+	return out, nil
+}
+
+// noteMetadata is a note's metadata as stored: the ids of the drawers it
+// may update, in Updates' order, and its provenance; "" when it has
+// neither, as notes had before.
+func noteMetadata(prov store.Provenance, updates []Update) (string, error) {
+	m := noteMeta{Provenance: prov}
+	for _, u := range updates {
+		m.Updates = append(m.Updates, u.ID)
+	}
+	if len(m.Updates) == 0 && prov.IsZero() {
+		return "", nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("note metadata: %w", err)
+	}
+	return string(b), nil
 }
 
 // changedSince returns the update written last, when it was written after

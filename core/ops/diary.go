@@ -22,9 +22,16 @@ type DiaryWriteRequest struct {
 	Agent string // whose diary; see memory.AgentID
 	Text  string
 	Topic string // the room; "": DefaultTopic
-	// Wing "" is the agent's own: its diary wing in the agent registry,
-	// else DiaryWingPrefix + its id.
+	// Wing "" is DefaultWing, else the agent's own: its diary wing in the
+	// agent registry, else DiaryWingPrefix + its id.
 	Wing string
+	// DefaultWing is the wing of the caller's session (the project the
+	// agent works on: ResolveWing of its MCP root), used when Wing is "":
+	// the entry lands where the project's next wake-up reads it, and stays
+	// the agent's (its metadata and source name the agent).
+	DefaultWing string
+	// Provenance is the session the entry is written in, when known.
+	Provenance Provenance
 }
 
 // DiaryWriteResult is the entry as written, with the kinds of secret
@@ -32,7 +39,11 @@ type DiaryWriteRequest struct {
 type DiaryWriteResult = memory.WriteResult
 
 func (r DiaryWriteRequest) entry() memory.DiaryEntry {
-	return memory.DiaryEntry{Agent: r.Agent, Text: r.Text, Topic: r.Topic, Wing: r.Wing}
+	w := r.Wing
+	if strings.Trim(w, " ") == "" {
+		w = r.DefaultWing
+	}
+	return memory.DiaryEntry{Agent: r.Agent, Text: r.Text, Topic: r.Topic, Wing: w, Provenance: r.Provenance}
 }
 
 // Validate names the first bad field.

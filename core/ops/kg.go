@@ -2,9 +2,11 @@ package ops
 
 import (
 	"context"
+	"strings"
 
 	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/route"
 )
 
 // The knowledge-graph actions: the MCP palace_kg tool's action values and
@@ -75,6 +77,12 @@ type KGAddRequest struct {
 	// Supersede closes conflicting facts at ValidFrom instead of refusing
 	// the fact.
 	Supersede bool
+	// Wing ties the fact to a project, so that project's wake-up lists it
+	// though no drawer says it: fronts pass the session's wing
+	// (ResolveWing of its root) when the caller names none. "" is none.
+	Wing string
+	// Provenance is the session the fact is stated in, when known.
+	Provenance Provenance
 }
 
 // KGAddResult says what an add did, or for a check what it would do.
@@ -82,11 +90,20 @@ type KGAddResult = kg.AddResult
 
 func (r KGAddRequest) fact() kg.Fact {
 	return kg.Fact{Subject: r.Subject, Predicate: r.Predicate, Object: r.Object, ValidFrom: r.ValidFrom,
-		ValidTo: r.ValidTo, Confidence: r.Confidence, SourceDrawer: r.SourceDrawer}
+		ValidTo: r.ValidTo, Confidence: r.Confidence, SourceDrawer: r.SourceDrawer, Wing: r.Wing, Provenance: r.Provenance}
 }
 
-// Validate names the first bad field.
-func (r KGAddRequest) Validate() error { return r.fact().Validate() }
+// Validate names the first bad field. The wing need not hold anything
+// yet: a project's first session may state a fact before any note.
+func (r KGAddRequest) Validate() error {
+	if err := r.fact().Validate(); err != nil {
+		return err
+	}
+	if strings.TrimSpace(r.Wing) != "" {
+		return route.CheckName("wing", r.Wing)
+	}
+	return nil
+}
 
 // KGAdd records a fact. A fact that contradicts stored ones is refused:
 // the result has Conflict set and lists them, nothing is written, and the

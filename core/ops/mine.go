@@ -38,7 +38,8 @@ type MineRequest struct {
 	Wing string
 	// DefaultWing is the wing when Wing is empty and the mined folder (a
 	// file's folder) has no palace.yaml naming one, such as the wing of
-	// the workspace the folder is in. Empty: the folder's name.
+	// the workspace the folder is in. Empty: ResolveWing's (the project
+	// the folder is in, else its name).
 	DefaultWing  string
 	Mode         string // one of MineModes; "" is auto
 	MaxSize      int64  // project files; 0: DefaultMaxSize
@@ -228,6 +229,21 @@ func Mine(ctx context.Context, p *palace.Palace, r MineRequest) (MineResult, err
 	}
 	o := mine.Options{Wing: r.Wing, DefaultWing: r.DefaultWing, Mode: r.Mode, MaxSize: r.MaxSize,
 		MaxConvoSize: r.MaxConvoSize, KeepSecrets: r.KeepSecrets, Progress: r.Progress, Trees: r.Trees}
+	if r.Wing == "" && r.DefaultWing == "" {
+		// The project rule every front shares: a folder inside a project
+		// (below its palace.yaml, or in its git work tree) mines into the
+		// project's wing, as a session there saves into it.
+		w, err := ResolveWing(r.Path)
+		switch {
+		case err == nil:
+			o.DefaultWing = w.Wing
+		case errors.Is(err, input.ErrInvalid):
+			// A missing path is the mine's to report; a home folder mined
+			// with AllowHomeOrRoot keeps its own name.
+		default:
+			return MineResult{}, err
+		}
+	}
 	if r.FilesOnly {
 		o.Only = r.Files
 	}

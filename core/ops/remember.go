@@ -6,6 +6,7 @@ import (
 
 	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/store"
 )
 
 // Note defaults and limits. Text over MaxTextBytes belongs in a mine.
@@ -18,6 +19,15 @@ const (
 	MaxTextBytes      = memory.MaxTextBytes
 	MaxSourceBytes    = memory.MaxSourceBytes
 )
+
+// Provenance says where a note, a diary entry or a fact was saved: the
+// session (an MCP connection's "mcp-..." id, a hook's transcript session)
+// and its turns when known. Notes and diary entries keep it in their
+// metadata, facts in their own column.
+type Provenance = store.Provenance
+
+// TurnRange is a range of a session's turns, 1-based and inclusive.
+type TurnRange = store.TurnRange
 
 // RememberRequest is a note as every front receives it.
 type RememberRequest struct {
@@ -33,6 +43,9 @@ type RememberRequest struct {
 	// Force writes the note even when the wing already holds it or a near
 	// duplicate (they are still reported).
 	Force bool
+	// Provenance is the session the note is saved in, when the front
+	// knows it (an MCP connection, a hook's transcript).
+	Provenance Provenance
 }
 
 // RememberResult says what Remember did; a skipped duplicate is an
@@ -42,7 +55,8 @@ type RememberRequest struct {
 type RememberResult = memory.RememberResult
 
 func (r RememberRequest) note() memory.Note {
-	return memory.Note{Text: r.Text, Wing: r.Wing, Room: r.Room, Source: r.Source, Importance: r.Importance}
+	return memory.Note{Text: r.Text, Wing: r.Wing, Room: r.Room, Source: r.Source, Importance: r.Importance,
+		Provenance: r.Provenance}
 }
 
 // Validate names the first bad field.

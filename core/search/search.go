@@ -192,14 +192,17 @@ func complete(hs []Hit) bool {
 // when a content is held by up to this many wings.
 const dedupeFetch = 10
 
-// run answers a request: each content once (distinct), and a query that
-// compares people or things by one sub-query per entity (compare).
+// run answers a request: each content once (distinct), a query that
+// compares people or things by one sub-query per entity (compare), and a
+// note before the older ones it may update (newerFirst).
 func run(ctx context.Context, p *palace.Palace, req Request) (Result, error) {
 	res, err := distinct(ctx, p, req)
 	if err != nil {
 		return res, err
 	}
-	return compare(ctx, p, req, res)
+	res, err = compare(ctx, p, req, res)
+	res.Hits = newerFirst(res.Hits)
+	return res, err
 }
 
 // distinct answers a request in its mode (see the Mode constants), each

@@ -78,7 +78,12 @@ type Triple struct {
 	ValidTo      *time.Time `json:"valid_to"`   // nil: still open; exclusive
 	Confidence   float64    `json:"confidence"`
 	SourceDrawer string     `json:"source_drawer,omitempty"`
-	CreatedAt    time.Time  `json:"created_at"`
+	// Wing is the project the fact was recorded in without a drawer
+	// saying it (an agent's session); "" is none but the source drawer's.
+	Wing string `json:"wing,omitempty"`
+	// Provenance is where the fact was said, nil when unknown.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	CreatedAt  time.Time   `json:"created_at"`
 }
 
 // KGAddState is what a knowledge-graph add sees inside its write
@@ -162,7 +167,8 @@ func checkInterval(from, to *time.Time) error {
 }
 
 const tripleSelect = `SELECT t.id, t.subject, coalesce(se.name, t.subject), t.predicate, t.object,
-	coalesce(oe.name, t.object), t.valid_from, t.valid_to, t.confidence, coalesce(t.source_drawer, ''), t.created_at
+	coalesce(oe.name, t.object), t.valid_from, t.valid_to, t.confidence, coalesce(t.source_drawer, ''), t.created_at,
+	coalesce(t.wing, ''), coalesce(t.provenance, '')
 	FROM triples t
 	LEFT JOIN entities se ON se.id = t.subject
 	LEFT JOIN entities oe ON oe.id = t.object `
@@ -173,12 +179,15 @@ func scanTriples(rows *sql.Rows) ([]Triple, error) {
 	for rows.Next() {
 		var tr Triple
 		var from, to sql.NullString
-		var created string
+		var created, prov string
 		if err := rows.Scan(&tr.ID, &tr.SubjectID, &tr.Subject, &tr.Predicate, &tr.ObjectID, &tr.Object,
-			&from, &to, &tr.Confidence, &tr.SourceDrawer, &created); err != nil {
+			&from, &to, &tr.Confidence, &tr.SourceDrawer, &created, &tr.Wing, &prov); err != nil {
 			return nil, err
 		}
 		var err error
+		if tr.Provenance, err = ParseProvenance(prov); err != nil {
+			return nil, fmt.Errorf("triple %s: %w", tr.ID, err)
+		}
 		if tr.ValidFrom, err = kgParse("valid_from", from); err != nil {
 			return nil, fmt.Errorf("triple %s: %w", tr.ID, err)
 		}
@@ -310,16 +319,23 @@ func (s *Store) KGAdd(ctx context.Context, t Triple, decide func(KGAddState) (KG
 		if err != nil {
 			return err
 		}
-		var src any
+		var src, wing any
 		if t.SourceDrawer != "" {
 			src = t.SourceDrawer
 		}
+		if t.Wing != "" {
+			wing = t.Wing
+		}
+		prov, err := provenanceJSON(t.Provenance)
+		if err != nil {
+			return err
+		}
 		rec.IDs = append(rec.IDs, id)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO triples
-			(id, subject, predicate, object, valid_from, valid_to, confidence, source_drawer, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			(id, subject, predicate, object, valid_from, valid_to, confidence, source_drawer, created_at, wing, provenance)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			id, t.SubjectID, t.Predicate, t.ObjectID, kgFormat(t.ValidFrom), kgFormat(t.ValidTo),
-			t.Confidence, src, now.Format(kgCreatedLayout)); err != nil {
+			t.Confidence, src, now.Format(kgCreatedLayout), wing, prov); err != nil {
 			return fmt.Errorf("insert triple %s %s %s: %w", t.SubjectID, t.Predicate, t.ObjectID, err)
 		}
 		rows, err := tx.QueryContext(ctx, tripleSelect+`WHERE t.id = ?`, id)

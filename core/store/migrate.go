@@ -399,6 +399,16 @@ END;
 	`
 ALTER TABLE kg_proposals ADD COLUMN ends INTEGER NOT NULL DEFAULT 0 CHECK (ends IN (0, 1));
 `,
+	// facts tied to a wing without a drawer: what an agent records in a
+	// project session belongs to that project (its wake-up lists it),
+	// though no drawer says it. NULL: no wing but the source drawer's.
+	// provenance is where the fact was said (store.Provenance as JSON:
+	// the agent session, its turns), NULL when unknown.
+	`
+ALTER TABLE triples ADD COLUMN wing TEXT;
+ALTER TABLE triples ADD COLUMN provenance TEXT;
+CREATE INDEX triples_wing ON triples (wing) WHERE wing IS NOT NULL;
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.

@@ -132,17 +132,17 @@ func scanDrawers(rows *sql.Rows) ([]Drawer, error) {
 
 // KGCurrent returns up to limit triples true at asOf, the most recently
 // started first (then the most recently recorded, then by id). With wing
-// set, only triples read from one of the wing's drawers or naming the
-// entity wingEntity (the wing's name as a knowledge-graph id) as subject or
+// set, only triples read from one of the wing's drawers, recorded in the
+// wing (Triple.Wing), or naming the entity wingEntity (the wing's name as a knowledge-graph id) as subject or
 // object.
 func (s *Store) KGCurrent(ctx context.Context, wing, wingEntity string, asOf time.Time, limit int) ([]Triple, error) {
 	a := kgFormat(&asOf)
 	where := `(t.valid_from IS NULL OR t.valid_from <= ?) AND (t.valid_to IS NULL OR t.valid_to > ?)`
 	args := []any{a, a}
 	if wing != "" {
-		where += ` AND (t.subject = ? OR t.object = ?
+		where += ` AND (t.subject = ? OR t.object = ? OR t.wing = ?
 			OR t.source_drawer IN (SELECT id FROM drawers WHERE wing = ? AND deleted_at IS NULL))`
-		args = append(args, wingEntity, wingEntity, wing)
+		args = append(args, wingEntity, wingEntity, wing, wing)
 	}
 	rows, err := s.r.QueryContext(ctx, tripleSelect+`WHERE `+where+`
 		ORDER BY t.valid_from IS NULL, t.valid_from DESC, t.created_at DESC, t.id LIMIT ?`, append(args, limit)...)

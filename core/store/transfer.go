@@ -26,7 +26,7 @@ var transferTables = []transferTable{
 		"purged_at"}, []string{"id"}, []string{"index_text", "code_symbols", "code_path", "code_parts"}},
 	{"entities", "entity", []string{"id", "name", "type", "properties", "created_at"}, []string{"id"}, nil},
 	{"triples", "triple", []string{"id", "subject", "predicate", "object", "valid_from", "valid_to", "confidence",
-		"source_drawer", "created_at"}, []string{"id"}, nil},
+		"source_drawer", "created_at", "wing", "provenance"}, []string{"id"}, nil},
 	// Review decisions, not pending proposals: a pending one is read again
 	// from its drawer by the importing palace's extraction, while a
 	// rejection or an acceptance is someone's judgement that keeps the
@@ -148,11 +148,11 @@ func (s *Store) ExportRows(ctx context.Context, wing string, fn func(Row) error)
 			case "taxonomy", "drawers":
 				where, args = "wing = ?", []any{wing}
 			case "triples":
-				where, args = "source_drawer IN (SELECT id FROM drawers WHERE wing = ?)", []any{wing}
+				where, args = "wing = ? OR source_drawer IN (SELECT id FROM drawers WHERE wing = ?)", []any{wing, wing}
 			case "entities":
-				where = `id IN (SELECT subject FROM triples WHERE source_drawer IN (SELECT id FROM drawers WHERE wing = ?)
-					UNION SELECT object FROM triples WHERE source_drawer IN (SELECT id FROM drawers WHERE wing = ?))`
-				args = []any{wing, wing}
+				of := "(SELECT %s FROM triples WHERE wing = ? OR source_drawer IN (SELECT id FROM drawers WHERE wing = ?))"
+				where = "id IN " + fmt.Sprintf(of, "subject") + " OR id IN " + fmt.Sprintf(of, "object")
+				args = []any{wing, wing, wing, wing}
 			}
 		}
 		// The rowids already read, for the salvage pass; the rows among

@@ -27,12 +27,14 @@ func (s *Store) Wings(ctx context.Context) ([]string, error) {
 	return out, rows.Err()
 }
 
-// HasWing reports whether wing holds a drawer or a taxonomy room: one
-// index seek, cheap enough to check before every filtered search.
+// HasWing reports whether wing holds a drawer, a taxonomy room or a fact
+// recorded in it (Triple.Wing: a project whose session only stated facts
+// so far): one index seek each, cheap enough to check before every
+// filtered search.
 func (s *Store) HasWing(ctx context.Context, wing string) (bool, error) {
 	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM drawers WHERE wing = ?)
-		OR EXISTS(SELECT 1 FROM taxonomy WHERE wing = ?)`, wing, wing).Scan(&n)
+	err := s.r.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM drawers WHERE wing = ?1)
+		OR EXISTS(SELECT 1 FROM taxonomy WHERE wing = ?1) OR EXISTS(SELECT 1 FROM triples WHERE wing = ?1)`, wing).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("wing %s: %w", wing, err)
 	}

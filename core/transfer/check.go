@@ -249,6 +249,26 @@ func checkTriple(f cols) error {
 			return input.Invalid("source_drawer", "%s is not a drawer id (d_ and 24 hex digits)", input.Quote(src))
 		}
 	}
+	if f["wing"] != nil {
+		if err := checkNames(f, "wing"); err != nil {
+			return err
+		}
+	}
+	if f["provenance"] != nil {
+		s, err := f.text("provenance")
+		if err != nil {
+			return err
+		}
+		p, err := store.ParseProvenance(s)
+		if err != nil {
+			return input.Invalid("provenance", "%s is not a provenance object (session, turns)", input.Quote(s))
+		}
+		if p != nil {
+			if field, err := p.Check(); err != nil {
+				return input.Invalid("provenance", "%s %v", field, err)
+			}
+		}
+	}
 	return f.time("created_at", false)
 }
 
