@@ -7,16 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/palace-dev/palace/aaak"
 )
 
-// Integration tests for 'palace remember', 'palace diary' and 'palace
-// wake-up', on the binary TestMain builds. They skip until the commands are
+// Integration tests for 'palace remember' and 'palace diary' (wake-up's
+// are in wakeup_test.go), on the binary TestMain builds. They skip until the commands are
 // registered in root.go.
 
 type matchOut struct {
@@ -65,30 +62,6 @@ type diaryReadOut struct {
 	AgentID string         `json:"agent_id"`
 	Entries []diaryLineOut `json:"entries"`
 	More    bool           `json:"more"`
-}
-
-type wakeOut struct {
-	Wing     string `json:"wing"`
-	Format   string `json:"format"`
-	Budget   int    `json:"budget"`
-	Tokens   int    `json:"tokens"`
-	Identity struct {
-		Files     []string `json:"files"`
-		Text      string   `json:"text"`
-		Truncated bool     `json:"truncated"`
-	} `json:"identity"`
-	Drawers []struct {
-		ID   string `json:"id"`
-		Line string `json:"line"`
-	} `json:"drawers"`
-	Facts []struct {
-		Line string `json:"line"`
-	} `json:"facts"`
-	Diary []struct {
-		Line string `json:"line"`
-	} `json:"diary"`
-	Omitted int    `json:"omitted"`
-	Text    string `json:"text"`
 }
 
 func needMemory(t *testing.T) {
@@ -271,86 +244,6 @@ func TestDiaryCLI(t *testing.T) {
 	if out := palaceOK(t, home, nil, "diary", "read", "nobody"); out != "no diary entries for nobody\n" {
 		t.Errorf("unknown agent: %q", out)
 	}
-}
-
-func TestWakeUpCLI(t *testing.T) {
-	needMemory(t)
-	home, dir := t.TempDir(), t.TempDir()
-	const identity = "I am Atlas, the coding agent of this palace. I keep answers short and cite drawers."
-	writeTree(t, home, map[string]string{"identity.md": identity + "\n", "identity/proj.md": "In proj I own the store.\n"})
-	writeTree(t, dir, map[string]string{
-		"README.md":  "# Widget\n\nWidget renders dashboards from SQLite.\n",
-		"src/app.go": "package app\n\n// Render draws a dashboard.\nfunc Render() {}\n",
-	})
-	mineOK(t, home, dir, "--wing", "proj")
-	palaceOK(t, home, nil, "remember", "We chose SQLite because it needs no server.", "--wing", "proj", "--importance", "5")
-	palaceOK(t, home, nil, "remember", "Releases are cut on Tuesdays.", "--wing", "proj", "--importance", "2")
-	palaceOK(t, home, nil, "diary", "write", "claude", "Fixed the dashboard colours.", "--wing", "proj")
-	palaceOK(t, home, nil, "kg", "add", "proj", "status", "beta", "--from", "2026-01-01")
-
-	var w wakeOut
-	palaceOK(t, home, &w, "wake-up", "--wing", "proj", "--budget", "1000", "--json")
-	if w.Identity.Text != identity+"\n\nIn proj I own the store." || len(w.Identity.Files) != 2 || w.Omitted != 0 {
-		t.Errorf("identity %+v, omitted %d", w.Identity, w.Omitted)
-	}
-	if len(w.Drawers) == 0 || w.Drawers[0].Line != "- [notes] We chose SQLite because it needs no server." {
-		t.Errorf("drawers %+v", w.Drawers)
-	}
-	if len(w.Facts) != 1 || w.Facts[0].Line != "- proj status beta (since 2026-01-01)" || len(w.Diary) != 1 {
-		t.Errorf("facts %+v, diary %+v", w.Facts, w.Diary)
-	}
-	for _, budget := range []string{"20", "60", "120", "200", "500"} {
-		var j wakeOut
-		palaceOK(t, home, &j, "wake-up", "--wing", "proj", "--budget", budget, "--json")
-		if b := j.Budget; j.Tokens > b || j.Tokens != aaak.CountTokens(j.Text) || budget != strconv.Itoa(b) {
-			t.Errorf("budget %s: %d tokens, counted %d", budget, j.Tokens, aaak.CountTokens(j.Text))
-		}
-		text := palaceOK(t, home, nil, "wake-up", "--wing", "proj", "--budget", budget)
-		if j.Text != "" && text != j.Text+"\n" {
-			t.Errorf("budget %s: the text format differs from the JSON's text:\n%s\n---\n%s", budget, text, j.Text)
-		}
-		if again := palaceOK(t, home, nil, "wake-up", "--wing", "proj", "--budget", budget); again != text {
-			t.Errorf("budget %s: two runs differ", budget)
-		}
-		doc, errOut, code := runPalace(t, home, "wake-up", "--wing", "proj", "--budget", budget, "--format", "aaak")
-		if code != 0 || (doc == "") != (errOut != "") {
-			t.Fatalf("aaak budget %s: exit %d, %q, %q", budget, code, doc, errOut)
-		}
-		if doc == "" {
-			continue // the identity's one zettel does not fit
-		}
-		if aaak.CountTokens(strings.TrimSuffix(doc, "\n")) > j.Budget {
-			t.Errorf("aaak over budget %s:\n%s", budget, doc)
-		}
-		if _, err := aaak.Parse(doc); err != nil {
-			t.Errorf("aaak at budget %s does not parse: %v\n%s", budget, err, doc)
-		}
-		if again := palaceOK(t, home, nil, "wake-up", "--wing", "proj", "--budget", budget, "--format", "aaak"); again != doc {
-			t.Errorf("aaak budget %s: two runs differ", budget)
-		}
-	}
-	out := palaceOK(t, home, nil, "wake-up", "--wing", "proj")
-	if !strings.HasPrefix(out, "## L0 identity\n"+identity) || !strings.Contains(out, "\n## L1 essential story of proj\n") ||
-		aaak.CountTokens(out) > 200 {
-		t.Errorf("default wake-up:\n%s", out)
-	}
-
-	// An empty palace: nothing to say, exit 0, a hint on stderr.
-	empty := newPalace(t)
-	sout, errOut, code := runPalace(t, empty, "wake-up")
-	if code != 0 || sout != "" || !strings.Contains(errOut, "nothing to wake up with") {
-		t.Errorf("empty palace: exit %d, %q, %q", code, sout, errOut)
-	}
-	// A broken identity file is an error naming it.
-	bad := filepath.Join(home, "identity", "proj.md")
-	if err := os.WriteFile(bad, []byte("caf\xe9\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	_, errOut, code = runPalace(t, home, "wake-up", "--wing", "proj")
-	if code != 1 || !strings.Contains(errOut, bad) {
-		t.Errorf("bad identity: exit %d %q", code, errOut)
-	}
-	oneLine(t, errOut)
 }
 
 func TestMemoryBadInput(t *testing.T) {

@@ -32,8 +32,12 @@ const (
 // Wake-up defaults and bounds.
 const (
 	// DefaultBudget is the token budget when the request gives none: about
-	// what an agent can spend at every session start without noticing.
-	DefaultBudget = 200
+	// what an agent can spend at every session start without noticing, and
+	// what a project's handoff takes whole. A typical one (an identity,
+	// six notes in force, three facts, two diary entries with their open
+	// threads) is about 260 tokens; 600 also fits a few drawers of what
+	// was said last, or twice the notes. 200 held barely half of it.
+	DefaultBudget = 600
 	MaxBudget     = 100000
 	// IdentityFile is who the agent is, in the palace home; IdentityDir
 	// holds the per-wing identities, <wing>.md.

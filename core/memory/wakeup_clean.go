@@ -173,17 +173,19 @@ func codeLike(text string) bool {
 }
 
 // Open threads in a diary entry or checkpoint: a line "Open: ...",
-// "TODO: ...", "Next: ..." (and the like, any case, maybe a list item or a
-// heading) is one; such a label alone on its line heads a list whose items
-// are each one.
+// "TODO: ...", "Next: ..." (and the like, any case, maybe a list item or in
+// bold) is one; such a label ending its line ("Open threads:", "## Next",
+// "Started the refund flow. Open threads:") heads a list whose items are
+// each one.
 const threadWords = `open|open threads?|open questions?|open items?|left open|still open|unresolved|todo|to do|next|next steps?|pending|blocked`
 
 var (
-	// threadLabel is "Label: item" (a list item, maybe in bold) or a
-	// heading "## Label"; the item is its last group, empty for a heading.
-	threadLabel = regexp.MustCompile(`(?i)^(?:[-*•]\s+)?(?:\*\*)?(?:` + threadWords + `)(?:\*\*)?\s*:(?:\*\*)?\s*(.*)$|` +
-		`^#+\s*(?:` + threadWords + `)\s*:?\s*()$`)
-	listItem = regexp.MustCompile(`^(?:[-*•]|\d+[.)])\s+(.+)$`)
+	// threadItem is "Label: item", maybe a list item or in bold.
+	threadItem = regexp.MustCompile(`(?i)^(?:[-*•]\s+)?(?:\*\*)?(?:` + threadWords + `)(?:\*\*)?\s*:(?:\*\*)?\s*(\S.*)$`)
+	// threadHead is a label ending its line: a heading, or after the
+	// sentences before it (the first group).
+	threadHead = regexp.MustCompile(`(?i)^(?:#+\s*|(.*[.!?])\s+)?(?:\*\*)?(?:` + threadWords + `)(?:\*\*)?\s*(?::(?:\*\*)?)?\s*$`)
+	listItem   = regexp.MustCompile(`^(?:[-*•]|\d+[.)])\s+(.+)$`)
 )
 
 // openThreads splits an entry into its open threads and the rest of its
@@ -200,16 +202,20 @@ func openThreads(text string) (rest string, threads []string) {
 			}
 			inList = false
 		}
-		m := threadLabel.FindStringSubmatch(t)
-		if m == nil {
-			kept = append(kept, line)
+		if m := threadItem.FindStringSubmatch(t); m != nil {
+			threads = append(threads, strings.TrimSpace(m[1]))
 			continue
 		}
-		if item := strings.TrimSpace(m[1]); item != "" {
-			threads = append(threads, item)
-		} else {
+		// A bare word is a heading only when marked as one or followed by
+		// its colon: "Next" alone on a line is text.
+		if m := threadHead.FindStringSubmatch(t); m != nil && (strings.HasPrefix(t, "#") || strings.HasSuffix(strings.TrimRight(t, "*"), ":")) {
 			inList = true
+			if m[1] != "" {
+				kept = append(kept, m[1])
+			}
+			continue
 		}
+		kept = append(kept, line)
 	}
 	return strings.TrimSpace(strings.Join(kept, "\n")), threads
 }

@@ -27,7 +27,19 @@ const ConfigName = "palace.yaml"
 type Config struct {
 	Wing  string       `yaml:"wing"`
 	Rooms []store.Room `yaml:"rooms,omitempty"`
+	// WakeUp are the project's wake-up settings (core/ops reads them).
+	WakeUp *WakeUpConfig `yaml:"wake_up,omitempty"`
 }
+
+// WakeUpConfig is palace.yaml's wake_up section.
+type WakeUpConfig struct {
+	// Budget is the wake-up's token budget for the project's wing when the
+	// caller gives none; 0 is the default budget.
+	Budget int `yaml:"budget,omitempty"`
+}
+
+// goType is how yaml's errors name this package's types.
+var goType = regexp.MustCompile(` in type mine\.\w+`)
 
 // LoadConfig reads DIR/palace.yaml; a missing file gives a nil Config.
 func LoadConfig(dir string) (*Config, error) {
@@ -44,9 +56,12 @@ func LoadConfig(dir string) (*Config, error) {
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 		// yaml's errors span lines and name Go types; keep one readable line.
-		msg := strings.ReplaceAll(err.Error(), " in type mine.Config", "")
+		msg := goType.ReplaceAllString(err.Error(), "")
 		msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")
 		return nil, fmt.Errorf("parse %s: %s", path, strings.ReplaceAll(msg, "errors:;", "errors:"))
+	}
+	if c.WakeUp != nil && c.WakeUp.Budget < 0 {
+		return nil, fmt.Errorf("parse %s: wake_up.budget %d: want a number of tokens above 0", path, c.WakeUp.Budget)
 	}
 	for i, r := range c.Rooms {
 		if strings.TrimSpace(r.Room) == "" {

@@ -3,12 +3,14 @@ package ops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/memory"
+	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
 )
 
@@ -33,7 +35,16 @@ type WakeUpRequest struct {
 	// files. "" with Wing "" is the whole palace.
 	DefaultWing string
 	Format      string // one of WakeFormats, or "" for text
-	Budget      int    // 0: DefaultWakeBudget; at most MaxWakeBudget
+	// Budget is the most tokens the text may take, at most MaxWakeBudget;
+	// 0 is the project's (Dir), else DefaultWakeBudget.
+	Budget int
+	// Dir is the folder the caller works in (the hook's session folder,
+	// the CLI's working directory, an MCP root, the LSP folder), or "".
+	// The nearest palace.yaml at or above it sets the budget when Budget
+	// is 0 (wake_up.budget), if it is the wake-up's wing's: a project
+	// decides how much its sessions start with, whichever front starts
+	// them.
+	Dir string
 }
 
 func (r WakeUpRequest) core() memory.WakeRequest {
@@ -58,7 +69,48 @@ func WakeUp(ctx context.Context, p *palace.Palace, r WakeUpRequest) (memory.Wake
 			return memory.WakeResult{}, err
 		}
 	}
+	if req.Budget == 0 && r.Dir != "" {
+		b, err := ProjectWakeBudget(r.Dir, strings.Trim(req.Wing, " "))
+		if err != nil {
+			return memory.WakeResult{}, err
+		}
+		req.Budget = b
+	}
 	return memory.WakeUp(ctx, p, req)
+}
+
+// ProjectWakeBudget is the wake-up budget the project around dir sets for
+// wing: wake_up.budget of the nearest palace.yaml at or above dir, when
+// that file's wing (mine.WingOf) is wing; 0 when there is none, it is
+// another wing's, or it sets no budget. A palace.yaml that cannot be read,
+// or a budget above MaxWakeBudget, is an error naming the file: a session
+// would otherwise start with a budget nobody chose.
+func ProjectWakeBudget(dir, wing string) (int, error) {
+	if wing == "" {
+		return 0, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return 0, fmt.Errorf("wake-up budget: %w", err)
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		cfg, err := mine.LoadConfig(d)
+		if err != nil {
+			return 0, fmt.Errorf("wake-up budget: %w", err)
+		}
+		if cfg != nil {
+			if mine.WingOf(d, cfg) != wing || cfg.WakeUp == nil {
+				return 0, nil
+			}
+			if b := cfg.WakeUp.Budget; b > MaxWakeBudget {
+				return 0, fmt.Errorf("wake-up budget: %s: wake_up.budget %d: want 1 to %d tokens", filepath.Join(d, mine.ConfigName), b, MaxWakeBudget)
+			}
+			return cfg.WakeUp.Budget, nil
+		}
+		if filepath.Dir(d) == d {
+			return 0, nil
+		}
+	}
 }
 
 // hasIdentity reports whether the user wrote an identity file for wing:
