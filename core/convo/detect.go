@@ -14,7 +14,9 @@ import (
 // tolerates a head cut anywhere: Claude Code lines carry sessionId /
 // parentUuid / leafUuid, Codex lines a type of session_meta / response_item /
 // event_msg / turn_context (or the old {id, instructions} header and bare
-// response items), Gemini JSONL a session_metadata line; arrays of objects
+// response items), Gemini JSONL a session_metadata line, Copilot CLI (and
+// VS Code transcript) lines a dotted event type ("session.start",
+// "user.message") with its data; arrays of objects
 // with chat_messages are Claude.ai, with mapping ChatGPT, of type "message"
 // with ts Slack; an object with messages and sessionId/projectHash/startTime
 // is a Gemini session, one with requests and responderUsername or
@@ -98,6 +100,8 @@ func detectJSONL(head []byte) string {
 		switch {
 		case typ == "session_metadata": // before Claude Code: it has a sessionId too
 			return FormatGemini
+		case ks.has("data", 1) && isCopilotEvent(typ):
+			return FormatCopilotCLI
 		case ks.has("sessionId", 1) || ks.has("parentUuid", 1) || ks.has("leafUuid", 1) ||
 			typ == "file-history-snapshot":
 			return FormatClaudeCode

@@ -1,6 +1,7 @@
-// Package convo turns every chat export Palace can mine (Claude Code and
-// Codex session logs, Claude.ai, ChatGPT and Gemini exports, GitHub Copilot
-// Chat sessions of VS Code, Slack exports and plain-text transcripts) into
+// Package convo turns every chat export Palace can mine (Claude Code,
+// Codex and GitHub Copilot CLI session logs, Claude.ai, ChatGPT and Gemini
+// exports, GitHub Copilot Chat sessions and transcripts of VS Code, Slack
+// exports and plain-text transcripts) into
 // one small internal model, and cuts that model into exchanges sized for
 // drawers.
 //
@@ -39,6 +40,7 @@ const (
 	FormatCodex      = "codex"       // ~/.codex/sessions/**/rollout-*.jsonl
 	FormatGemini     = "gemini"      // ~/.gemini/tmp/*/chats/session-*.json
 	FormatCopilot    = "copilot"     // VS Code's workspaceStorage/*/chatSessions/*.json
+	FormatCopilotCLI = "copilot-cli" // ~/.copilot/session-state/*/events.jsonl, VS Code's GitHub.copilot-chat/transcripts/*.jsonl
 	FormatSlack      = "slack"       // Slack export <channel>/YYYY-MM-DD.json
 	FormatText       = "text"        // plain text / Markdown transcript
 )
@@ -162,6 +164,9 @@ func ParseFormat(f, name string, data []byte) ([]Conversation, error) {
 		return one(c), err
 	case FormatCopilot:
 		c, err := ParseCopilot(name, data)
+		return one(c), err
+	case FormatCopilotCLI:
+		c, err := ParseCopilotCLI(name, data)
 		return one(c), err
 	case FormatSlack:
 		c, err := ParseSlackFile(name, data, nil)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 )
 
-// Resume is a point an append-only session log (Claude Code, Codex) can be
-// parsed on from, with what the lines before it said. Agents only ever
-// append to these logs, so a log mined before needs only its new part
-// parsed (see ParseFrom).
+// Resume is a point an append-only session log (Claude Code, Codex,
+// Copilot CLI) can be parsed on from, with what the lines before it said.
+// Agents only ever append to these logs, so a log mined before needs only
+// its new part parsed (see ParseFrom).
 type Resume struct {
 	// Offset is the byte offset of the line to start at: the first line of
 	// a message, or the end of the part read so far.
@@ -42,7 +42,7 @@ var ErrNotResumable = errors.New("convo: the log cannot be parsed on from where 
 // Whole documents (ChatGPT, Claude.ai, Gemini, Slack JSON) and plain-text
 // transcripts, whose speaker style is read from the whole file, cannot.
 func Resumable(format string) bool {
-	return format == FormatClaudeCode || format == FormatCodex
+	return format == FormatClaudeCode || format == FormatCodex || format == FormatCopilotCLI
 }
 
 // ParseFrom parses data, the bytes of a log in a Resumable format from
@@ -60,6 +60,8 @@ func ParseFrom(format, name string, data []byte, r Resume) (Conversation, Resume
 		return parseClaudeCode(name, data, r)
 	case FormatCodex:
 		return parseCodex(name, data, r)
+	case FormatCopilotCLI:
+		return parseCopilotCLI(name, data, r)
 	}
 	return Conversation{}, Resume{}, fmt.Errorf("convo: %s logs cannot be parsed in parts", format)
 }
