@@ -34,9 +34,9 @@ const (
 	// DefaultBudget is the token budget when the request gives none: about
 	// what an agent can spend at every session start without noticing, and
 	// what a project's handoff takes whole. A typical one (an identity,
-	// six notes in force, three facts, two diary entries with their open
-	// threads) is about 260 tokens; 600 also fits a few drawers of what
-	// was said last, or twice the notes. 200 held barely half of it.
+	// six notes in force, three facts, two diary entries and two open
+	// threads) takes about 240 tokens, of which 200 left two notes out;
+	// 600 also fits what was said in the last session, or twice the notes.
 	DefaultBudget = 600
 	MaxBudget     = 100000
 	// IdentityFile is who the agent is, in the palace home; IdentityDir
