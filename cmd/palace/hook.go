@@ -21,33 +21,56 @@ import (
 )
 
 const hookLong = `Hooks close the loop between a coding agent and Palace. The agent runs
-'palace hook run' at three points of a session:
+'palace hook run' at these points of a session:
 
   SessionStart  the wake-up of the project's wing (identity, the essential
                 story, current facts, the last diary lines) is added to the
-                agent's context.
-  Stop          (the end of a turn) the session's transcript and the project
-                folder are mined into the project's wing, incrementally; every
-                15 human messages (--every N at install) the answer asks the
-                agent to save decisions, changed facts and a diary entry
-                before it stops, never while a stop hook is already active and
-                never twice within 30 seconds.
-  PreCompact    the transcript is mined; a /compact typed in Claude Code is
-                held once so the agent saves first; an automatic compaction
-                goes ahead and the next SessionStart or Stop asks instead.
+                agent's context; after a compaction, the session's
+                checkpoint comes first.
+  Stop          (the end of a turn) the session's checkpoint is filed in the
+                project's wing (room checkpoints, one per session, replaced
+                as it grows: what the user asked, the files touched, the
+                decisions and facts read, what the agent saved, what is
+                left open, each a line the session said), then the
+                transcript and the project folder are mined there,
+                incrementally.
+  PreCompact    the checkpoint is filed and the transcript mined.
+  SessionEnd    (Claude Code) the same, within a second.
+
+Nothing holds the agent (--mode checkpoint, the default). With --mode block
+at install, a Stop also asks the agent to save decisions, changed facts and
+a diary entry every 15 human messages since the last save (--every N; a
+save of its own through Palace's tools counts), naming those turns and what
+is already saved, never while a stop hook is already active and never twice
+within 30 seconds; a /compact typed in Claude Code is held once so the agent
+saves first; after an automatic compaction the next SessionStart or Stop
+asks instead.
 
 The project's wing is the nearest palace.yaml's wing above the session's
 working folder, else that folder's name; the project folder is that
 palace.yaml's folder, else the git work tree's root (never your home folder).
 
-'palace hook install claude-code' writes the hook into Claude Code's settings
-(~/.claude/settings.json; with --scope project, .claude/settings.local.json in
-the project, the file Claude Code keeps out of version control since the hook
-names this machine's palace binary). 'palace hook install codex' writes Codex's
-hooks.json (~/.codex/hooks.json, or .codex/hooks.json in the project). Both use
-the absolute path of this palace binary: agents do not run hooks with your
-shell's PATH. The change is shown as a diff and written only when you agree
-(or with --yes); other settings and hooks are kept as they are.`
+One command sets an agent up: 'palace hook install AGENT' writes the hooks
+and registers Palace's MCP server (palace serve --mcp, the tools the save
+prompt names) in the agent's own files:
+
+  claude-code  ~/.claude/settings.json; the server in ~/.claude.json
+  codex        ~/.codex/hooks.json; [mcp_servers.palace] in ~/.codex/config.toml
+  copilot      ~/.copilot/hooks/palace.json (Copilot CLI and VS Code's agent);
+               the server in ~/.copilot/mcp-config.json and VS Code's user mcp.json
+  gemini       hooks and server in ~/.gemini/settings.json
+  cursor       ~/.cursor/hooks.json (SessionStart only); ~/.cursor/mcp.json
+
+With --scope project the files are the project's: .claude/settings.local.json
+(kept out of version control, since the hook names this machine's palace
+binary) with the server under the project in ~/.claude.json; .codex/hooks.json
+and .codex/config.toml; .github/hooks/palace.json, .vscode/mcp.json and
+.mcp.json; .gemini/settings.json; .cursor/hooks.json and .cursor/mcp.json.
+--no-mcp writes the hooks only. Every command names this palace binary by its
+absolute path: agents do not run hooks or servers with your shell's PATH. The
+changes are shown as diffs and written only when you agree (or with --yes);
+other settings, hooks and servers are kept as they are, and uninstall gives
+each file back byte for byte while nobody else has changed it.`
 
 func newHookCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
@@ -62,23 +85,25 @@ func newHookCmd(g *globals) *cobra.Command {
 
 func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 	var (
-		yes, noProject bool
-		scope, dir     string
-		every          int
+		yes, noProject, noMCP bool
+		scope, dir, mode      string
+		every                 int
 	)
+	agents := strings.Join(hook.Agents, "|")
 	c := &cobra.Command{
-		Use:       "install claude-code|codex",
-		Short:     "Add Palace's SessionStart, Stop and PreCompact hooks to an agent's settings",
+		Use:       "install " + agents,
+		Short:     "Set an agent up: Palace's hooks and its MCP server in the agent's settings",
 		Args:      args(cobra.ExactArgs(1)),
 		ValidArgs: hook.Agents,
 		Example: `  palace hook install claude-code
   palace hook install codex --yes
-  palace hook install claude-code --scope project --dir ~/src/shop
-  palace hook install claude-code --every 25 --no-project-mine`,
+  palace hook install copilot --scope project --dir ~/src/shop
+  palace hook install gemini --no-mcp
+  palace hook install claude-code --mode block --every 25 --no-project-mine`,
 	}
 	if !install {
-		c.Use = "uninstall claude-code|codex"
-		c.Short = "Remove Palace's hooks from an agent's settings"
+		c.Use = "uninstall " + agents
+		c.Short = "Remove Palace's hooks and MCP server from an agent's settings"
 		c.Example = `  palace hook uninstall claude-code --yes`
 	}
 	c.RunE = func(c *cobra.Command, a []string) error {
@@ -86,12 +111,12 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		o.Every, o.NoProjectMine = every, noProject
+		o.Every, o.NoProjectMine, o.NoMCP, o.Mode = every, noProject, noMCP, mode
 		plan := hook.PlanUninstall
 		if install {
 			plan = hook.PlanInstall
 		}
-		p, err := plan(o)
+		ps, err := plan(o)
 		if err != nil {
 			if errors.Is(err, hook.ErrInvalid) {
 				return usageError{err}
@@ -99,43 +124,65 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 			return err
 		}
 		out := c.OutOrStdout()
-		path := termLine(p.Path)
-		if !p.Changed {
+		var changed, paths []string
+		for _, p := range ps {
+			paths = append(paths, termLine(p.Path))
+			if !p.Changed {
+				continue
+			}
+			changed = append(changed, termLine(p.Path))
+			verb := "create"
+			switch {
+			case p.Old == nil:
+			case !install && p.Removes():
+				verb = "remove"
+			default:
+				verb = "change"
+			}
+			fmt.Fprintf(out, "palace will %s %s:\n%s", verb, termLine(p.Path), termText(p.Diff()))
+			for _, n := range p.Notes {
+				fmt.Fprintln(out, "note:", termLine(n))
+			}
+		}
+		if len(changed) == 0 {
 			if install {
-				fmt.Fprintf(out, "Palace's hooks are already in %s; nothing to do\n", path)
+				fmt.Fprintf(out, "Palace is already in %s; nothing to do\n", strings.Join(paths, ", "))
 			} else {
-				fmt.Fprintf(out, "no Palace hook in %s; nothing to do\n", path)
+				fmt.Fprintf(out, "no Palace hook or server in %s; nothing to do\n", strings.Join(paths, ", "))
 			}
 			return nil
 		}
-		verb := "create"
-		if p.Old != nil {
-			verb = "change"
-		}
-		fmt.Fprintf(out, "palace will %s %s:\n%s", verb, path, termText(p.Diff()))
-		for _, n := range p.Notes {
-			fmt.Fprintln(out, "note:", termLine(n))
-		}
 		if !yes {
-			fmt.Fprintf(out, "Write %s? [y/N] ", path)
+			fmt.Fprintf(out, "Write %s? [y/N] ", strings.Join(changed, ", "))
 			answer, _ := bufio.NewReader(c.InOrStdin()).ReadString('\n')
 			// Declining is an answer, not a failure: exit 0.
 			if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-				fmt.Fprintf(out, "nothing changed: %s was not written (answer y, or pass --yes)\n", path)
+				fmt.Fprintf(out, "nothing changed: %s not written (answer y, or pass --yes)\n", strings.Join(changed, ", "))
 				return nil
 			}
 		}
-		if err := p.Apply(); err != nil {
-			return err
+		for _, p := range ps {
+			if !p.Changed {
+				continue
+			}
+			if err := p.Apply(); err != nil {
+				return err
+			}
+			if p.Removes() {
+				fmt.Fprintf(out, "removed %s\n", termLine(p.Path))
+			} else {
+				fmt.Fprintf(out, "wrote %s\n", termLine(p.Path))
+			}
 		}
-		fmt.Fprintf(out, "wrote %s\n", path)
 		return nil
 	}
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "write without asking")
 	c.Flags().StringVar(&scope, "scope", hook.ScopeUser, "user (the agent's settings in your home folder) or project")
 	c.Flags().StringVar(&dir, "dir", "", "the project folder for --scope project (default: the current folder)")
+	c.Flags().BoolVar(&noMCP, "no-mcp", false, "the hooks only: leave the agent's MCP servers as they are")
 	if install {
-		c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
+		c.Flags().StringVar(&mode, "mode", hook.DefaultMode, modeHelp)
+		c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("with --mode block, ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 		c.Flags().BoolVar(&noProject, "no-project-mine", false, "at Stop, mine the transcript only, not the project folder")
 	}
 	return c
@@ -145,13 +192,14 @@ func newHookPluginCmd(g *globals) *cobra.Command {
 	var (
 		every     int
 		noProject bool
+		mode      string
 	)
 	c := &cobra.Command{
 		Use:   "plugin [DIR]",
 		Short: "Write Palace as a Claude Code plugin marketplace (MCP server and hooks) into DIR",
 		Long: `Plugin writes a Claude Code marketplace holding one plugin, palace, into DIR
 (default: $PALACE_HOME/claude-plugin): its manifests, the MCP server
-(palace serve --mcp) and the same SessionStart, Stop and PreCompact hooks
+(palace serve --mcp) and the same SessionStart, Stop, PreCompact and SessionEnd hooks
 'palace hook install claude-code' writes, all naming this palace binary by
 its absolute path. Then, in Claude Code:
 
@@ -165,7 +213,7 @@ Use the plugin or 'palace hook install', not both: each runs the hooks.`,
 			if err != nil {
 				return err
 			}
-			o.Every, o.NoProjectMine = every, noProject
+			o.Every, o.NoProjectMine, o.Mode = every, noProject, mode
 			dir := filepath.Join(o.StateDir, "claude-plugin")
 			if len(a) == 1 {
 				if dir, err = filepath.Abs(a[0]); err != nil {
@@ -186,10 +234,14 @@ Use the plugin or 'palace hook install', not both: each runs the hooks.`,
 			return nil
 		},
 	}
-	c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
+	c.Flags().StringVar(&mode, "mode", hook.DefaultMode, modeHelp)
+	c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("with --mode block, ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 	c.Flags().BoolVar(&noProject, "no-project-mine", false, "at Stop, mine the transcript only, not the project folder")
 	return c
 }
+
+// modeHelp describes --mode.
+const modeHelp = "checkpoint: file the session's checkpoint at Stop, PreCompact and SessionEnd and never hold the agent; block: also ask the agent to save every --every human messages"
 
 // installOptions gathers what an installation needs: this binary's absolute
 // path, the palace home to pass along when --home or PALACE_HOME chose it,
@@ -231,10 +283,8 @@ func installOptions(g *globals, agent, scope, dir string) (hook.InstallOptions, 
 	default:
 		return hook.InstallOptions{}, usageError{fmt.Errorf("--scope %q: want user or project", scope)}
 	}
-	switch agent {
-	case hook.AgentClaudeCode, hook.AgentCodex:
-	default:
-		return hook.InstallOptions{}, usageError{fmt.Errorf("agent %q: want claude-code or codex", agent)}
+	if !hook.IsAgent(agent) {
+		return hook.InstallOptions{}, usageError{fmt.Errorf("agent %q: want %s", agent, strings.Join(hook.Agents, ", "))}
 	}
 	return hook.InstallOptions{Agent: agent, Scope: scope, Binary: bin, Home: home, UserHome: userHome, ProjectDir: dir, StateDir: stateDir}, nil
 }
@@ -251,21 +301,25 @@ func newHookRunCmd(g *globals) *cobra.Command {
 		roots   []string
 	)
 	c := &cobra.Command{
-		Use:   "run --agent claude-code|codex --event stop|precompact|sessionstart",
+		Use:   "run --agent AGENT --event stop|precompact|sessionstart|sessionend",
 		Short: "Answer the agent hook reported on stdin (what installed hooks run)",
 		Long: `Run is what the installed hooks execute. It reads the agent's hook JSON
-(session_id, transcript_path, cwd, stop_hook_active, trigger, source) from
-standard input.
+(session_id, transcript_path, cwd, stop_hook_active, trigger, source; the
+names VS Code, Copilot CLI and Cursor use for them too) from standard input,
+and answers in the agent's protocol.
 
-At stop and precompact it checks that the transcript is a .jsonl file inside
-the agent's own transcript folder (or a --transcripts-root), and mines it
-into the project's wing, incrementally; a stop also mines the project folder
-(unless --no-project-mine), followed by as much embedding as the deadline
-allows. A stop due for a save prompt (every --every human messages, counted
-from the transcript; the count is kept per session in
-$PALACE_HOME/hooks/sessions) answers with the agent's block decision and a
-reason that asks it to save. At sessionstart it answers with the wake-up of
-the project's wing as additional context.
+At stop, precompact and sessionend it checks that the transcript is a .jsonl
+file inside the agent's own transcript folder (or a --transcripts-root),
+files the session's checkpoint in the project's wing (read from where the
+last one stopped), and mines the transcript there, incrementally; a stop
+also mines the project folder (unless --no-project-mine), followed by as
+much embedding as the deadline allows; a sessionend keeps to one second.
+With --mode block, a stop due for a save prompt (every --every human
+messages since the last save, counted from the transcript; the state is kept
+per session in $PALACE_HOME/hooks/sessions) answers with the agent's block
+decision and a reason that asks it to save. At sessionstart it answers with
+the wake-up of the project's wing as additional context, after a compaction
+with the session's checkpoint first.
 
 A transcript that grew is read from its last exchange on, so a run costs
 what the agent appended. One too long to mine within --timeout is stored
@@ -289,9 +343,10 @@ where every run is recorded.`,
 			return nil // the agent must never see a failure as its own
 		},
 	}
-	c.Flags().StringVar(&o.Agent, "agent", "", "the agent that runs the hook: claude-code or codex")
-	c.Flags().StringVar(&o.Event, "event", "", "the hook event: stop, precompact or sessionstart")
-	c.Flags().IntVar(&o.Every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
+	c.Flags().StringVar(&o.Agent, "agent", "", "the agent that runs the hook: "+strings.Join(hook.Agents, ", "))
+	c.Flags().StringVar(&o.Event, "event", "", "the hook event: stop, precompact, sessionstart or sessionend")
+	c.Flags().StringVar(&o.Mode, "mode", hook.DefaultMode, modeHelp)
+	c.Flags().IntVar(&o.Every, "every", 0, fmt.Sprintf("with --mode block, ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 	c.Flags().BoolVar(&o.NoProjectMine, "no-project-mine", false, "at stop, mine the transcript only, not the project folder")
 	c.Flags().DurationVar(&timeout, "timeout", hook.DefaultTimeout, "the most time the run may take")
 	c.Flags().StringArrayVar(&roots, "transcripts-root", nil, "also accept transcripts under this folder (repeatable)")
@@ -332,7 +387,7 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		in, err := hook.ReadInput(stdin)
+		in, err := hook.ReadAgentInput(o.Agent, stdin)
 		if err != nil {
 			done <- outcome{err: err}
 			return
@@ -380,7 +435,8 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 		entry.Result = &r
 	}
 	if out.err == nil && status != "timeout" && len(out.res.Answer) > 0 {
-		if _, err := fmt.Fprintf(stdout, "%s\n", termJSON(out.res.Answer)); err != nil {
+		answer := hook.AgentAnswer(o.Agent, o.Event, out.res.Answer)
+		if _, err := fmt.Fprintf(stdout, "%s\n", termJSON(answer)); err != nil {
 			out.err = fmt.Errorf("answer the agent: %w", err)
 		}
 	}

@@ -251,7 +251,7 @@ func TestHookInstallUninstall(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(proj, ".codex", "hooks.json")); err != nil || !strings.Contains(string(b), "--agent codex --event precompact") {
 		t.Errorf("codex project hooks: %v\n%s", err, b)
 	}
-	if _, _, err := hookCmd(t, home, userHome, nil, "install", "cursor", "--yes"); err == nil {
+	if _, _, err := hookCmd(t, home, userHome, nil, "install", "windsurf", "--yes"); err == nil {
 		t.Errorf("unknown agent accepted")
 	}
 	if _, _, err := hookCmd(t, home, userHome, nil, "install", "codex", "--scope", "global", "--yes"); err == nil {

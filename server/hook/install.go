@@ -1,9 +1,11 @@
 // Package hook connects coding agents to Palace through their lifecycle
-// hooks: it installs and removes the hook configuration of Claude Code and
-// Codex (pointing at the absolute path of the palace binary, since agents
-// do not run hooks with the user's shell PATH; MemPalace #1644), and runs a
-// hook: it reads the agent's JSON from standard input and mines the
-// session's transcript into the project's wing, within a deadline.
+// hooks: it installs and removes the hook configuration of Claude Code,
+// Codex, GitHub Copilot (CLI and VS Code), Gemini CLI and Cursor together
+// with the registration of Palace's MCP server in each (pointing at the
+// absolute path of the palace binary, since agents do not run hooks or
+// servers with the user's shell PATH; MemPalace #1644), and runs a hook:
+// it reads the agent's JSON from standard input and mines the session's
+// transcript into the project's wing, within a deadline.
 //
 // Nothing here ever passes input through a shell: the agent runs the
 // installed command line, and everything the agent sends arrives as JSON
@@ -24,12 +26,6 @@ import (
 	"github.com/palace-dev/palace/core/input"
 )
 
-// Agents.
-const (
-	AgentClaudeCode = "claude-code"
-	AgentCodex      = "codex"
-)
-
 // Events, as `palace hook run --event` names them.
 const (
 	EventStop         = "stop"
@@ -48,23 +44,12 @@ const (
 // agent's folder.
 var ErrInvalid = input.ErrInvalid
 
-// Agents lists the agents Palace installs hooks for.
-var Agents = []string{AgentClaudeCode, AgentCodex}
-
-// agentEvents maps Palace's events to the agent's hook event names. Both
-// agents name them alike: Codex's hooks engine copied Claude Code's.
-var agentEvents = []struct{ event, key string }{
-	{EventStop, "Stop"},
-	{EventPreCompact, "PreCompact"},
-	{EventSessionStart, "SessionStart"},
-}
-
 // Env looks up an environment variable; tests pass a map's lookup.
 type Env func(string) string
 
 // InstallOptions say which agent's configuration to change and how.
 type InstallOptions struct {
-	Agent string // AgentClaudeCode or AgentCodex
+	Agent string // one of Agents
 	Scope string // ScopeUser (default) or ScopeProject
 	// Binary is the absolute path of the palace executable the hooks run.
 	Binary string
@@ -72,7 +57,8 @@ type InstallOptions struct {
 	// environment may not carry PALACE_HOME.
 	Home string
 	// UserHome is the user's home folder; ProjectDir the project for
-	// ScopeProject. Env reads CLAUDE_CONFIG_DIR and CODEX_HOME.
+	// ScopeProject. Env reads the variables that move an agent's folder
+	// (CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, XDG_CONFIG_HOME).
 	UserHome   string
 	ProjectDir string
 	Env        Env
@@ -82,9 +68,15 @@ type InstallOptions struct {
 	// NoProjectMine is written into the Stop hook: it then mines the
 	// transcript only, not the project folder.
 	NoProjectMine bool
+	// Mode, when ModeBlock, is written into the Stop, PreCompact and
+	// SessionStart hooks as --mode block ("" and ModeCheckpoint write
+	// nothing: checkpoint is the default).
+	Mode string
 	// StateDir (the palace home) keeps what a settings file was before
 	// install, so uninstall restores it byte for byte; "" keeps nothing.
 	StateDir string
+	// NoMCP installs the hooks only, without registering the MCP server.
+	NoMCP bool
 }
 
 func (o InstallOptions) getenv(k string) string {
@@ -94,12 +86,18 @@ func (o InstallOptions) getenv(k string) string {
 	return o.Env(k)
 }
 
-// SettingsPath is the file an installation edits:
+// SettingsPath is the hooks file an installation edits:
 //
 //	claude-code user:    $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json
 //	claude-code project: PROJECT/.claude/settings.local.json
 //	codex user:          $CODEX_HOME/hooks.json, else ~/.codex/hooks.json
 //	codex project:       PROJECT/.codex/hooks.json
+//	copilot user:        $COPILOT_HOME/hooks/palace.json, else ~/.copilot/hooks/palace.json
+//	copilot project:     PROJECT/.github/hooks/palace.json
+//	gemini user:         ~/.gemini/settings.json
+//	gemini project:      PROJECT/.gemini/settings.json
+//	cursor user:         ~/.cursor/hooks.json
+//	cursor project:      PROJECT/.cursor/hooks.json
 //
 // Claude Code's project scope uses settings.local.json, the file Claude
 // Code keeps out of version control: the hook holds this machine's absolute
@@ -108,33 +106,17 @@ func (o InstallOptions) SettingsPath() (string, error) {
 	if err := o.check(); err != nil {
 		return "", err
 	}
+	s := agentFolders[o.Agent]
 	if o.Scope == ScopeProject {
-		dir, err := filepath.Abs(o.ProjectDir)
-		if err != nil {
-			return "", fmt.Errorf("project folder: %w", err)
-		}
-		if o.Agent == AgentClaudeCode {
-			return filepath.Join(dir, ".claude", "settings.local.json"), nil
-		}
-		return filepath.Join(dir, ".codex", "hooks.json"), nil
+		return filepath.Join(o.projectDir(), s.hooksProject), nil
 	}
-	if o.Agent == AgentClaudeCode {
-		if d := o.getenv("CLAUDE_CONFIG_DIR"); d != "" {
-			return filepath.Join(d, "settings.json"), nil
-		}
-		return filepath.Join(o.UserHome, ".claude", "settings.json"), nil
-	}
-	if d := o.getenv("CODEX_HOME"); d != "" {
-		return filepath.Join(d, "hooks.json"), nil
-	}
-	return filepath.Join(o.UserHome, ".codex", "hooks.json"), nil
+	return filepath.Join(o.agentDir(o.Agent), s.hooksUser), nil
 }
 
 func (o *InstallOptions) check() error {
-	switch o.Agent {
-	case AgentClaudeCode, AgentCodex:
-	default:
-		return input.Invalid("agent", "%s: want %s", input.Quote(o.Agent), strings.Join(Agents, " or "))
+	s, ok := agentFolders[o.Agent]
+	if !ok {
+		return input.Invalid("agent", "%s: want %s", input.Quote(o.Agent), strings.Join(Agents, ", "))
 	}
 	switch o.Scope {
 	case "":
@@ -143,14 +125,22 @@ func (o *InstallOptions) check() error {
 	default:
 		return input.Invalid("scope", "%s: want user or project", input.Quote(o.Scope))
 	}
-	if o.Scope == ScopeUser && o.UserHome == "" && o.getenv(map[string]string{AgentClaudeCode: "CLAUDE_CONFIG_DIR", AgentCodex: "CODEX_HOME"}[o.Agent]) == "" {
+	if o.Scope == ScopeUser && o.UserHome == "" && (s.env == "" || o.getenv(s.env) == "") {
 		return errors.New("no home folder to find the agent's settings in")
 	}
 	if o.Scope == ScopeProject && o.ProjectDir == "" {
 		return errors.New("no project folder for --scope project")
 	}
+	if o.Scope == ScopeProject {
+		if _, err := filepath.Abs(o.ProjectDir); err != nil {
+			return fmt.Errorf("project folder: %w", err)
+		}
+	}
 	if o.Every < 0 || o.Every > MaxEvery {
 		return input.Invalid("every", "%d: want 1 to %d human messages", o.Every, MaxEvery)
+	}
+	if err := CheckMode(o.Mode); err != nil {
+		return err
 	}
 	if !filepath.IsAbs(o.Binary) {
 		return fmt.Errorf("palace binary %q is not an absolute path", o.Binary)
@@ -169,6 +159,9 @@ func (o InstallOptions) Command(event string) string {
 	parts = append(parts, "hook", "run", "--agent", o.Agent, "--event", event)
 	if event == EventStop && o.Every != 0 {
 		parts = append(parts, "--every", strconv.Itoa(o.Every))
+	}
+	if o.Mode == ModeBlock && event != EventSessionEnd {
+		parts = append(parts, "--mode", ModeBlock)
 	}
 	if event == EventStop && o.NoProjectMine {
 		parts = append(parts, "--no-project-mine")
@@ -190,14 +183,12 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// agentTimeout is the hook timeout written for Claude Code, in seconds: a
-// backstop far above `palace hook run`'s own deadline. Codex's hooks.json
-// gets none (its handlers' fields differ between releases; the deadline in
-// palace bounds the run anyway).
+// agentTimeout is the hook timeout written where the agent takes one, in
+// seconds: a backstop far above `palace hook run`'s own deadline.
 const agentTimeout = 30
 
-// Plan is a change to one settings file, computed before anything is
-// written so the user sees it first.
+// Plan is a change to one file, computed before anything is written so
+// the user sees it first.
 type Plan struct {
 	Path    string
 	Old     []byte // nil when the file does not exist
@@ -212,111 +203,221 @@ type Plan struct {
 	record     *installRecord
 	recordPath string
 	dropRecord bool
+	// staleRecord is a record under an older name that record replaces.
+	staleRecord string
 }
 
-// PlanInstall computes the settings file with Palace's Stop and PreCompact
-// hooks for the agent: other settings and other hooks are kept as they
-// are, in their order; an earlier Palace entry (another binary path, say)
-// is replaced.
-func PlanInstall(o InstallOptions) (Plan, error) {
-	return plan(o, true)
+// Removes reports whether applying the plan deletes the file: an
+// uninstall giving back a file install created.
+func (p Plan) Removes() bool { return p.remove }
+
+// PlanInstall computes every file an installation changes: the agent's
+// hooks file with Palace's hooks, then the MCP configurations with Palace's
+// server (none with NoMCP). Other settings, hooks and servers are kept as
+// they are, in their order; an earlier Palace entry (another binary path,
+// say) is replaced.
+func PlanInstall(o InstallOptions) ([]Plan, error) {
+	return plans(o, true)
 }
 
-// PlanUninstall computes the settings file without Palace's hooks.
-func PlanUninstall(o InstallOptions) (Plan, error) {
-	return plan(o, false)
+// PlanUninstall computes the same files without Palace's entries.
+func PlanUninstall(o InstallOptions) ([]Plan, error) {
+	return plans(o, false)
 }
 
-func plan(o InstallOptions, install bool) (Plan, error) {
-	path, err := o.SettingsPath()
+// jsonEdit adds (install) or removes Palace's entries in a decoded JSON
+// file and reports whether the file had any before.
+type jsonEdit func(root *object, install bool) (found bool, err error)
+
+// fileEdit is everything an installation changes in one file: the hooks
+// and the MCP server may share one (Gemini's settings.json).
+type fileEdit struct {
+	path string
+	json []jsonEdit
+	// toml is the table to add to a TOML file (Codex's config.toml).
+	toml string
+}
+
+// files lists the files an installation edits, the hooks file first.
+func files(o InstallOptions) ([]*fileEdit, error) {
+	hooksPath, err := o.SettingsPath()
 	if err != nil {
-		return Plan{}, err
+		return nil, err
 	}
-	p := Plan{Path: path}
-	old, err := os.ReadFile(path)
+	s := agentSpecs[o.Agent]
+	out := []*fileEdit{{path: hooksPath, json: []jsonEdit{hooksEdit(o, s)}}}
+	if o.NoMCP || s.mcp == nil {
+		return out, nil
+	}
+	for _, t := range s.mcp(o) {
+		var fe *fileEdit
+		for _, f := range out {
+			if f.path == t.path {
+				fe = f
+			}
+		}
+		if fe == nil {
+			fe = &fileEdit{path: t.path}
+			out = append(out, fe)
+		}
+		if t.toml {
+			fe.toml = tomlBlock(o)
+		} else {
+			fe.json = append(fe.json, mcpEdit(t))
+		}
+	}
+	return out, nil
+}
+
+func plans(o InstallOptions, install bool) ([]Plan, error) {
+	edits, err := files(o)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Plan, 0, len(edits))
+	for i, fe := range edits {
+		p, err := plan(o, fe, install)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 && install && agentSpecs[o.Agent].notes != nil {
+			p.Notes = agentSpecs[o.Agent].notes(o)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// rewrite is the file's content with (install) or without Palace's
+// entries, and whether old had any.
+func (fe *fileEdit) rewrite(old []byte, install bool) ([]byte, bool, error) {
+	if fe.toml != "" {
+		b, found, err := tomlEdit(old, fe.toml, install)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %v; fix it by hand, nothing was changed", fe.path, err)
+		}
+		return b, found, nil
+	}
+	root, err := decodeObject(old)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s is not valid JSON (%v); fix it by hand, nothing was changed", fe.path, err)
+	}
+	found := false
+	for _, e := range fe.json {
+		f, err := e(root, install)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %v; fix it by hand, nothing was changed", fe.path, err)
+		}
+		found = found || f
+	}
+	return encode(root), found, nil
+}
+
+func plan(o InstallOptions, fe *fileEdit, install bool) (Plan, error) {
+	p := Plan{Path: fe.path}
+	old, err := os.ReadFile(fe.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if !install {
 			return p, nil
 		}
 	case err != nil:
-		return Plan{}, fmt.Errorf("read %s: %w", path, err)
+		return Plan{}, fmt.Errorf("read %s: %w", fe.path, err)
 	default:
 		p.Old = old
 	}
-	root, err := decodeObject(old)
+	newb, found, err := fe.rewrite(old, install)
 	if err != nil {
-		return Plan{}, fmt.Errorf("%s is not valid JSON (%v); fix it by hand, nothing was changed", path, err)
+		return Plan{}, err
 	}
-	hooks := newObject()
-	if v, ok := root.get("hooks"); ok {
-		h, isObj := v.(*object)
-		if !isObj {
-			return Plan{}, fmt.Errorf("%s: \"hooks\" is not an object; fix it by hand, nothing was changed", path)
-		}
-		hooks = h
+	if !install && !found {
+		return p, nil // nothing of Palace's: leave the file byte for byte
 	}
-	for _, ev := range agentEvents {
-		groups := []any{}
-		if v, ok := hooks.get(ev.key); ok {
-			a, isArr := v.([]any)
-			if !isArr {
-				return Plan{}, fmt.Errorf("%s: hooks.%s is not an array; fix it by hand, nothing was changed", path, ev.key)
-			}
-			groups = removeOurs(a, o.Agent)
-		}
-		if install {
-			groups = append(groups, handlerGroup(o, ev.event))
-		}
-		if len(groups) == 0 {
-			hooks.del(ev.key)
-		} else {
-			hooks.set(ev.key, groups)
-		}
-	}
-	if len(hooks.keys) == 0 {
-		root.del("hooks")
-	} else {
-		root.set("hooks", hooks)
-	}
-	p.New = encode(root)
-	p.Changed = !bytes.Equal(p.Old, p.New)
+	p.New = newb
+	p.Changed = p.Old == nil || !bytes.Equal(p.Old, p.New)
 	if !install {
-		if p.Old != nil && !bytes.Contains(p.Old, []byte(marker(o.Agent))) {
-			p.Changed = false // nothing of Palace's: leave the file byte for byte
-			return p, nil
-		}
 		restoreUninstall(&p, o)
 		return p, nil
 	}
 	if p.Changed {
-		recordInstall(&p, o)
-	}
-	if o.Agent == AgentCodex {
-		p.Notes = append(p.Notes, codexNotes(o)...)
+		recordInstall(&p, o, found)
 	}
 	return p, nil
 }
 
-// handlerGroup is the matcher group Palace adds to the agent's hooks for
-// event: one command handler, for every matcher.
-func handlerGroup(o InstallOptions, event string) *object {
-	handler := newObject()
-	handler.set("type", "command")
-	handler.set("command", o.Command(event))
-	if o.Agent == AgentClaudeCode {
-		handler.set("timeout", agentTimeout)
+// hooksEdit adds or removes Palace's entry under each of the agent's
+// events; a "hooks" or event that holds nothing else afterwards goes.
+func hooksEdit(o InstallOptions, s agentSpec) jsonEdit {
+	return func(root *object, install bool) (bool, error) {
+		if _, ok := root.get("version"); install && s.flat && !ok {
+			root.set("version", 1)
+		}
+		hooks := newObject()
+		if v, ok := root.get("hooks"); ok {
+			h, isObj := v.(*object)
+			if !isObj {
+				return false, errors.New(`"hooks" is not an object`)
+			}
+			hooks = h
+		}
+		found := false
+		for _, ev := range s.events {
+			entries := []any{}
+			if v, ok := hooks.get(ev.key); ok {
+				a, isArr := v.([]any)
+				if !isArr {
+					return false, fmt.Errorf("hooks.%s is not an array", ev.key)
+				}
+				var f bool
+				entries, f = removeOurs(a, o.Agent, s.flat)
+				found = found || f
+			}
+			if install {
+				entries = append(entries, s.entry(o, ev.event))
+			}
+			if len(entries) == 0 {
+				hooks.del(ev.key)
+			} else {
+				hooks.set(ev.key, entries)
+			}
+		}
+		if len(hooks.keys) == 0 {
+			root.del("hooks")
+		} else {
+			root.set("hooks", hooks)
+		}
+		return found, nil
 	}
-	group := newObject()
-	group.set("hooks", []any{handler})
-	return group
 }
 
-// removeOurs drops Palace's handlers from matcher groups, and groups left
-// empty by that; everything else stays.
-func removeOurs(groups []any, agent string) []any {
+// ours reports whether a handler runs one of Palace's hooks for agent.
+func ours(h any, agent string) bool {
+	ho, ok := h.(*object)
+	if !ok {
+		return false
+	}
+	for _, k := range []string{"command", "bash"} {
+		if c, ok := ho.vals[k].(string); ok && strings.Contains(c, marker(agent)) {
+			return true
+		}
+	}
+	return false
+}
+
+// removeOurs drops Palace's handlers, and, in matcher groups, groups left
+// empty by that; everything else stays. It reports whether it dropped any.
+func removeOurs(entries []any, agent string, flat bool) ([]any, bool) {
 	out := []any{}
-	for _, g := range groups {
+	found := false
+	for _, g := range entries {
+		if flat {
+			if ours(g, agent) {
+				found = true
+				continue
+			}
+			out = append(out, g)
+			continue
+		}
 		obj, ok := g.(*object)
 		if !ok {
 			out = append(out, g)
@@ -330,10 +431,9 @@ func removeOurs(groups []any, agent string) []any {
 		}
 		kept := []any{}
 		for _, h := range hs {
-			if ho, ok := h.(*object); ok {
-				if c, ok := ho.vals["command"].(string); ok && strings.Contains(c, marker(agent)) {
-					continue
-				}
+			if ours(h, agent) {
+				found = true
+				continue
 			}
 			kept = append(kept, h)
 		}
@@ -343,7 +443,7 @@ func removeOurs(groups []any, agent string) []any {
 		obj.set("hooks", kept)
 		out = append(out, obj)
 	}
-	return out
+	return out, found
 }
 
 var featureOff = regexp.MustCompile(`(?m)^\s*(features\.)?(codex_)?hooks\s*=\s*false\b`)
@@ -352,15 +452,12 @@ var featureOff = regexp.MustCompile(`(?m)^\s*(features\.)?(codex_)?hooks\s*=\s*f
 // known (and what is not): current Codex releases load hooks.json by
 // default; older ones load it only with `[features] hooks = true` (earlier
 // still `codex_hooks = true`) in config.toml, and Codex asks the user to
-// review a new command hook before it runs. Palace does not edit
-// config.toml: it only warns when the feature is switched off there.
+// review a new command hook before it runs. Palace does not switch the
+// feature on in config.toml (it only adds its MCP server there): it warns
+// when the feature is switched off.
 func codexNotes(o InstallOptions) []string {
-	notes := []string{"Codex asks you to review and trust a new command hook the first time; the hook then runs on Stop and PreCompact."}
-	cfgDir := o.getenv("CODEX_HOME")
-	if cfgDir == "" {
-		cfgDir = filepath.Join(o.UserHome, ".codex")
-	}
-	cfg := filepath.Join(cfgDir, "config.toml")
+	notes := []string{"Codex asks you to review and trust a new command hook the first time; the hooks then run on SessionStart, Stop and PreCompact."}
+	cfg := filepath.Join(o.agentDir(AgentCodex), "config.toml")
 	b, err := os.ReadFile(cfg)
 	switch {
 	case err == nil && featureOff.Match(b):

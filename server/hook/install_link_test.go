@@ -65,7 +65,7 @@ func TestInstallThroughSymlink(t *testing.T) {
 				}
 			}
 
-			p, err := PlanInstall(o)
+			p, err := hooksPlan(PlanInstall, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +81,7 @@ func TestInstallThroughSymlink(t *testing.T) {
 				t.Errorf("the linked file's mode became %v", fi.Mode().Perm())
 			}
 
-			if p, err = PlanUninstall(o); err != nil {
+			if p, err = hooksPlan(PlanUninstall, o); err != nil {
 				t.Fatal(err)
 			}
 			if err := p.Apply(); err != nil {
@@ -138,7 +138,7 @@ func TestInstallSymlinkLoop(t *testing.T) {
 	if err := os.Symlink(settings, other); err != nil {
 		t.Fatal(err)
 	}
-	p, err := PlanInstall(o)
+	p, err := hooksPlan(PlanInstall, o)
 	if err == nil {
 		err = p.Apply()
 	}

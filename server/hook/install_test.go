@@ -13,6 +13,17 @@ func opts(t *testing.T, agent string) InstallOptions {
 		Env: func(string) string { return "" }}
 }
 
+// hooksPlan is the plan of the hooks file alone (NoMCP), for the tests of
+// the hooks file.
+func hooksPlan(plan func(InstallOptions) ([]Plan, error), o InstallOptions) (Plan, error) {
+	o.NoMCP = true
+	ps, err := plan(o)
+	if err != nil {
+		return Plan{}, err
+	}
+	return ps[0], nil
+}
+
 func TestOrderedJSONRoundTrip(t *testing.T) {
 	in := `{
   "zeta": 1,
@@ -63,7 +74,7 @@ func TestInstallClaudeCodeMergesAndIsIdempotent(t *testing.T) {
 `
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	os.WriteFile(path, []byte(existing), 0o644)
-	p, err := PlanInstall(o)
+	p, err := hooksPlan(PlanInstall, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,19 +97,19 @@ func TestInstallClaudeCodeMergesAndIsIdempotent(t *testing.T) {
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
 		t.Errorf("mode changed to %v", fi.Mode().Perm())
 	}
-	again, err := PlanInstall(o)
+	again, err := hooksPlan(PlanInstall, o)
 	if err != nil || again.Changed {
 		t.Errorf("second install changes the file: %v\n%s", err, again.Diff())
 	}
 	// A moved binary replaces the old entry rather than adding a second.
 	o.Binary = "/usr/local/bin/palace"
-	moved, _ := PlanInstall(o)
+	moved, _ := hooksPlan(PlanInstall, o)
 	moved.Apply()
 	got, _ = os.ReadFile(path)
 	if strings.Count(string(got), "hook run --agent claude-code") != 3 || strings.Contains(string(got), "/opt/palace bin") {
 		t.Errorf("reinstall:\n%s", got)
 	}
-	un, _ := PlanUninstall(o)
+	un, _ := hooksPlan(PlanUninstall, o)
 	if err := un.Apply(); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +117,7 @@ func TestInstallClaudeCodeMergesAndIsIdempotent(t *testing.T) {
 	if strings.Contains(string(got), "hook run") || strings.Contains(string(got), "PreCompact") || !strings.Contains(string(got), "afplay") {
 		t.Errorf("uninstall:\n%s", got)
 	}
-	none, _ := PlanUninstall(o)
+	none, _ := hooksPlan(PlanUninstall, o)
 	if none.Changed {
 		t.Errorf("second uninstall changes the file")
 	}
@@ -115,7 +126,7 @@ func TestInstallClaudeCodeMergesAndIsIdempotent(t *testing.T) {
 func TestInstallNewFilesAndScopes(t *testing.T) {
 	o := opts(t, AgentCodex)
 	o.Home = "/home/u/.palace"
-	p, err := PlanInstall(o)
+	p, err := hooksPlan(PlanInstall, o)
 	if err != nil || p.Old != nil || !p.Changed {
 		t.Fatalf("%+v %v", p, err)
 	}
@@ -138,7 +149,7 @@ func TestInstallNewFilesAndScopes(t *testing.T) {
 		t.Errorf("no note about Codex's review and feature flag")
 	}
 	os.WriteFile(filepath.Join(o.UserHome, ".codex", "config.toml"), []byte("[features]\nhooks = false\n"), 0o600)
-	p, _ = PlanInstall(o)
+	p, _ = hooksPlan(PlanInstall, o)
 	if !strings.Contains(strings.Join(p.Notes, " "), "switches Codex hooks off") {
 		t.Errorf("notes: %v", p.Notes)
 	}
@@ -154,11 +165,11 @@ func TestInstallNewFilesAndScopes(t *testing.T) {
 		t.Errorf("CLAUDE_CONFIG_DIR path %s", path)
 	}
 	for _, bad := range []InstallOptions{
-		{Agent: "cursor", Binary: "/bin/palace", UserHome: "/h"},
+		{Agent: "windsurf", Binary: "/bin/palace", UserHome: "/h"},
 		{Agent: AgentCodex, Scope: "global", Binary: "/bin/palace", UserHome: "/h"},
 		{Agent: AgentCodex, Binary: "palace", UserHome: "/h"},
 	} {
-		if _, err := PlanInstall(bad); err == nil {
+		if _, err := hooksPlan(PlanInstall, bad); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
 	}
@@ -170,7 +181,7 @@ func TestInstallRefusesBrokenSettings(t *testing.T) {
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	for _, bad := range []string{`{"model": "opus",}`, `{"hooks": []}`, `{"hooks": {"Stop": {}}}`} {
 		os.WriteFile(path, []byte(bad), 0o644)
-		if _, err := PlanInstall(o); err == nil || !strings.Contains(err.Error(), "nothing was changed") {
+		if _, err := hooksPlan(PlanInstall, o); err == nil || !strings.Contains(err.Error(), "nothing was changed") {
 			t.Errorf("%s: %v", bad, err)
 		}
 		if b, _ := os.ReadFile(path); string(b) != bad {

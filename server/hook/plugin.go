@@ -55,19 +55,16 @@ func Plugin(o InstallOptions) (map[string][]byte, error) {
 	files[filepath.Join(PluginName, ".claude-plugin", "plugin.json")] = encode(manifest)
 
 	events := newObject()
-	for _, ev := range agentEvents {
-		events.set(ev.key, []any{handlerGroup(o, ev.event)})
+	spec := agentSpecs[AgentClaudeCode]
+	for _, ev := range spec.events {
+		events.set(ev.key, []any{spec.entry(o, ev.event)})
 	}
 	hooks := newObject()
 	hooks.set("hooks", events)
 	files[filepath.Join(PluginName, "hooks", "hooks.json")] = encode(hooks)
 
-	server := newObject()
-	server.set("type", "stdio")
-	server.set("command", o.Binary)
-	server.set("args", stringsToAny(o.ServeArgs()))
 	servers := newObject()
-	servers.set(PluginName, server)
+	servers.set(MCPServerName, serverEntry(o, "stdio"))
 	mcp := newObject()
 	mcp.set("mcpServers", servers)
 	files[filepath.Join(PluginName, ".mcp.json")] = encode(mcp)

@@ -111,7 +111,7 @@ func TestPluginManifests(t *testing.T) {
 	}
 	o := opts(t, AgentClaudeCode)
 	o.Binary = pluginBinary
-	p, err := PlanInstall(o)
+	p, err := hooksPlan(PlanInstall, o)
 	if err != nil {
 		t.Fatal(err)
 	}

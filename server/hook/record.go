@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,8 +11,8 @@ import (
 	"path/filepath"
 )
 
-// installRecord remembers a settings file as it was before Palace's hooks
-// went in, so uninstalling restores it byte for byte (its formatting, key
+// installRecord remembers a file as it was before Palace's hooks or MCP
+// server went in, so uninstalling restores it byte for byte (its formatting, key
 // order, an empty "hooks" object) instead of re-encoding what is left.
 // It is used only while the file is exactly as Palace wrote it: once
 // anyone else has changed it, uninstall removes Palace's entries and
@@ -29,10 +28,40 @@ type installRecord struct {
 }
 
 // recordPath is where the record of a settings file is kept: under the
-// palace home, named by a hash of the file's path.
-func recordPath(stateDir, settings string) string {
-	h := sha256.Sum256([]byte(settings))
+// palace home, named by a hash of the file's path and of the installation
+// that changed it (agent, scope, project): ~/.claude.json holds the user
+// scope's server and every project's, each with its own record. An empty
+// owner gives the name records had when one file had one installation.
+func recordPath(stateDir, settings, owner string) string {
+	key := settings
+	if owner != "" {
+		key += "\x00" + owner
+	}
+	h := sha256.Sum256([]byte(key))
 	return filepath.Join(stateDir, "hooks", "installed", hex.EncodeToString(h[:8])+".json")
+}
+
+// owner names the installation a record belongs to.
+func owner(o InstallOptions) string {
+	if o.Scope == ScopeProject {
+		return o.Agent + "\x00" + o.Scope + "\x00" + o.projectDir()
+	}
+	return o.Agent + "\x00" + ScopeUser
+}
+
+// findRecord returns the record of the file for o's installation and
+// where it is kept, else a record under the older name, else nil and the
+// place o's record goes.
+func findRecord(o InstallOptions, settings string) (*installRecord, string) {
+	path := recordPath(o.StateDir, settings, owner(o))
+	if r := readRecord(path, settings); r != nil {
+		return r, path
+	}
+	legacy := recordPath(o.StateDir, settings, "")
+	if r := readRecord(legacy, settings); r != nil {
+		return r, legacy
+	}
+	return nil, path
 }
 
 func digest(b []byte) string {
@@ -61,18 +90,22 @@ func (r *installRecord) exact(current []byte, exists bool) bool {
 }
 
 // recordInstall computes the record to keep after installing: the file's
-// content before any Palace hook, when it is known.
-func recordInstall(p *Plan, o InstallOptions) {
+// content before any Palace entry, when it is known; found says the file
+// had Palace's entries already.
+func recordInstall(p *Plan, o InstallOptions, found bool) {
 	if o.StateDir == "" {
 		return
 	}
-	p.recordPath = recordPath(o.StateDir, p.Path)
-	prev := readRecord(p.recordPath, p.Path)
+	p.recordPath = recordPath(o.StateDir, p.Path, owner(o))
+	prev, prevPath := findRecord(o, p.Path)
+	if prevPath != p.recordPath {
+		p.staleRecord = prevPath // written under the older name: replaced
+	}
 	var r installRecord
 	switch {
 	case p.Old == nil:
 		r = installRecord{Path: p.Path, Absent: true}
-	case !bytes.Contains(p.Old, []byte(marker(o.Agent))):
+	case !found:
 		r = installRecord{Path: p.Path, Before: p.Old}
 	case prev.exact(p.Old, true):
 		r = *prev
@@ -93,8 +126,8 @@ func restoreUninstall(p *Plan, o InstallOptions) {
 	if o.StateDir == "" {
 		return
 	}
-	p.recordPath = recordPath(o.StateDir, p.Path)
-	r := readRecord(p.recordPath, p.Path)
+	r, path := findRecord(o, p.Path)
+	p.recordPath = path
 	if r == nil {
 		return
 	}
@@ -113,7 +146,14 @@ func (p Plan) applyRecord() error {
 		if err != nil {
 			return err
 		}
-		return writeAtomic(p.recordPath, append(b, '\n'), 0o600)
+		if err := writeAtomic(p.recordPath, append(b, '\n'), 0o600); err != nil {
+			return err
+		}
+		if p.staleRecord != "" {
+			if err := os.Remove(p.staleRecord); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("remove %s: %w", p.staleRecord, err)
+			}
+		}
 	case p.dropRecord:
 		if err := os.Remove(p.recordPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p.recordPath, err)

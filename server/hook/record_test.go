@@ -18,9 +18,9 @@ func TestUninstallRestoresTheFileInstallFound(t *testing.T) {
 	before := `{"model":"opus",   "hooks":{}}`
 	os.MkdirAll(filepath.Dir(path), 0o700)
 	os.WriteFile(path, []byte(before), 0o600)
-	apply := func(plan func(InstallOptions) (Plan, error)) {
+	apply := func(plan func(InstallOptions) ([]Plan, error)) {
 		t.Helper()
-		p, err := plan(o)
+		p, err := hooksPlan(plan, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -106,7 +106,7 @@ func TranscriptRoots(agent, userHome string, env Env) []string {
 		}
 		return []string{filepath.Join(d, "sessions"), filepath.Join(d, "archived_sessions")}
 	}
-	return nil
+	return agentTranscriptRoots(agent, userHome, get)
 }
 
 // findRollout finds Codex's transcript of a session in its folders
@@ -235,10 +235,8 @@ type Result struct {
 // Check validates the input and returns the transcript to mine and its
 // wing, touching nothing.
 func Check(in Input, o RunOptions) (transcript, wing string, err error) {
-	switch o.Agent {
-	case AgentClaudeCode, AgentCodex:
-	default:
-		return "", "", input.Invalid("agent", "%s: want %s", input.Quote(o.Agent), strings.Join(Agents, " or "))
+	if !IsAgent(o.Agent) {
+		return "", "", input.Invalid("agent", "%s: want %s", input.Quote(o.Agent), strings.Join(Agents, ", "))
 	}
 	switch o.Event {
 	case EventStop, EventPreCompact, EventSessionStart:
@@ -261,10 +259,10 @@ func Check(in Input, o RunOptions) (transcript, wing string, err error) {
 		roots = TranscriptRoots(o.Agent, o.UserHome, o.Env)
 	}
 	path := in.TranscriptPath
-	if path == "" && o.Agent == AgentCodex {
+	if path == "" {
 		// Codex documents transcript_path as nullable: its rollout file
-		// is then the one named by the session id.
-		path = findRollout(roots, in.SessionID)
+		// is then the one named by the session id (see findTranscript).
+		path = findTranscript(o.Agent, roots, in.SessionID)
 	}
 	if transcript, err = CheckTranscript(path, roots); err != nil {
 		return "", "", err
