@@ -169,6 +169,11 @@ func decide(ctx context.Context, p *palace.Palace, wing string) ([]decided, erro
 // relate says how the older note a stands to the newer note b, and the
 // words only a says when b changes it.
 func relate(a, b noteInfo) (relation, []string) {
+	// Each project decides for itself: a whole-palace wake-up compares a
+	// note with its own wing's only.
+	if a.d.Wing != b.d.Wing {
+		return unrelated, nil
+	}
 	if a.d.ContentHash == b.d.ContentHash {
 		return sameNote, nil
 	}
