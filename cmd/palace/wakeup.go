@@ -32,8 +32,8 @@ the editors' palace/wakeUp give the same text. Its sections:
                     (--importance of 'palace remember'), then the newest. A
                     note that a newer close note corrects or changes (a
                     negation, a number, a word; "Correction: ...") is left
-                    out and the newer one says "(was: ...)"; a note said
-                    again shows once.
+                    out and the newer one says "(was: ...)" or "(replaces
+                    an earlier note)"; a note said again shows once.
   Facts now         its knowledge-graph facts valid now (read from its
                     drawers or naming the wing).
   Recent sessions   its latest diary entries, newest first.
