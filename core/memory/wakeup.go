@@ -54,6 +54,9 @@ const (
 	// caps the text the AAAK encoder summarises for one item.
 	lineRunes = 200
 	aaakRunes = 1000
+	// maxWas caps the words a note's "(was: ...)" quotes of the note it
+	// replaced.
+	maxWas = 4
 )
 
 // WakeRequest asks for a wake-up.
@@ -377,7 +380,7 @@ func (w *waker) gatherDecided(ctx context.Context, p *palace.Palace) error {
 		line := "- " + w.label(n.d.Wing, n.d.Room, DefaultRoom) + preview(n.d.Content, lineRunes)
 		switch {
 		case len(n.was) > 0:
-			line += " (was: " + strings.Join(n.was, ", ") + ")"
+			line += " (was: " + strings.Join(n.was[:min(len(n.was), maxWas)], ", ") + ")"
 		case len(n.replaces) > 0:
 			line += " (replaces an earlier note)"
 		}
