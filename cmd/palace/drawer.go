@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -47,6 +48,7 @@ it in the same source, for a hit that starts or ends mid-thought.`,
 			if d.DeletedAt != nil {
 				fmt.Fprintf(out, "deleted: %s\n", d.DeletedAt.Format("2006-01-02 15:04:05Z07:00"))
 			}
+			printProvenance(out, d.Metadata)
 			for _, n := range d.Before {
 				printDrawerPart(out, "--- before: "+termLine(n.Citation)+"  "+termLine(n.ID), n.Content)
 			}
@@ -71,5 +73,28 @@ func printDrawerPart(out io.Writer, sep, content string) {
 	fmt.Fprintf(out, "%s\n%s", sep, content)
 	if !strings.HasSuffix(content, "\n") {
 		fmt.Fprintln(out)
+	}
+}
+
+// printProvenance prints where a note or diary entry was saved (the
+// session and its turns) and the older drawers a note may update, when
+// its metadata says.
+func printProvenance(out io.Writer, meta json.RawMessage) {
+	var m struct {
+		ops.Provenance
+		Updates []string `json:"updates"`
+	}
+	if len(meta) == 0 || json.Unmarshal(meta, &m) != nil {
+		return
+	}
+	if m.Session != "" {
+		turns := ""
+		if t := m.Turns; t != nil {
+			turns = fmt.Sprintf(" (turns %d-%d)", t.From, t.To)
+		}
+		fmt.Fprintf(out, "session: %s%s\n", termLine(m.Session), turns)
+	}
+	if len(m.Updates) > 0 {
+		fmt.Fprintf(out, "updates: %s\n", termLine(strings.Join(m.Updates, ", ")))
 	}
 }

@@ -126,6 +126,7 @@ Exit codes: 0 no conflict, 1 error, 2 bad usage or input, 3 would conflict
 	if !check {
 		c.Flags().Float64Var(&conf, "confidence", 1, "how sure the fact is, 0 to 1")
 		c.Flags().StringVar(&req.SourceDrawer, "source", "", "id of the drawer the fact comes from")
+		c.Flags().StringVar(&req.Wing, "wing", "", "the project wing the fact belongs to: its wake-up lists the fact (default: none)")
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c

@@ -6,6 +6,7 @@ import (
 
 	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/route"
 )
 
 // Diary defaults and limits.
@@ -22,13 +23,15 @@ type DiaryWriteRequest struct {
 	Agent string // whose diary; see memory.AgentID
 	Text  string
 	Topic string // the room; "": DefaultTopic
-	// Wing "" is DefaultWing, else the agent's own: its diary wing in the
-	// agent registry, else DiaryWingPrefix + its id.
+	// Wing "" is the diary wing the agent registry gives the agent, else
+	// DefaultWing, else DiaryWingPrefix + the agent's id.
 	Wing string
 	// DefaultWing is the wing of the caller's session (the project the
-	// agent works on: ResolveWing of its MCP root), used when Wing is "":
-	// the entry lands where the project's next wake-up reads it, and stays
-	// the agent's (its metadata and source name the agent).
+	// agent works on: ResolveWing of its MCP root), used when Wing is ""
+	// and the agent is not registered (a registered specialist keeps the
+	// diary wing the user gave it): the entry lands where the project's
+	// next wake-up reads it, and stays the agent's (its metadata and
+	// source name the agent).
 	DefaultWing string
 	// Provenance is the session the entry is written in, when known.
 	Provenance Provenance
@@ -39,27 +42,34 @@ type DiaryWriteRequest struct {
 type DiaryWriteResult = memory.WriteResult
 
 func (r DiaryWriteRequest) entry() memory.DiaryEntry {
-	w := r.Wing
-	if strings.Trim(w, " ") == "" {
-		w = r.DefaultWing
-	}
-	return memory.DiaryEntry{Agent: r.Agent, Text: r.Text, Topic: r.Topic, Wing: w, Provenance: r.Provenance}
+	return memory.DiaryEntry{Agent: r.Agent, Text: r.Text, Topic: r.Topic, Wing: r.Wing, Provenance: r.Provenance}
 }
 
 // Validate names the first bad field.
-func (r DiaryWriteRequest) Validate() error { return r.entry().Validate() }
+func (r DiaryWriteRequest) Validate() error {
+	if err := r.entry().Validate(); err != nil {
+		return err
+	}
+	if r.DefaultWing != "" {
+		return route.CheckName("default_wing", r.DefaultWing)
+	}
+	return nil
+}
 
 // DiaryWrite files an entry in the agent's diary, secrets redacted, waiting
 // for a busy palace.
 func DiaryWrite(ctx context.Context, p *palace.Palace, r DiaryWriteRequest) (DiaryWriteResult, error) {
-	e := r.entry()
-	if err := e.Validate(); err != nil {
+	if err := r.Validate(); err != nil {
 		return DiaryWriteResult{}, err
 	}
+	e := r.entry()
 	if strings.Trim(e.Wing, " ") == "" {
 		var err error
 		if e.Wing, err = memory.RegisteredDiary(ctx, p, e.Agent); err != nil {
 			return DiaryWriteResult{}, err
+		}
+		if e.Wing == "" {
+			e.Wing = r.DefaultWing
 		}
 	}
 	res, err := retryBusy(ctx, "diary write", func() (DiaryWriteResult, error) {

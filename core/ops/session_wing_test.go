@@ -37,6 +37,13 @@ func TestSessionWingDefaults(t *testing.T) {
 	if err != nil || alone.Wing != DiaryWingPrefix+"claude-code" {
 		t.Fatalf("diary without a session wing: %+v, %v", alone, err)
 	}
+	// A registered specialist keeps the diary wing the user gave it.
+	if _, err := AgentAdd(ctx, p, AgentAddRequest{Name: "reviewer", Focus: "reviews", Diary: "reviews"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := DiaryWrite(ctx, p, DiaryWriteRequest{Agent: "reviewer", Text: "Looked at the refunds.", DefaultWing: "shop"}); err != nil || r.Wing != "reviews" {
+		t.Fatalf("registered agent's diary: %+v, %v", r, err)
+	}
 	f, err := KGAdd(ctx, p, KGAddRequest{Subject: "refund service", Predicate: "uses", Object: "Stripe", Wing: "shop", Provenance: prov})
 	if err != nil || f.Triple == nil || f.Triple.Wing != "shop" || f.Triple.Provenance == nil || f.Triple.Provenance.Session != prov.Session {
 		t.Fatalf("fact with a session wing: %+v, %v", f, err)

@@ -161,27 +161,23 @@ func CheckTranscript(path string, roots []string) (string, error) {
 	return real, nil
 }
 
-// WingFor is the wing a session in cwd belongs to: the wing of the nearest
-// palace.yaml at or above cwd (its wing, else its folder's name), else
-// cwd's folder name, the same rule as `palace mine`. A missing, relative
-// or unreadable cwd gives FallbackWing.
+// WingFor is the wing a session in cwd belongs to: ops.ResolveWing's, the
+// one answer every front gives (the nearest palace.yaml at or above cwd,
+// else the git work tree's root, else cwd's own name). A missing,
+// relative or unreadable cwd, a file, one that belongs to no project (a
+// home folder) or whose palace.yaml cannot be read gives FallbackWing.
 func WingFor(cwd string) string {
-	if cwd == "" || len(cwd) > maxPath || strings.ContainsRune(cwd, 0) || !filepath.IsAbs(cwd) {
+	if len(cwd) > maxPath || !filepath.IsAbs(cwd) {
 		return FallbackWing
 	}
-	cwd = filepath.Clean(cwd)
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return FallbackWing
 	}
-	for d := cwd; ; d = filepath.Dir(d) {
-		if cfg, err := mine.LoadConfig(d); err == nil && cfg != nil {
-			return mine.WingOf(d, cfg)
-		}
-		if filepath.Dir(d) == d {
-			break
-		}
+	w, err := ops.ResolveWing(cwd)
+	if err != nil {
+		return FallbackWing
 	}
-	return mine.Slug(filepath.Base(cwd))
+	return w.Wing
 }
 
 // RunOptions configure a hook run.

@@ -20,18 +20,25 @@ type folder struct {
 	path string // absolute, cleaned
 	name string
 	// fixedWing is the wing initializationOptions chose; empty means
-	// palace.yaml's wing, else the folder's name, read at every mine so an
-	// edited palace.yaml takes effect.
+	// ops.ResolveWing's, read at every use so an edited palace.yaml takes
+	// effect.
 	fixedWing string
 }
 
-// wing is the folder's wing, the one `palace mine FOLDER` would use.
+// wing is the folder's wing, the one `palace mine FOLDER`, an agent's
+// session and its hooks in the folder use (ops.ResolveWing: the nearest
+// palace.yaml at or above it, else its git work tree's root, else its
+// name). A palace.yaml that cannot be read leaves the folder's own name:
+// the mine reports the file itself.
 func (f *folder) wing() string {
 	if f.fixedWing != "" {
 		return f.fixedWing
 	}
-	cfg, _ := mine.LoadConfig(f.path) // a broken palace.yaml is reported by the mine itself
-	return mine.WingOf(f.path, cfg)
+	w, err := ops.ResolveWing(f.path)
+	if err != nil {
+		return mine.WingOf(f.path, nil)
+	}
+	return w.Wing
 }
 
 // contains reports whether path is inside the folder.

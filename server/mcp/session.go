@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -12,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // session is what the server knows about one client connection: its roots,
@@ -24,16 +26,27 @@ type session struct {
 	// Server.mu (see requireInitialize).
 	initialized bool
 
+	// id names the session in what it saves (ops.Provenance.Session):
+	// mcp-go's own ids are not enough, a stdio session is always "stdio".
+	id string
+
 	mu    sync.Mutex
 	known bool
 	roots []root
 }
 
-// root is a client root as a local folder and the wing it maps to.
+// root is a client root as a local folder and the wing it maps to
+// (ops.ResolveWing). A root that maps to no wing is kept, with Error
+// saying why, so palace_status shows it rather than the root vanishing;
+// Dir is "" when the URI is no local folder.
 type root struct {
 	URI  string `json:"uri"`
-	Dir  string `json:"dir"`
-	Wing string `json:"wing"`
+	Dir  string `json:"dir,omitempty"`
+	Wing string `json:"wing,omitempty"`
+	// Project is the folder that decided the wing: the palace.yaml's or
+	// the git work tree's above Dir, or Dir.
+	Project string `json:"project,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 func (ss *session) forgetRoots() {
@@ -52,10 +65,22 @@ func (s *Server) sessionFor(ctx context.Context) *session {
 	defer s.mu.Unlock()
 	ss := s.sessions[id]
 	if ss == nil {
-		ss = &session{}
+		ss = &session{id: newSessionID()}
 		s.sessions[id] = ss
 	}
 	return ss
+}
+
+// newSessionID is a fresh session name, "mcp-" and 16 hex digits.
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on the supported systems
+	return "mcp-" + hex.EncodeToString(b[:])
+}
+
+// provenance is what a write made in this call's session records of it.
+func (s *Server) provenance(ctx context.Context) ops.Provenance {
+	return ops.Provenance{Session: s.sessionFor(ctx).id}
 }
 
 // clientName is the name the client gave in initialize, "" if none.
@@ -90,22 +115,32 @@ func (s *Server) roots(ctx context.Context) ([]root, error) {
 	}
 	var rs []root
 	for _, r := range res.Roots {
-		dir, err := rootDir(r.URI)
-		if err != nil {
-			s.log.Warn("root skipped", "uri", r.URI, "error", err)
-			continue
-		}
-		w, err := mine.WingOfDir(dir)
-		if err != nil {
-			s.log.Warn("root skipped", "uri", r.URI, "error", err)
-			continue
-		}
-		rs = append(rs, root{URI: r.URI, Dir: dir, Wing: w})
+		rs = append(rs, s.rootOf(r.URI))
 	}
 	ss.mu.Lock()
 	ss.known, ss.roots = true, rs
 	ss.mu.Unlock()
 	return rs, nil
+}
+
+// rootOf maps a client root to its folder and wing. A root that maps to
+// no wing (not a local folder, a home folder, a palace.yaml that cannot
+// be read) is logged and kept with its error: the session's wing comes
+// from the other roots, and palace_status says what happened to this one.
+func (s *Server) rootOf(uri string) root {
+	r := root{URI: uri}
+	dir, err := rootDir(uri)
+	if err == nil {
+		r.Dir = dir
+		var w ops.ResolvedWing
+		if w, err = ops.ResolveWing(dir); err == nil {
+			r.Wing, r.Project = w.Wing, w.Project
+			return r
+		}
+	}
+	r.Error = err.Error()
+	s.log.Warn("root maps to no wing", "uri", uri, "error", err)
+	return r
 }
 
 // rootDir turns a file:// root URI into a cleaned absolute path.
@@ -138,16 +173,21 @@ func (s *Server) wing(ctx context.Context, given string) (string, error) {
 	if err != nil {
 		return "", invalidf("wing", "is needed, and the client's roots could not be read (%v): pass \"wing\" (palace_status lists the wings)", err)
 	}
-	var wings []string
+	var wings, failed []string
 	for _, r := range rs {
-		if !slices.Contains(wings, r.Wing) {
+		switch {
+		case r.Wing == "":
+			failed = append(failed, r.URI+": "+r.Error)
+		case !slices.Contains(wings, r.Wing):
 			wings = append(wings, r.Wing)
 		}
 	}
-	switch len(wings) {
-	case 1:
+	switch {
+	case len(wings) == 1:
 		return wings[0], nil
-	case 0:
+	case len(wings) == 0 && len(failed) > 0:
+		return "", invalidf("wing", "is needed, and no root of the client maps to one (%s): pass \"wing\" (palace_status lists the wings)", strings.Join(failed, "; "))
+	case len(wings) == 0:
 		return "", invalidf("wing", "is needed and none is known for this session: pass \"wing\" (palace_status lists the wings), start the server with --wing, or use a client that shares its workspace folder as an MCP root")
 	}
 	return "", invalidf("wing", "is needed, and the client's roots map to several wings (%s): pass \"wing\"", strings.Join(wings, ", "))

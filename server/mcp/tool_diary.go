@@ -16,7 +16,7 @@ func toolDiary() *tool {
 	return &tool{
 		name:       "palace_diary",
 		title:      "Agent diary",
-		desc:       "Your own dated journal across sessions, in your diary wing: what you did, what is left, what to watch out for.",
+		desc:       "Your own dated journal across sessions, filed in this session's project wing (else your diary wing): what you did, what is left, what to watch out for.",
 		idempotent: false, // each write is a new entry
 		params: []param{
 			{name: "action", kind: kString, required: true, enum: []string{diaryWrite, diaryRead},
@@ -28,7 +28,7 @@ func toolDiary() *tool {
 			{name: "topic", kind: kString, maxLen: ops.MaxNameBytes, actions: []string{diaryWrite}, full: true,
 				desc: "The entry's topic, filed as its room (default \"" + ops.DefaultTopic + "\")."},
 			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes, full: true,
-				desc: "write: file the entry in this wing instead of your own diary wing. read: only entries filed in this wing, which must exist (default: wherever they were filed)."},
+				desc: "write: file the entry in this wing (default this session's project wing, else your diary wing). read: only entries filed in this wing, which must exist (default: wherever they were filed)."},
 			{name: "last", kind: kInteger, min: num(1), max: num(ops.MaxDiaryLast), actions: []string{diaryRead},
 				desc: fmt.Sprintf("How many (default %d).", ops.DefaultDiaryLast)},
 			{name: "since", kind: kString, maxLen: 64, actions: []string{diaryRead}, full: true,
@@ -59,7 +59,13 @@ func runDiary(ctx context.Context, s *Server, a args) (any, error) {
 		}
 	}
 	if in.Action == diaryWrite {
-		res, err := ops.DiaryWrite(ctx, s.p, ops.DiaryWriteRequest{Agent: in.Agent, Text: in.Text, Topic: in.Topic, Wing: in.Wing})
+		req := ops.DiaryWriteRequest{Agent: in.Agent, Text: in.Text, Topic: in.Topic, Wing: in.Wing, Provenance: s.provenance(ctx)}
+		if in.Wing == "" {
+			// The project's next wake-up reads its wing's diary: an entry
+			// filed in the agent's own wing would not come back there.
+			req.DefaultWing = s.knownWing(ctx)
+		}
+		res, err := ops.DiaryWrite(ctx, s.p, req)
 		if err == nil && res.Added {
 			s.changed(statusURI)
 		}

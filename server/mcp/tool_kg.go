@@ -55,6 +55,8 @@ func toolKG() *tool {
 				desc: "How sure the fact is, 0 to 1 (default 1)."},
 			{name: "source_drawer", kind: kString, maxLen: ops.KGMaxNameBytes, actions: []string{ops.KGActionAdd}, full: true,
 				desc: "Id of the drawer the fact was read from, for provenance; it must exist."},
+			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes, actions: []string{ops.KGActionAdd}, full: true,
+				desc: "The project the fact belongs to, whose wake-up lists it (default this session's project wing)."},
 			{name: "ended", kind: kString, maxLen: 64, actions: []string{ops.KGActionInvalidate},
 				desc: "True until (default now)."},
 			{name: "entity", kind: kString, maxLen: ops.KGMaxNameBytes, actions: read, requiredFor: []string{ops.KGActionQuery},
@@ -82,6 +84,7 @@ type kgArgs struct {
 	Supersede    bool     `json:"supersede"`
 	Confidence   *float64 `json:"confidence"`
 	SourceDrawer string   `json:"source_drawer"`
+	Wing         string   `json:"wing"`
 	Ended        string   `json:"ended"`
 	Entity       string   `json:"entity"`
 	AsOf         string   `json:"as_of"`
@@ -101,6 +104,12 @@ func runKG(ctx context.Context, s *Server, a args) (any, error) {
 			ValidTo: in.ValidTo, Confidence: in.Confidence, SourceDrawer: in.SourceDrawer, Supersede: in.Supersede}
 		if in.Action == ops.KGActionCheck {
 			return ops.KGCheck(ctx, s.p, req)
+		}
+		req.Wing, req.Provenance = in.Wing, s.provenance(ctx)
+		if req.Wing == "" {
+			// Tied to the session's project, so its next wake-up lists
+			// the fact; none known leaves the fact wingless, as before.
+			req.Wing = s.knownWing(ctx)
 		}
 		return ops.KGAdd(ctx, s.p, req)
 	case ops.KGActionInvalidate:

@@ -88,7 +88,15 @@ func runMine(ctx context.Context, s *Server, a args) (any, error) {
 // refusal of a path outside does not tell whether it exists. It returns the
 // root the path is under (nil for an allowed folder).
 func (s *Server) minePath(ctx context.Context, given string) (string, *root, error) {
-	rs, rootsErr := s.roots(ctx)
+	all, rootsErr := s.roots(ctx)
+	// Only local folders confine a mine; a root that maps to no wing
+	// still does (its subfolders mine into their own project's wing).
+	var rs []root
+	for _, r := range all {
+		if r.Dir != "" {
+			rs = append(rs, r)
+		}
+	}
 	p := filepath.Clean(given)
 	if !filepath.IsAbs(p) {
 		if len(rs) != 1 {

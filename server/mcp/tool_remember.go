@@ -56,7 +56,7 @@ func runRemember(ctx context.Context, s *Server, a args) (any, error) {
 		return nil, err
 	}
 	res, err := ops.Remember(ctx, s.p, ops.RememberRequest{Text: in.Content, Wing: wing, Room: in.Room, Source: in.Source,
-		Importance: in.Importance, Force: in.Force})
+		Importance: in.Importance, Force: in.Force, Provenance: s.provenance(ctx)})
 	if err == nil && res.Added {
 		s.changed(statusURI)
 	}

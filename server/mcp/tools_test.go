@@ -405,7 +405,8 @@ func TestDiaryAndWakeUp(t *testing.T) {
 	c := startStdio(t, newTestServer(t, p, Options{Wing: "shop"}), nil)
 	var w memory.WriteResult
 	c.ok("palace_diary", map[string]any{"action": "write", "text": "Fixed the flaky checkout test; the root cause was a shared clock."}, &w)
-	if !w.Added || w.AgentID != "go-test" || w.Wing != "diary-go-test" {
+	// Filed in the session's wing, so the project's wake-up reads it.
+	if !w.Added || w.AgentID != "go-test" || w.Wing != "shop" {
 		t.Fatalf("diary write (agent from the client's name): %+v", w)
 	}
 	var r memory.DiaryRead
@@ -421,7 +422,7 @@ func TestDiaryAndWakeUp(t *testing.T) {
 	}
 	// A wing named is checked (#7); the session's own wing is not, so a
 	// project with nothing mined yet still wakes up.
-	c.fails("palace_wake_up", map[string]any{"wing": "shp"}, `invalid input: wing "shp": no such wing (wings: diary-go-test, shop)`)
+	c.fails("palace_wake_up", map[string]any{"wing": "shp"}, `invalid input: wing "shp": no such wing (wings: shop)`)
 	fresh := startStdio(t, newTestServer(t, p, Options{Wing: "fresh"}), nil)
 	fresh.ok("palace_wake_up", nil, &wake)
 	if wake.Wing != "fresh" || !strings.Contains(wake.Text, "You work for Ada") {
