@@ -74,9 +74,11 @@ func LoadConfig(dir string) (*Config, error) {
 	return &c, nil
 }
 
-// WingOf is the wing a project folder mines into when no --wing is given:
-// the wing its palace.yaml names (cfg may be nil), else the folder's name.
-// Every front uses this one rule.
+// WingOf is the wing a folder's own palace.yaml gives it (cfg may be
+// nil): the wing it names, else the folder's name. Which palace.yaml
+// applies to a folder, its own or one above it, is ops.ResolveWing's rule,
+// the one every front uses; a mine with neither Wing nor DefaultWing
+// falls back on this.
 func WingOf(dir string, cfg *Config) string {
 	if cfg != nil {
 		if w := strings.TrimSpace(cfg.Wing); w != "" {
@@ -89,9 +91,9 @@ func WingOf(dir string, cfg *Config) string {
 	return Slug(filepath.Base(dir))
 }
 
-// WingOfDir is WingOf for dir with its own palace.yaml: the wing
-// `palace mine DIR` fills when no wing is given. A palace.yaml that cannot
-// be read is an error, as it is for the mine.
+// WingOfDir is WingOf for dir with its own palace.yaml. A palace.yaml that
+// cannot be read is an error, as it is for the mine. A front wants
+// ops.ResolveWing, which also finds the project above dir.
 func WingOfDir(dir string) (string, error) {
 	cfg, err := LoadConfig(dir)
 	if err != nil {
