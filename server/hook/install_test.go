@@ -106,7 +106,7 @@ func TestInstallClaudeCodeMergesAndIsIdempotent(t *testing.T) {
 	moved, _ := hooksPlan(PlanInstall, o)
 	moved.Apply()
 	got, _ = os.ReadFile(path)
-	if strings.Count(string(got), "hook run --agent claude-code") != 3 || strings.Contains(string(got), "/opt/palace bin") {
+	if strings.Count(string(got), "hook run --agent claude-code") != len(agentSpecs[AgentClaudeCode].events) || strings.Contains(string(got), "/opt/palace bin") {
 		t.Errorf("reinstall:\n%s", got)
 	}
 	un, _ := hooksPlan(PlanUninstall, o)
