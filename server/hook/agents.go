@@ -77,7 +77,8 @@ var agentSpecs = map[string]agentSpec{
 		},
 		mcp: claudeMCP,
 	},
-	// Codex: the Codex repository's docs/hooks.md and docs/config.md.
+	// Codex: developers.openai.com/codex/hooks and the Codex repository's
+	// docs/config.md (mcp_servers).
 	AgentCodex: {
 		events: []agentEvent{{EventStop, "Stop"}, {EventPreCompact, "PreCompact"}, {EventSessionStart, "SessionStart"}},
 		// No timeout: Codex's handler fields differ between releases,
