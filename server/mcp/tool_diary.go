@@ -16,7 +16,7 @@ func toolDiary() *tool {
 	return &tool{
 		name:       "palace_diary",
 		title:      "Agent diary",
-		desc:       "Your own dated journal across sessions, filed in this session's project wing (else your diary wing): what you did, what is left, what to watch out for.",
+		desc:       "Your own dated journal across sessions, filed in this session's project wing: what you did, what is left, what to watch out for.",
 		idempotent: false, // each write is a new entry
 		params: []param{
 			{name: "action", kind: kString, required: true, enum: []string{diaryWrite, diaryRead},
