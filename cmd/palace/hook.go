@@ -21,20 +21,30 @@ import (
 )
 
 const hookLong = `Hooks close the loop between a coding agent and Palace. The agent runs
-'palace hook run' at three points of a session:
+'palace hook run' at these points of a session:
 
   SessionStart  the wake-up of the project's wing (identity, the essential
                 story, current facts, the last diary lines) is added to the
-                agent's context.
-  Stop          (the end of a turn) the session's transcript and the project
-                folder are mined into the project's wing, incrementally; every
-                15 human messages (--every N at install) the answer asks the
-                agent to save decisions, changed facts and a diary entry
-                before it stops, never while a stop hook is already active and
-                never twice within 30 seconds.
-  PreCompact    the transcript is mined; a /compact typed in Claude Code is
-                held once so the agent saves first; an automatic compaction
-                goes ahead and the next SessionStart or Stop asks instead.
+                agent's context; after a compaction, the session's
+                checkpoint comes first.
+  Stop          (the end of a turn) the session's checkpoint is filed in the
+                project's wing (room checkpoints, one per session, replaced
+                as it grows: what the user asked, the files touched, the
+                decisions and facts read, what the agent saved, what is
+                left open, each a line the session said), then the
+                transcript and the project folder are mined there,
+                incrementally.
+  PreCompact    the checkpoint is filed and the transcript mined.
+  SessionEnd    (Claude Code) the same, within a second.
+
+Nothing holds the agent (--mode checkpoint, the default). With --mode block
+at install, a Stop also asks the agent to save decisions, changed facts and
+a diary entry every 15 human messages since the last save (--every N; a
+save of its own through Palace's tools counts), naming those turns and what
+is already saved, never while a stop hook is already active and never twice
+within 30 seconds; a /compact typed in Claude Code is held once so the agent
+saves first; after an automatic compaction the next SessionStart or Stop
+asks instead.
 
 The project's wing is the nearest palace.yaml's wing above the session's
 working folder, else that folder's name; the project folder is that
@@ -76,7 +86,7 @@ func newHookCmd(g *globals) *cobra.Command {
 func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 	var (
 		yes, noProject, noMCP bool
-		scope, dir            string
+		scope, dir, mode      string
 		every                 int
 	)
 	agents := strings.Join(hook.Agents, "|")
@@ -89,7 +99,7 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
   palace hook install codex --yes
   palace hook install copilot --scope project --dir ~/src/shop
   palace hook install gemini --no-mcp
-  palace hook install claude-code --every 25 --no-project-mine`,
+  palace hook install claude-code --mode block --every 25 --no-project-mine`,
 	}
 	if !install {
 		c.Use = "uninstall " + agents
@@ -101,7 +111,7 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		o.Every, o.NoProjectMine, o.NoMCP = every, noProject, noMCP
+		o.Every, o.NoProjectMine, o.NoMCP, o.Mode = every, noProject, noMCP, mode
 		plan := hook.PlanUninstall
 		if install {
 			plan = hook.PlanInstall
@@ -171,7 +181,8 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 	c.Flags().StringVar(&dir, "dir", "", "the project folder for --scope project (default: the current folder)")
 	c.Flags().BoolVar(&noMCP, "no-mcp", false, "the hooks only: leave the agent's MCP servers as they are")
 	if install {
-		c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
+		c.Flags().StringVar(&mode, "mode", hook.DefaultMode, modeHelp)
+		c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("with --mode block, ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 		c.Flags().BoolVar(&noProject, "no-project-mine", false, "at Stop, mine the transcript only, not the project folder")
 	}
 	return c
@@ -181,13 +192,14 @@ func newHookPluginCmd(g *globals) *cobra.Command {
 	var (
 		every     int
 		noProject bool
+		mode      string
 	)
 	c := &cobra.Command{
 		Use:   "plugin [DIR]",
 		Short: "Write Palace as a Claude Code plugin marketplace (MCP server and hooks) into DIR",
 		Long: `Plugin writes a Claude Code marketplace holding one plugin, palace, into DIR
 (default: $PALACE_HOME/claude-plugin): its manifests, the MCP server
-(palace serve --mcp) and the same SessionStart, Stop and PreCompact hooks
+(palace serve --mcp) and the same SessionStart, Stop, PreCompact and SessionEnd hooks
 'palace hook install claude-code' writes, all naming this palace binary by
 its absolute path. Then, in Claude Code:
 
@@ -201,7 +213,7 @@ Use the plugin or 'palace hook install', not both: each runs the hooks.`,
 			if err != nil {
 				return err
 			}
-			o.Every, o.NoProjectMine = every, noProject
+			o.Every, o.NoProjectMine, o.Mode = every, noProject, mode
 			dir := filepath.Join(o.StateDir, "claude-plugin")
 			if len(a) == 1 {
 				if dir, err = filepath.Abs(a[0]); err != nil {
@@ -222,10 +234,14 @@ Use the plugin or 'palace hook install', not both: each runs the hooks.`,
 			return nil
 		},
 	}
-	c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
+	c.Flags().StringVar(&mode, "mode", hook.DefaultMode, modeHelp)
+	c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("with --mode block, ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 	c.Flags().BoolVar(&noProject, "no-project-mine", false, "at Stop, mine the transcript only, not the project folder")
 	return c
 }
+
+// modeHelp describes --mode.
+const modeHelp = "checkpoint: file the session's checkpoint at Stop, PreCompact and SessionEnd and never hold the agent; block: also ask the agent to save every --every human messages"
 
 // installOptions gathers what an installation needs: this binary's absolute
 // path, the palace home to pass along when --home or PALACE_HOME chose it,
@@ -285,22 +301,25 @@ func newHookRunCmd(g *globals) *cobra.Command {
 		roots   []string
 	)
 	c := &cobra.Command{
-		Use:   "run --agent AGENT --event stop|precompact|sessionstart",
+		Use:   "run --agent AGENT --event stop|precompact|sessionstart|sessionend",
 		Short: "Answer the agent hook reported on stdin (what installed hooks run)",
 		Long: `Run is what the installed hooks execute. It reads the agent's hook JSON
 (session_id, transcript_path, cwd, stop_hook_active, trigger, source; the
 names VS Code, Copilot CLI and Cursor use for them too) from standard input,
 and answers in the agent's protocol.
 
-At stop and precompact it checks that the transcript is a .jsonl file inside
-the agent's own transcript folder (or a --transcripts-root), and mines it
-into the project's wing, incrementally; a stop also mines the project folder
-(unless --no-project-mine), followed by as much embedding as the deadline
-allows. A stop due for a save prompt (every --every human messages, counted
-from the transcript; the count is kept per session in
-$PALACE_HOME/hooks/sessions) answers with the agent's block decision and a
-reason that asks it to save. At sessionstart it answers with the wake-up of
-the project's wing as additional context.
+At stop, precompact and sessionend it checks that the transcript is a .jsonl
+file inside the agent's own transcript folder (or a --transcripts-root),
+files the session's checkpoint in the project's wing (read from where the
+last one stopped), and mines the transcript there, incrementally; a stop
+also mines the project folder (unless --no-project-mine), followed by as
+much embedding as the deadline allows; a sessionend keeps to one second.
+With --mode block, a stop due for a save prompt (every --every human
+messages since the last save, counted from the transcript; the state is kept
+per session in $PALACE_HOME/hooks/sessions) answers with the agent's block
+decision and a reason that asks it to save. At sessionstart it answers with
+the wake-up of the project's wing as additional context, after a compaction
+with the session's checkpoint first.
 
 A transcript that grew is read from its last exchange on, so a run costs
 what the agent appended. One too long to mine within --timeout is stored
@@ -325,8 +344,9 @@ where every run is recorded.`,
 		},
 	}
 	c.Flags().StringVar(&o.Agent, "agent", "", "the agent that runs the hook: "+strings.Join(hook.Agents, ", "))
-	c.Flags().StringVar(&o.Event, "event", "", "the hook event: stop, precompact or sessionstart")
-	c.Flags().IntVar(&o.Every, "every", 0, fmt.Sprintf("ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
+	c.Flags().StringVar(&o.Event, "event", "", "the hook event: stop, precompact, sessionstart or sessionend")
+	c.Flags().StringVar(&o.Mode, "mode", hook.DefaultMode, modeHelp)
+	c.Flags().IntVar(&o.Every, "every", 0, fmt.Sprintf("with --mode block, ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 	c.Flags().BoolVar(&o.NoProjectMine, "no-project-mine", false, "at stop, mine the transcript only, not the project folder")
 	c.Flags().DurationVar(&timeout, "timeout", hook.DefaultTimeout, "the most time the run may take")
 	c.Flags().StringArrayVar(&roots, "transcripts-root", nil, "also accept transcripts under this folder (repeatable)")

@@ -110,12 +110,13 @@ func installedHooks(t *testing.T, path string) map[string]string {
 	return out
 }
 
-// TestHookLoop installs the hooks of each agent, then plays a session the
-// way the agent would: it appends turns to the transcript and runs the
-// installed commands (through sh, as the agents do) with recorded hook
-// inputs. It checks every answer (only the hook protocol's JSON on
-// stdout, or nothing), the per-session state file, what was mined, and
-// that uninstalling leaves the settings file as it was, byte for byte.
+// TestHookLoop installs the hooks of each agent in block mode, then plays
+// a session the way the agent would: it appends turns to the transcript
+// and runs the installed commands (through sh, as the agents do) with
+// recorded hook inputs. It checks every answer (only the hook protocol's
+// JSON on stdout, or nothing), the per-session state file, what was mined,
+// and that uninstalling leaves the settings file as it was, byte for byte.
+// TestHookCheckpointLoop plays the default, checkpoint mode.
 func TestHookLoop(t *testing.T) {
 	for _, a := range hookAgents {
 		t.Run(a.name, func(t *testing.T) { hookLoop(t, a) })
@@ -139,10 +140,10 @@ func hookLoop(t *testing.T, a hookAgent) {
 		}
 		return out
 	}
-	palace("hook", "install", a.name, "--yes")
+	palace("hook", "install", a.name, "--yes", "--mode", "block")
 	hooks := installedHooks(t, settings)
 	for _, ev := range []string{"Stop", "PreCompact", "SessionStart"} {
-		if !strings.HasPrefix(hooks[ev], palaceBin+" --home ") {
+		if !strings.HasPrefix(hooks[ev], palaceBin+" --home ") || !strings.HasSuffix(hooks[ev], " --mode block") {
 			t.Fatalf("%s hook: %q", ev, hooks[ev])
 		}
 	}

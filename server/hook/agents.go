@@ -71,7 +71,7 @@ var agentSpecs = map[string]agentSpec{
 	// Claude Code: docs.anthropic.com, "Hooks reference" and "MCP"
 	// (what `claude mcp add --scope user|local` writes).
 	AgentClaudeCode: {
-		events: []agentEvent{{EventStop, "Stop"}, {EventPreCompact, "PreCompact"}, {EventSessionStart, "SessionStart"}},
+		events: []agentEvent{{EventStop, "Stop"}, {EventPreCompact, "PreCompact"}, {EventSessionStart, "SessionStart"}, {EventSessionEnd, "SessionEnd"}},
 		entry: func(o InstallOptions, event string) *object {
 			return group(handler("type", "command", "command", o.Command(event), "timeout", agentTimeout))
 		},

@@ -3,28 +3,52 @@ package hook
 import (
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
+
+	"github.com/palace-dev/palace/core/ops"
 )
 
-// Save prompts: every DefaultEvery human messages the Stop hook asks the
-// agent to save, never twice within Cooldown (a prompt answered by a
-// quick save must not prompt again at the next stop).
+// Save prompts (block mode): every DefaultEvery human messages since the
+// last save (the last prompt, or the agent's own last save through
+// Palace's tools) the Stop hook asks the agent to save, never twice within
+// Cooldown (a prompt answered by a quick save must not prompt again at the
+// next stop).
 const (
 	DefaultEvery = 15
 	MaxEvery     = 1000
 	Cooldown     = 30 * time.Second
 )
 
-// savePrompt is the reason a blocking answer gives the agent; {{why}} and
-// {{wing}} are filled in.
+// savePrompt is the reason a blocking answer gives the agent; {{why}},
+// {{saved}} and {{wing}} are filled in.
 //
 //go:embed save-prompt.md
 var savePrompt string
 
-func saveReason(why, wing string) string {
-	r := strings.NewReplacer("{{why}}", why, "{{wing}}", wing)
+// saveReason is the reason a block gives: why now (the turns since the
+// last save), and what is already saved, so the agent saves only the rest.
+func saveReason(why string, cp ops.CheckpointResult, wing string) string {
+	saved := "the transcript"
+	if cp.ID != "" {
+		saved = fmt.Sprintf("the transcript and a checkpoint of %s (what was asked, the files touched, the decisions and facts read, what is open)", turnsName(cp.TurnFrom, cp.TurnTo))
+	}
+	if len(cp.Saved) > 0 {
+		saved += fmt.Sprintf("; by you in this session, last in turn %d: %s", cp.SavedTurn, strings.Join(cp.Saved, "; "))
+	} else {
+		saved += "; nothing by you in this session yet"
+	}
+	r := strings.NewReplacer("{{why}}", why, "{{saved}}", saved, "{{wing}}", wing)
 	return strings.TrimSpace(r.Replace(savePrompt))
+}
+
+// sinceSave says which turns came since the last save, at turn (0: none).
+func sinceSave(last, humans int) string {
+	if last == 0 {
+		return fmt.Sprintf("%s since the session started, nothing saved yet.", turnsName(1, humans))
+	}
+	return fmt.Sprintf("%s since the last save (turn %d).", turnsName(last+1, humans), last)
 }
 
 // blockAnswer is the documented answer of a Stop hook (Claude Code and
@@ -51,16 +75,23 @@ func contextAnswer(text string) []byte {
 	return b
 }
 
+// lastSave is the turn of the session's last save: the last prompt, or
+// the agent's own last save (savedTurn) when later.
+func lastSave(st sessionState, savedTurn int) int {
+	return max(st.PromptedAt, savedTurn)
+}
+
 // askToSave decides whether this Stop asks the agent to save, given the
-// session's state and the transcript's human messages now, and returns
-// the state to keep. A stop caused by an earlier block (stopActive) never
-// blocks again: the agent must be able to stop.
-func askToSave(st sessionState, humans, every int, now time.Time, stopActive bool) (bool, sessionState) {
+// session's state, the transcript's human messages now and the turn the
+// agent last saved in by itself, and returns the state to keep. A stop
+// caused by an earlier block (stopActive) never blocks again: the agent
+// must be able to stop.
+func askToSave(st sessionState, humans, savedTurn, every int, now time.Time, stopActive bool) (bool, sessionState) {
 	if humans < st.PromptedAt { // a transcript rewritten shorter: count again
 		st.PromptedAt = 0
 	}
 	st.Humans = humans
-	due := humans-st.PromptedAt >= every || st.Compacted
+	due := humans-lastSave(st, min(savedTurn, humans)) >= every || st.Compacted
 	if stopActive || !due || inCooldown(st, now) {
 		return false, st
 	}

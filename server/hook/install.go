@@ -68,6 +68,10 @@ type InstallOptions struct {
 	// NoProjectMine is written into the Stop hook: it then mines the
 	// transcript only, not the project folder.
 	NoProjectMine bool
+	// Mode, when ModeBlock, is written into the Stop, PreCompact and
+	// SessionStart hooks as --mode block ("" and ModeCheckpoint write
+	// nothing: checkpoint is the default).
+	Mode string
 	// StateDir (the palace home) keeps what a settings file was before
 	// install, so uninstall restores it byte for byte; "" keeps nothing.
 	StateDir string
@@ -135,6 +139,9 @@ func (o *InstallOptions) check() error {
 	if o.Every < 0 || o.Every > MaxEvery {
 		return input.Invalid("every", "%d: want 1 to %d human messages", o.Every, MaxEvery)
 	}
+	if err := CheckMode(o.Mode); err != nil {
+		return err
+	}
 	if !filepath.IsAbs(o.Binary) {
 		return fmt.Errorf("palace binary %q is not an absolute path", o.Binary)
 	}
@@ -152,6 +159,9 @@ func (o InstallOptions) Command(event string) string {
 	parts = append(parts, "hook", "run", "--agent", o.Agent, "--event", event)
 	if event == EventStop && o.Every != 0 {
 		parts = append(parts, "--every", strconv.Itoa(o.Every))
+	}
+	if o.Mode == ModeBlock && event != EventSessionEnd {
+		parts = append(parts, "--mode", ModeBlock)
 	}
 	if event == EventStop && o.NoProjectMine {
 		parts = append(parts, "--no-project-mine")

@@ -122,6 +122,10 @@ func TestRunStoresSessionWithHugeToolOutput(t *testing.T) {
 		}
 	}
 
+	if got, want := s.checkpointText(t), clean.checkpointText(t); got != want {
+		t.Fatalf("the checkpoint read over the Stop runs differs from one read at once:\n got %s\nwant %s", got, want)
+	}
+
 	more := longSession(t, 1200, 2)
 	s.appendLines(t, more)
 	if res := s.stopWithin(t, run+1); res.Partial || res.Summary.DrawersAdded == 0 || res.Summary.BytesParsed > int64(len(more))+16<<10 {

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/palace-dev/palace/core/convo"
 	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
@@ -196,6 +195,8 @@ type RunOptions struct {
 	Every int
 	// NoProjectMine keeps Stop from mining the session's project folder.
 	NoProjectMine bool
+	// Mode is ModeCheckpoint (also "") or ModeBlock.
+	Mode string
 	// Now is the clock of the cooldown; nil is time.Now.
 	Now func() time.Time
 }
@@ -218,6 +219,12 @@ type Result struct {
 	ProjectSummary *mine.Summary `json:"project_summary,omitempty"`
 	// Humans is the count of human messages in the transcript.
 	Humans int `json:"humans,omitempty"`
+	// Checkpoint is the id of the session's checkpoint as this run left
+	// it (filed or already standing); CheckpointPartial says it covers
+	// only the turns read so far (a long session seen for the first
+	// time), and the next run goes on.
+	Checkpoint        string `json:"checkpoint,omitempty"`
+	CheckpointPartial bool   `json:"checkpoint_partial,omitempty"`
 	// ProjectError says why the project could not be mined.
 	ProjectError string `json:"project_error,omitempty"`
 	// Asked says the answer asks the agent to save (a Stop or PreCompact
@@ -235,9 +242,12 @@ func Check(in Input, o RunOptions) (transcript, wing string, err error) {
 		return "", "", input.Invalid("agent", "%s: want %s", input.Quote(o.Agent), strings.Join(Agents, ", "))
 	}
 	switch o.Event {
-	case EventStop, EventPreCompact, EventSessionStart:
+	case EventStop, EventPreCompact, EventSessionStart, EventSessionEnd:
 	default:
-		return "", "", input.Invalid("event", "%s: want stop, precompact or sessionstart", input.Quote(o.Event))
+		return "", "", input.Invalid("event", "%s: want stop, precompact, sessionstart or sessionend", input.Quote(o.Event))
+	}
+	if err := CheckMode(o.Mode); err != nil {
+		return "", "", err
 	}
 	if o.Every < 0 || o.Every > MaxEvery {
 		return "", "", input.Invalid("every", "%d: want 1 to %d human messages (0: %d)", o.Every, MaxEvery, DefaultEvery)
@@ -266,12 +276,15 @@ func Check(in Input, o RunOptions) (transcript, wing string, err error) {
 	return transcript, WingFor(in.CWD), nil
 }
 
-// Run does what the event asks. Stop and PreCompact mine the session's
-// transcript into its wing, incrementally (an unchanged transcript costs a
-// stat; a grown one is read from its last exchange on, so a run costs what
-// was appended); Stop also mines the project folder, and both may answer
-// with a request to save (see askToSave). SessionStart answers with the
-// wake-up of the session's wing. What was mined is embedded before ctx's
+// Run does what the event asks. Stop, PreCompact and SessionEnd file the
+// session's checkpoint in its wing (see ops.Checkpoint), then mine its
+// transcript there, incrementally (an unchanged transcript costs a stat; a
+// grown one is read from its last exchange on, so a run costs what was
+// appended); Stop also mines the project folder. In block mode, Stop and
+// a typed /compact may answer with a request to save (see askToSave); in
+// checkpoint mode nothing ever holds the agent. SessionStart answers with
+// the wake-up of the session's wing, after a compaction with the
+// session's checkpoint first. What was mined is embedded before ctx's
 // deadline; the caller bounds ctx: the agent is waiting. A transcript too
 // long to mine before the deadline is stored piece by piece, in order
 // (Result.Partial), and the next run goes on from the last piece stored,
@@ -297,12 +310,20 @@ func Run(ctx context.Context, p *palace.Palace, in Input, o RunOptions) (Result,
 		return res, fmt.Errorf("hook: %w", err)
 	}
 	if o.Event == EventSessionStart {
-		return sessionStart(ctx, p, res, st, path, now())
+		return sessionStart(ctx, p, in, o, res, st, path, now())
 	}
-	if err := countHumans(o.Agent, transcript, &st); err != nil {
-		return res, fmt.Errorf("hook: count the human messages of %s: %w", transcript, err)
+	if o.Event == EventSessionEnd {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, sessionEndBudget)
+		defer cancel()
 	}
-	res.Humans = st.Humans
+	// The checkpoint first: it is what the next session needs, and it is
+	// read from where the last one stopped, so it lands whatever time the
+	// mine below takes.
+	cp, err := checkpoint(ctx, p, in, o, &res)
+	if err != nil {
+		return res, err
+	}
 	added, err := mineTranscript(ctx, p, &res)
 	if err != nil {
 		return res, err
@@ -317,35 +338,40 @@ func Run(ctx context.Context, p *palace.Palace, in Input, o RunOptions) (Result,
 			return res, fmt.Errorf("hook: %w", err)
 		}
 	}
-	every := o.Every
-	if every == 0 {
-		every = DefaultEvery
-	}
 	var why string
 	switch {
-	case o.Event == EventStop:
-		why = fmt.Sprintf("%d human messages since the last save.", res.Humans-st.PromptedAt)
-		if st.Compacted {
-			why = "the context was compacted since the last save."
+	case o.Event == EventPreCompact && o.Mode != ModeBlock:
+		st.Humans, st.Reinject = res.Humans, true
+	case o.Event == EventStop && o.Mode == ModeBlock:
+		every := o.Every
+		if every == 0 {
+			every = DefaultEvery
 		}
-		res.Asked, st = askToSave(st, res.Humans, every, now(), in.StopHookActive)
-	case in.Trigger == "manual" && o.Agent == AgentClaudeCode && !inCooldown(st, now()):
-		// A blocked /compact is typed again once the agent has saved.
-		// Codex's PreCompact can only end the turn, and blocking an
-		// automatic compaction traps a session that has no room left,
-		// so those go ahead and the ask waits for the next
+		why = sinceSave(lastSave(st, min(cp.SavedTurn, res.Humans)), res.Humans)
+		if st.Compacted {
+			why = "the context was compacted since the last save; " + why
+		}
+		res.Asked, st = askToSave(st, res.Humans, cp.SavedTurn, every, now(), in.StopHookActive)
+	case o.Event == EventPreCompact && in.Trigger == "manual" && o.Agent == AgentClaudeCode && !inCooldown(st, now()):
+		// Block mode. A blocked /compact is typed again once the agent
+		// has saved. Codex's PreCompact can only end the turn, and
+		// blocking an automatic compaction traps a session that has no
+		// room left, so those go ahead and the ask waits for the next
 		// SessionStart or Stop.
 		why, res.Asked = "you asked to compact the context; save first, then compact again.", true
 		st = prompted(st, res.Humans, now())
+	case o.Event == EventPreCompact:
+		// Block mode. Right after a save prompt, the compaction loses
+		// nothing new.
+		st.Humans, st.Compacted, st.Reinject = res.Humans, !inCooldown(st, now()), true
 	default:
-		// Right after a save prompt, the compaction loses nothing new.
-		st.Humans, st.Compacted = res.Humans, !inCooldown(st, now())
+		st.Humans = res.Humans
 	}
 	if err := saveState(path, st); err != nil {
 		return res, fmt.Errorf("hook: %w", err)
 	}
 	if res.Asked {
-		res.Answer = blockAnswer(saveReason(why, wing))
+		res.Answer = blockAnswer(saveReason(why, cp, wing))
 	}
 	return res, nil
 }
@@ -420,67 +446,42 @@ func ProjectDir(cwd, userHome string) string {
 	return ""
 }
 
-// countHumans counts the messages a person typed in the transcript (tool
-// results, injected context and compaction summaries are not theirs),
-// reading only what was appended since the count st holds: a session of
-// 40,000 lines is not parsed again at every stop. Only whole lines are
-// counted; a line the agent is still writing waits for the next run.
-func countHumans(agent, transcript string, st *sessionState) error {
-	f, err := os.Open(transcript)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if fi.Size() < st.Counted { // rewritten: count it all again
-		st.Counted, st.Humans = 0, 0
-	}
-	if _, err := f.Seek(st.Counted, io.SeekStart); err != nil {
-		return err
-	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return err
-	}
-	data = data[:bytes.LastIndexByte(data, '\n')+1]
-	if len(data) == 0 {
-		return nil
-	}
-	parse := convo.ParseClaudeCode
-	if agent == AgentCodex {
-		parse = convo.ParseCodex
-	}
-	c, err := parse(filepath.Base(transcript), data)
-	if err != nil && len(c.Messages) == 0 {
-		return err
-	}
-	for _, m := range c.Messages {
-		if m.Role == convo.RoleUser {
-			st.Humans++
+// sessionStart answers with the wake-up of the session's wing; after a
+// compaction (the agent's source "compact", or one a PreCompact saw) with
+// the session's checkpoint first; in block mode with the save request an
+// automatic compaction left pending.
+func sessionStart(ctx context.Context, p *palace.Palace, in Input, o RunOptions, res Result, st sessionState, path string, now time.Time) (Result, error) {
+	var parts []string
+	reinject := in.Source == "compact" || st.Reinject
+	if reinject {
+		text, err := reinjected(ctx, p, in.SessionID)
+		if err != nil {
+			return res, fmt.Errorf("hook: %w", err)
+		}
+		if text != "" {
+			parts = append(parts, text)
 		}
 	}
-	st.Counted += int64(len(data))
-	return nil
-}
-
-// sessionStart answers with the wake-up of the session's wing, and with
-// the save request an automatic compaction left pending.
-func sessionStart(ctx context.Context, p *palace.Palace, res Result, st sessionState, path string, now time.Time) (Result, error) {
 	w, err := ops.WakeUp(ctx, p, ops.WakeUpRequest{DefaultWing: res.Wing})
 	if err != nil {
 		return res, fmt.Errorf("hook: wake-up: %w", err)
 	}
-	var parts []string
 	if w.Text != "" {
 		parts = append(parts, fmt.Sprintf("Palace memory for wing %s (a wake-up within %d tokens; palace_search finds more):\n\n%s", res.Wing, w.Budget, w.Text))
 	}
-	if st.Compacted {
+	next := st
+	next.Reinject = false
+	if st.Compacted && o.Mode == ModeBlock {
 		res.Asked = true
-		parts = append(parts, saveReason("the context was just compacted.", res.Wing))
-		if err := saveState(path, prompted(st, st.Humans, now)); err != nil {
+		cp, _, err := ops.LastCheckpoint(ctx, p, in.SessionID)
+		if err != nil {
+			return res, fmt.Errorf("hook: %w", err)
+		}
+		parts = append(parts, saveReason("the context was just compacted.", cp, res.Wing))
+		next = prompted(next, st.Humans, now)
+	}
+	if next != st {
+		if err := saveState(path, next); err != nil {
 			return res, fmt.Errorf("hook: %w", err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/embed"
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -135,13 +136,35 @@ func (s *sessionSetup) drawers(tb testing.TB) []string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	out := make([]string, len(ds))
-	for i, d := range ds {
-		out[i] = fmt.Sprintf("%s %s/%s %d-%d %q %q %s %s", d.ID, d.Wing, d.Room, d.LineStart, d.LineEnd,
-			d.Content, d.IndexText, d.OccurredAt, d.Metadata)
+	var out []string
+	for _, d := range ds {
+		if d.Room == ops.CheckpointRoom {
+			continue // filed at each run's time: checkpointText compares them
+		}
+		out = append(out, fmt.Sprintf("%s %s/%s %d-%d %q %q %s %s", d.ID, d.Wing, d.Room, d.LineStart, d.LineEnd,
+			d.Content, d.IndexText, d.OccurredAt, d.Metadata))
 	}
 	sort.Strings(out)
 	return out
+}
+
+// checkpointText runs the hook until the session's checkpoint covers the
+// whole transcript and returns its text. A checkpoint read over many runs
+// must say what one read at once says: the digest of what each run read
+// is kept, and the next run goes on from the message it stopped at.
+func (s *sessionSetup) checkpointText(tb testing.TB) string {
+	tb.Helper()
+	for range 40 {
+		if res := s.run(tb, DefaultTimeout); !res.CheckpointPartial {
+			cp, found, err := ops.LastCheckpoint(context.Background(), s.p, s.in.SessionID)
+			if err != nil || !found {
+				tb.Fatalf("no checkpoint after a whole run: %v", err)
+			}
+			return cp.Text
+		}
+	}
+	tb.Fatal("the checkpoint still covers part of the session after 40 runs")
+	return ""
 }
 
 // A session too long to mine before the hook's deadline (#16: from about
@@ -201,6 +224,9 @@ func TestRunStoresLongSessionAcrossRuns(t *testing.T) {
 		}
 	}
 	t.Logf("%d-byte session stored whole in %d runs of %v", len(data), runs, deadline)
+	if got, want := s.checkpointText(t), clean.checkpointText(t); got != want {
+		t.Fatalf("the checkpoint read over %d runs differs from one read at once:\n got %s\nwant %s", runs, got, want)
+	}
 
 	more := longSession(t, 24000, 2)
 	s.appendLines(t, more)

@@ -13,19 +13,26 @@ import (
 // sessionState is what a hook remembers of one agent session between
 // runs: how many human messages the transcript held when Palace last asked
 // the agent to save, and when it asked, so the next prompt comes N human
-// messages later and never twice within the cooldown.
+// messages later and never twice within the cooldown (block mode), and
+// whether a compaction happened since the last SessionStart. What the
+// session said is in its checkpoint, in the palace.
 type sessionState struct {
-	// Humans is the count of human messages in the transcript's first
-	// Counted bytes.
-	Humans  int   `json:"humans"`
-	Counted int64 `json:"counted"`
+	// Humans is the count of human messages in the transcript at the last
+	// run (the session's checkpoint counts them).
+	Humans int `json:"humans"`
 	// PromptedAt is the human count at the last save prompt.
 	PromptedAt int `json:"prompted_at"`
 	// PromptTime is when the last save prompt was answered; zero: never.
 	PromptTime time.Time `json:"prompt_time,omitzero"`
 	// Compacted says an automatic compaction went ahead unasked (blocking
-	// it would trap the session), so the next SessionStart or Stop asks.
+	// it would trap the session), so in block mode the next SessionStart
+	// or Stop asks.
 	Compacted bool `json:"compacted,omitempty"`
+	// Reinject says a compaction went ahead since the last SessionStart,
+	// which puts the session's checkpoint first (agents that do not say
+	// "compact" as the SessionStart's source, such as Codex, are known
+	// by it).
+	Reinject bool `json:"reinject,omitempty"`
 }
 
 // statePath is the state file of a session: one file per agent and
