@@ -87,7 +87,7 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 	var (
 		yes, noProject, noMCP bool
 		scope, dir, mode      string
-		every                 int
+		every, budget         int
 	)
 	agents := strings.Join(hook.Agents, "|")
 	c := &cobra.Command{
@@ -111,7 +111,7 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		o.Every, o.NoProjectMine, o.NoMCP, o.Mode = every, noProject, noMCP, mode
+		o.Every, o.NoProjectMine, o.NoMCP, o.Mode, o.Budget = every, noProject, noMCP, mode, budget
 		plan := hook.PlanUninstall
 		if install {
 			plan = hook.PlanInstall
@@ -184,6 +184,7 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		c.Flags().StringVar(&mode, "mode", hook.DefaultMode, modeHelp)
 		c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("with --mode block, ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 		c.Flags().BoolVar(&noProject, "no-project-mine", false, "at Stop, mine the transcript only, not the project folder")
+		c.Flags().IntVar(&budget, "budget", 0, budgetHelp)
 	}
 	return c
 }
@@ -191,6 +192,7 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 func newHookPluginCmd(g *globals) *cobra.Command {
 	var (
 		every     int
+		budget    int
 		noProject bool
 		mode      string
 	)
@@ -213,7 +215,7 @@ Use the plugin or 'palace hook install', not both: each runs the hooks.`,
 			if err != nil {
 				return err
 			}
-			o.Every, o.NoProjectMine, o.Mode = every, noProject, mode
+			o.Every, o.NoProjectMine, o.Mode, o.Budget = every, noProject, mode, budget
 			dir := filepath.Join(o.StateDir, "claude-plugin")
 			if len(a) == 1 {
 				if dir, err = filepath.Abs(a[0]); err != nil {
@@ -237,10 +239,13 @@ Use the plugin or 'palace hook install', not both: each runs the hooks.`,
 	c.Flags().StringVar(&mode, "mode", hook.DefaultMode, modeHelp)
 	c.Flags().IntVar(&every, "every", 0, fmt.Sprintf("with --mode block, ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 	c.Flags().BoolVar(&noProject, "no-project-mine", false, "at Stop, mine the transcript only, not the project folder")
+	c.Flags().IntVar(&budget, "budget", 0, budgetHelp)
 	return c
 }
 
 // modeHelp describes --mode.
+const budgetHelp = "the most tokens the wake-up at SessionStart may take (default: the project's palace.yaml wake_up.budget, else the wake-up's default)"
+
 const modeHelp = "checkpoint: file the session's checkpoint at Stop, PreCompact and SessionEnd and never hold the agent; block: also ask the agent to save every --every human messages"
 
 // installOptions gathers what an installation needs: this binary's absolute
@@ -348,6 +353,7 @@ where every run is recorded.`,
 	c.Flags().StringVar(&o.Mode, "mode", hook.DefaultMode, modeHelp)
 	c.Flags().IntVar(&o.Every, "every", 0, fmt.Sprintf("with --mode block, ask the agent to save every N human messages (default %d)", hook.DefaultEvery))
 	c.Flags().BoolVar(&o.NoProjectMine, "no-project-mine", false, "at stop, mine the transcript only, not the project folder")
+	c.Flags().IntVar(&o.Budget, "budget", 0, budgetHelp)
 	c.Flags().DurationVar(&timeout, "timeout", hook.DefaultTimeout, "the most time the run may take")
 	c.Flags().StringArrayVar(&roots, "transcripts-root", nil, "also accept transcripts under this folder (repeatable)")
 	return c

@@ -1,7 +1,7 @@
 // Package memory is what an agent writes and reads at the edges of a
 // session: notes it decides to remember (with a duplicate check before the
 // write), a diary per agent, and the wake-up text that opens a session
-// (identity, then the palace's essential story, within a token budget).
+// (identity, then the project's handoff, within a token budget).
 //
 // Package ops wraps these functions as operations (busy retries, the
 // choice of near-duplicate finders), which the CLI, MCP and LSP fronts

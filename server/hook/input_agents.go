@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -17,12 +18,9 @@ import (
 // and the project by workspace_roots. A field under Claude Code's name
 // wins.
 func ReadAgentInput(agent string, r io.Reader) (Input, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	b, err := firstValue(r)
 	if err != nil {
-		return Input{}, fmt.Errorf("read hook input: %w", err)
-	}
-	if len(b) > MaxInput {
-		return Input{}, input.Invalid("hook input", "is over %d bytes", MaxInput)
+		return Input{}, err
 	}
 	in, err := ReadInput(bytes.NewReader(b))
 	if err != nil {
@@ -52,4 +50,24 @@ func ReadAgentInput(agent string, r io.Reader) (Input, error) {
 		fill(&in.CWD, alt.WorkspaceRoots[0])
 	}
 	return in, nil
+}
+
+// firstValue reads the first JSON value of r and nothing after it: an
+// agent may keep the hook's stdin open once its input is written (reported
+// of Claude Code at SessionEnd, whose hooks it cancels after about 1.5 s),
+// and reading to the end of input would wait out the hook's deadline.
+func firstValue(r io.Reader) ([]byte, error) {
+	lr := &io.LimitedReader{R: r, N: MaxInput + 1}
+	var raw json.RawMessage
+	err := json.NewDecoder(lr).Decode(&raw)
+	var syntax *json.SyntaxError
+	switch {
+	case lr.N <= 0 && (err != nil || len(raw) > MaxInput):
+		return nil, input.Invalid("hook input", "is over %d bytes", MaxInput)
+	case errors.As(err, &syntax) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, input.Invalid("hook input", "is not a JSON object (%v)", err)
+	case err != nil:
+		return nil, fmt.Errorf("read hook input: %w", err)
+	}
+	return raw, nil
 }

@@ -24,6 +24,7 @@ import (
 	"strings"
 
 	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // Events, as `palace hook run --event` names them.
@@ -77,6 +78,9 @@ type InstallOptions struct {
 	StateDir string
 	// NoMCP installs the hooks only, without registering the MCP server.
 	NoMCP bool
+	// Budget, when not 0, is written into the SessionStart hook as
+	// --budget: the most tokens the wake-up it answers with may take.
+	Budget int
 }
 
 func (o InstallOptions) getenv(k string) string {
@@ -142,6 +146,9 @@ func (o *InstallOptions) check() error {
 	if err := CheckMode(o.Mode); err != nil {
 		return err
 	}
+	if err := ops.CheckGiven("budget", o.Budget, ops.MaxWakeBudget); o.Budget != 0 && err != nil {
+		return err
+	}
 	if !filepath.IsAbs(o.Binary) {
 		return fmt.Errorf("palace binary %q is not an absolute path", o.Binary)
 	}
@@ -162,6 +169,9 @@ func (o InstallOptions) Command(event string) string {
 	}
 	if o.Mode == ModeBlock && event != EventSessionEnd {
 		parts = append(parts, "--mode", ModeBlock)
+	}
+	if event == EventSessionStart && o.Budget != 0 {
+		parts = append(parts, "--budget", strconv.Itoa(o.Budget))
 	}
 	if event == EventStop && o.NoProjectMine {
 		parts = append(parts, "--no-project-mine")

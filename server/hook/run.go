@@ -197,6 +197,9 @@ type RunOptions struct {
 	NoProjectMine bool
 	// Mode is ModeCheckpoint (also "") or ModeBlock.
 	Mode string
+	// Budget is the most tokens SessionStart's wake-up may take; 0 is the
+	// project's palace.yaml (wake_up.budget), else the wake-up's default.
+	Budget int
 	// Now is the clock of the cooldown; nil is time.Now.
 	Now func() time.Time
 }
@@ -251,6 +254,9 @@ func Check(in Input, o RunOptions) (transcript, wing string, err error) {
 	}
 	if o.Every < 0 || o.Every > MaxEvery {
 		return "", "", input.Invalid("every", "%d: want 1 to %d human messages (0: %d)", o.Every, MaxEvery, DefaultEvery)
+	}
+	if err := ops.CheckGiven("budget", o.Budget, ops.MaxWakeBudget); o.Budget != 0 && err != nil {
+		return "", "", err
 	}
 	if err := CheckSessionID(in.SessionID); err != nil {
 		return "", "", err
@@ -462,7 +468,8 @@ func sessionStart(ctx context.Context, p *palace.Palace, in Input, o RunOptions,
 			parts = append(parts, text)
 		}
 	}
-	w, err := ops.WakeUp(ctx, p, ops.WakeUpRequest{DefaultWing: res.Wing})
+	// The session's folder: its project's palace.yaml may set the budget.
+	w, err := ops.WakeUp(ctx, p, ops.WakeUpRequest{DefaultWing: res.Wing, Budget: o.Budget, Dir: in.CWD})
 	if err != nil {
 		return res, fmt.Errorf("hook: wake-up: %w", err)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // palaceWakeUp returns the opening context of a session ({format?, wing?,
-// budget?}): identity, then the essential story within a token budget. A
+// budget?}): identity, then the project's handoff within a token budget. A
 // wing named must be one the palace holds; without one, the only workspace
 // folder's wing (mined or not), and with several folders, the whole palace.
 func palaceWakeUp(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
@@ -28,7 +28,9 @@ func palaceWakeUp(ctx context.Context, s *server, raw json.RawMessage) (any, err
 		r.Budget = *ps.Budget
 	}
 	if f := s.folders.only(); f != nil {
-		r.DefaultWing = f.wing()
+		// The folder's palace.yaml may set the budget, as it does for the
+		// SessionStart hook and the CLI.
+		r.DefaultWing, r.Dir = f.wing(), f.path
 	}
 	return ops.WakeUp(ctx, s.p, r)
 }

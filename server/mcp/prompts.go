@@ -17,7 +17,7 @@ import (
 func (s *Server) addPrompts() {
 	s.mcp.AddPrompt(mcp.NewPrompt("wake-up",
 		mcp.WithPromptTitle("Wake up with Palace"),
-		mcp.WithPromptDescription("Open a session with Palace's memory: who you work for and this project's essential story, within a token budget."),
+		mcp.WithPromptDescription("Open a session with Palace's memory: who you work for and this project's handoff (decisions in force, facts now, recent sessions), within a token budget."),
 		mcp.WithArgument("wing", mcp.ArgumentDescription("The wing to wake up in; omit for the session's project wing, or the whole palace.")),
 		mcp.WithArgument("format", mcp.ArgumentDescription(ops.OneOf(ops.WakeFormats)+" (default text).")),
 		mcp.WithArgument("budget", mcp.ArgumentDescription(fmt.Sprintf("The most tokens to use, 1 to %d (default %d).", ops.MaxWakeBudget, ops.DefaultWakeBudget))),

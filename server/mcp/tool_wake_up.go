@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -13,7 +14,7 @@ func toolWakeUp() *tool {
 	return &tool{
 		name:     "palace_wake_up",
 		title:    "Wake up",
-		desc:     "Call once at the start of a session: who you work for and this project's essential story (key notes, current facts, latest diary), within a token budget.",
+		desc:     "Call once at the start of a session: the handoff of this project (decisions in force, facts now, recent sessions, open threads, then key drawers), within a token budget.",
 		readOnly: true, idempotent: true,
 		params: []param{
 			{name: "wing", kind: kString, maxLen: memory.MaxNameBytes,
@@ -42,7 +43,28 @@ func runWakeUp(ctx context.Context, s *Server, a args) (any, error) {
 	if strings.TrimSpace(in.Wing) == "" {
 		r.DefaultWing = s.knownWing(ctx) // asks the client for its roots
 	}
+	// The project's palace.yaml may set the budget, as it does for the
+	// SessionStart hook and the CLI in that folder.
+	r.Dir = s.projectOf(ctx, cmp.Or(strings.TrimSpace(in.Wing), r.DefaultWing))
 	return ops.WakeUp(ctx, s.p, r)
+}
+
+// projectOf is the project folder of the session's root that maps to
+// wing, or "" when no root does.
+func (s *Server) projectOf(ctx context.Context, wing string) string {
+	if wing == "" {
+		return ""
+	}
+	rs, err := s.roots(ctx)
+	if err != nil {
+		return ""
+	}
+	for _, r := range rs {
+		if r.Wing == wing {
+			return r.Project
+		}
+	}
+	return ""
 }
 
 // knownWing is the session's wing when one is known, else "" (the whole
