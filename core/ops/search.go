@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -88,6 +89,12 @@ type SearchRequest struct {
 	// detail or budget: AgentSearch or PersonSearch (the zero value is
 	// PersonSearch).
 	Default SearchSize
+	// DefaultWing is the caller's project wing (an MCP session's roots,
+	// the LSP's only folder), used when Wing is "": a search whose hits
+	// there hold every query word answers with them first, then with the
+	// rest of the palace's ranking (see preferWing). It is not checked: a
+	// project not mined yet searches the whole palace.
+	DefaultWing string
 }
 
 // Validate names the first bad field.
@@ -185,6 +192,9 @@ func Search(ctx context.Context, p *palace.Palace, r SearchRequest) (SearchResul
 		res, err = searchFiles(ctx, p, req)
 	} else {
 		res, err = search.Run(ctx, p, req)
+		if err == nil && r.Wing == "" && r.DefaultWing != "" && across == nil {
+			res, err = preferWing(ctx, p, req, res, r.DefaultWing)
+		}
 		res.By = ByDrawer
 	}
 	if across != nil {
@@ -215,4 +225,45 @@ func searchFiles(ctx context.Context, p *palace.Palace, req search.Request) (sea
 		}
 		req.Limit = min(req.Limit*2, limit*maxFileDepth)
 	}
+}
+
+// preferWing answers a search of the whole palace made in a project's
+// session: when the project's wing holds a hit with every query word, its
+// hits come first (each saying so), then the whole palace's ranking
+// without them, up to the limit. A project asks about itself first, yet
+// another project's answer is still there, and a query the project cannot
+// answer whole keeps the palace's order, as a route that finds only
+// partial matches does (see search.Run).
+func preferWing(ctx context.Context, p *palace.Palace, req search.Request, all search.Result, wing string) (search.Result, error) {
+	elsewhere := func(h search.Hit) bool { return h.Wing != wing && !slices.Contains(h.AlsoIn, wing) }
+	if !slices.ContainsFunc(all.Hits, elsewhere) {
+		return all, nil // the palace's ranking is the project's already
+	}
+	if ok, err := p.Store.HasWing(ctx, wing); err != nil || !ok {
+		return all, err
+	}
+	scoped := req
+	scoped.Filter.Wing = wing
+	own, err := search.Run(ctx, p, scoped)
+	if err != nil {
+		return all, err
+	}
+	if !slices.ContainsFunc(own.Hits, func(h search.Hit) bool { return h.Match == "all" }) {
+		return all, nil
+	}
+	hits := make([]search.Hit, 0, req.Limit)
+	for _, h := range own.Hits {
+		h.Why = strings.TrimPrefix(h.Why+"; in this session's project wing, whose hits come first", "; ")
+		hits = append(hits, h)
+	}
+	for _, h := range all.Hits {
+		if len(hits) >= req.Limit {
+			break
+		}
+		if elsewhere(h) {
+			hits = append(hits, h)
+		}
+	}
+	all.Hits = hits[:min(len(hits), req.Limit)]
+	return all, nil
 }

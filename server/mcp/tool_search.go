@@ -19,7 +19,7 @@ func toolSearch() *tool {
 			{name: "query", kind: kString, required: true, maxLen: ops.MaxQueryRunes * utf8.UTFMax,
 				desc: "Keywords; \"exact phrase\", -excluded and prefix* work."},
 			{name: "wing", kind: kString, maxLen: 200,
-				desc: "Exact wing name; an unknown one is an error listing the wings. Omit to search all."},
+				desc: "Exact wing name; an unknown one is an error listing the wings. Omit: every wing, this project's first when it holds every word."},
 			{name: "room", kind: kString, maxLen: 200,
 				desc: "Exact room (topic) name; omit to let routing choose."},
 			{name: "kind", kind: kString, enum: ops.Kinds,
@@ -73,7 +73,11 @@ func runSearch(ctx context.Context, s *Server, a args) (any, error) {
 	if err := a.decode(&in); err != nil {
 		return nil, err
 	}
-	return ops.Search(ctx, s.p, ops.SearchRequest{Query: in.Query, Wing: in.Wing, Room: in.Room, Kind: in.Kind,
+	r := ops.SearchRequest{Query: in.Query, Wing: in.Wing, Room: in.Room, Kind: in.Kind,
 		Source: in.Source, Since: in.Since, Until: in.Until, Limit: in.Limit, Mode: in.Mode, Route: in.Route, By: in.By,
-		Detail: in.Detail, Budget: in.Budget, Across: in.Across, Default: ops.AgentSearch})
+		Detail: in.Detail, Budget: in.Budget, Across: in.Across, Default: ops.AgentSearch}
+	if in.Wing == "" {
+		r.DefaultWing = s.knownWing(ctx) // asks the client for its roots
+	}
+	return ops.Search(ctx, s.p, r)
 }
