@@ -16,13 +16,13 @@ func toolDiary() *tool {
 	return &tool{
 		name:       "palace_diary",
 		title:      "Agent diary",
-		desc:       "Your own dated journal across sessions, filed in this session's project wing: what you did, what is left, what to watch out for.",
+		desc:       "Your dated journal across sessions, in this project's wing: what you did, what is left, what to watch out for.",
 		idempotent: false, // each write is a new entry
 		params: []param{
 			{name: "action", kind: kString, required: true, enum: []string{diaryWrite, diaryRead},
 				desc: "write: at the end of a task and before compaction. read: at the start, your latest entries."},
 			{name: "agent", kind: kString, maxLen: ops.MaxAgentBytes,
-				desc: "Default your client's name; a registered agent (palace_status lists them) gives its own."},
+				desc: "Default your client's name; a registered agent (see palace_status) gives its own."},
 			{name: "text", kind: kString, maxLen: ops.MaxTextBytes, actions: []string{diaryWrite}, requiredFor: []string{diaryWrite},
 				desc: "The entry."},
 			{name: "topic", kind: kString, maxLen: ops.MaxNameBytes, actions: []string{diaryWrite}, full: true,

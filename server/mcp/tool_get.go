@@ -16,7 +16,7 @@ func toolGet() *tool {
 			{name: "id", kind: kString, required: true, maxLen: 200,
 				desc: "The drawer id (d_...)."},
 			{name: "neighbours", kind: kInteger, min: num(0), max: num(ops.MaxNeighbours),
-				desc: "Also this many drawers before and after it in its source: a hit cut mid-thought, the rest of a conversation."},
+				desc: "Also this many drawers before and after it in its source: the rest of a thought or conversation."},
 		},
 		run: runGet,
 	}

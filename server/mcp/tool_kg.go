@@ -37,7 +37,7 @@ func toolKG() *tool {
 		moved:      kgMoved,
 		params: []param{
 			{name: "action", kind: kString, required: true, enum: kgActions,
-				desc: "add: record a fact; one overlapping another value of a one-value predicate (works_at, owner...) fails with \"conflict:\", writing nothing: invalidate the old or supersede. " +
+				desc: "add: record a fact; overlapping another value of a one-value predicate (works_at, owner...) fails with \"conflict:\": invalidate the old or supersede. " +
 					"check: add without writing. invalidate: no longer true. query: an entity's facts. timeline: by date. stats: counts."},
 			{name: "subject", kind: kString, maxLen: ops.KGMaxNameBytes, actions: fact, requiredFor: fact,
 				desc: "Such as Alice."},

@@ -19,7 +19,7 @@ func toolSearch() *tool {
 			{name: "query", kind: kString, required: true, maxLen: ops.MaxQueryRunes * utf8.UTFMax,
 				desc: "Keywords; \"exact phrase\", -excluded and prefix* work."},
 			{name: "wing", kind: kString, maxLen: 200,
-				desc: "Exact wing name; an unknown one is an error listing the wings. Omit: every wing, this project's first when it holds every word."},
+				desc: "Exact wing name (unknown: an error listing them). Omit: every wing, this project's first."},
 			{name: "room", kind: kString, maxLen: 200,
 				desc: "Exact room (topic) name; omit to let routing choose."},
 			{name: "kind", kind: kString, enum: ops.Kinds,

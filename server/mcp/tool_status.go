@@ -10,7 +10,7 @@ func toolStatus() *tool {
 	return &tool{
 		name:     "palace_status",
 		title:    "Palace status",
-		desc:     "The exact wing and room names with their drawer counts, registered agents, the embedding backend, this session's wing and profile, the AAAK legend.",
+		desc:     "Wing and room names with drawer counts, registered agents, the embedding backend, this session's wing and profile, the AAAK legend.",
 		readOnly: true, idempotent: true,
 		run: runStatus,
 	}
