@@ -39,8 +39,8 @@ func copyFixtures(t *testing.T) string {
 func TestMineConversations(t *testing.T) {
 	home, dir := t.TempDir(), copyFixtures(t)
 	s := mineOK(t, home, dir, "--mode", "convos")
-	if s.FilesMined != 12 || s.SkippedBy["metadata"] != 2 || len(s.SkippedBy) != 1 {
-		t.Fatalf("mined %d (skipped %v), want the 12 exports and users/channels.json skipped as metadata", s.FilesMined, s.SkippedBy)
+	if s.FilesMined != 13 || s.SkippedBy["metadata"] != 2 || s.SkippedBy["not_conversation"] != 1 || len(s.SkippedBy) != 2 {
+		t.Fatalf("mined %d (skipped %v), want the 13 exports, users/channels.json skipped as metadata and copilot-cli's README.md as no conversation", s.FilesMined, s.SkippedBy)
 	}
 	// Every format is searchable, as a conversation drawer with speakers and,
 	// where the export has timestamps (all but plain text), a time.
@@ -56,7 +56,7 @@ func TestMineConversations(t *testing.T) {
 			t.Errorf("%s: %s drawer has no time", h.Citation, h.Metadata.Format)
 		}
 	}
-	for _, f := range []string{"claude-code", "claude-ai", "chatgpt", "codex", "gemini", "copilot", "slack", "text"} {
+	for _, f := range []string{"claude-code", "claude-ai", "chatgpt", "codex", "gemini", "copilot", "copilot-cli", "slack", "text"} {
 		if !formats[f] {
 			t.Errorf("no drawer from the %s fixture (have %v)", f, formats)
 		}
