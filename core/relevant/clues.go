@@ -39,6 +39,11 @@ type Clues struct {
 	Nearby []string `json:"nearby,omitempty"`
 	// Path are words of the document's path below its folder.
 	Path []string `json:"path,omitempty"`
+	// Skipped is the word under the cursor left out as noise (an error
+	// variable, a receiver, a hash); noise says which kind, also when the
+	// cursor is on a package line, a licence header or a URL.
+	Skipped string `json:"skipped,omitempty"`
+	noise   string
 }
 
 // Weights of each clue kind when hits are ranked: the word the reader points
@@ -105,17 +110,22 @@ type weighted struct {
 func Extract(text string, start, end Position, path, root string) Clues {
 	v := view(text, start, end)
 	lines, start, end := v.lines, v.start, v.end
+	header := licenceHeader(lines, v.first, isMarkdown(path))
+	clean := withoutNoise(lines, header)
 	var c Clues
 	if start == end {
 		c.Identifier = identifierAt(lines[start.Line], start.Col)
 		called, qualified := usedAsCode(lines[start.Line], start.Col)
 		if isKeyword(c.Identifier) && !qualified || query.IsStopWord(c.Identifier) && !called && !qualified {
 			c.Identifier = ""
+		}
+		if c.noise = atCursorNoise(lines, header, start.Line, start.Col, c.Identifier, called, qualified); c.noise != "" {
+			c.Skipped, c.Identifier = c.Identifier, ""
 		} else if c.Identifier != "" {
 			c.Qualifier = qualifierAt(lines[start.Line], start.Col)
 		}
 	} else {
-		c.Selection = selectionWords(lines, start, end)
+		c.Selection = selectionWords(clean, start, end)
 	}
 	exclude := map[string]bool{strings.ToLower(c.Identifier): true}
 	for _, s := range c.Selection {
@@ -125,7 +135,7 @@ func Extract(text string, start, end Position, path, root string) Clues {
 	for _, e := range c.Enclosing {
 		exclude[strings.ToLower(e)] = true
 	}
-	c.Nearby = nearby(lines, start.Line, end.Line, exclude)
+	c.Nearby = nearby(clean, start.Line, end.Line, exclude)
 	for _, n := range c.Nearby {
 		exclude[strings.ToLower(n)] = true
 	}
@@ -141,6 +151,8 @@ type textView struct {
 	// bytes is how many bytes of the document lines holds: what the
 	// clues cost, whatever the document's size.
 	bytes int
+	// first is the document line lines[0] is.
+	first int
 }
 
 // view cuts text to what the clues need, so a huge document, or a 10 MB
@@ -175,6 +187,7 @@ func view(text string, start, end Position) textView {
 			break
 		}
 	}
+	v.first = first
 	start.Line, end.Line = start.Line-first, end.Line-first
 	start, end = clamp(v.lines, start), clamp(v.lines, end)
 	for i, l := range v.lines {
@@ -392,7 +405,7 @@ func distinctive(counts, freq map[string]int, exclude map[string]bool, n, minLen
 	var cs []cand
 	for w, c := range counts {
 		lw := strings.ToLower(w)
-		if utf8.RuneCountInString(w) < minLen || isKeyword(w) || common[lw] || exclude[lw] || query.IsStopWord(lw) {
+		if utf8.RuneCountInString(w) < minLen || isKeyword(w) || common[lw] || exclude[lw] || query.IsStopWord(lw) || looksLikeHash(w) {
 			continue
 		}
 		cs = append(cs, cand{w, float64(c) / float64(1+freq[w])})

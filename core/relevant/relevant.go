@@ -107,6 +107,11 @@ type Result struct {
 	About string `json:"about"`
 	// Empty says in one sentence why there are no hits; "" when there are.
 	Empty string `json:"empty"`
+	// Note says in one sentence what under the cursor was skipped as
+	// noise (an error variable, a receiver, a package line, a licence
+	// header, a URL or a hash) and what About is instead; "" when nothing
+	// was.
+	Note string `json:"note,omitempty"`
 }
 
 // Validate checks a request without touching the palace.
@@ -146,8 +151,12 @@ func Find(ctx context.Context, p *palace.Palace, r Request) (Result, error) {
 	terms := clues.terms()
 	res := Result{Query: joinTerms(terms), Clues: clues, Mode: search.ModeLexical, Excluded: []string{}, Hits: []Hit{},
 		About: about(clues, r)}
+	res.Note = noiseNote(clues, res.About)
 	if len(terms) == 0 {
 		res.Empty = "Nothing to search for at " + res.About + ": no name under the cursor, around it or nearby says what it is about."
+		if what := skippedWhat(clues); what != "" {
+			res.Empty = "Nothing to search for at " + res.About + ": skipped " + what + ", and no name around it says what it is about."
+		}
 		return res, nil
 	}
 	freq, err := frequenciesOf(ctx, p, terms)

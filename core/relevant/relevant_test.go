@@ -113,13 +113,16 @@ func TestExtractIdentifierEdges(t *testing.T) {
 		{Position{1, 2}, ""},            // a keyword
 		{Position{2, 9}, "New"},         // a name, though new is a keyword
 		{Position{2, 14}, ""},           // Python's None
-		{Position{1, 9}, "err"},         // common, but pointed at
-		{Position{1, 99}, "err"},        // clamped to the end of the line
+		{Position{1, 9}, ""},            // common: skipped as noise, though pointed at
+		{Position{1, 99}, ""},           // clamped to the end of the line, the same
 	}
 	for _, tc := range cases {
 		if got := Extract(text, tc.pos, tc.pos, "", "").Identifier; got != tc.want {
 			t.Errorf("at %v: %q, want %q", tc.pos, got, tc.want)
 		}
+	}
+	if got := Extract(text, Position{1, 99}, Position{1, 99}, "", "").Skipped; got != "err" {
+		t.Errorf("skipped %q, want err", got)
 	}
 }
 

@@ -19,8 +19,9 @@ void where while with yield fun guard using elsif elseif synchronized
 
 // commonList holds names so frequent in code that, near the cursor, they say
 // nothing about it (types, the usual short variable names, printing). The
-// word under the cursor is kept even when it is one of them: the reader
-// pointed at it.
+// word under the cursor is one of them only when neither called nor
+// qualified (len(x) and x.Value are code the reader points at; an err is
+// noise, see atCursorNoise).
 const commonList = `
 args argv bool byte bytes char ctx double err error float fmt int int32 int64 len list log
 make map obj print printf println rune str string uint uint32 uint64 val value dict tuple
