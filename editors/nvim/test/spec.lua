@@ -29,8 +29,8 @@ local function wait(ms, cond)
   return vim.wait(ms, cond, 20)
 end
 
-local function write(rel, text)
-  local path = ws .. '/' .. rel
+local function write(rel, text, root)
+  local path = (root or ws) .. '/' .. rel
   vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
   local f = assert(io.open(path, 'w'))
   f:write(text)
@@ -41,8 +41,8 @@ end
 -- The fixture of server/lsp/test/fixture.mjs: the cursor on computeChecksum
 -- inside verifyUpload should bring its definition in src/checksum.go first,
 -- then docs/decisions.md, which names it and the enclosing function.
-local function fixture()
-  vim.fn.mkdir(ws .. '/.git', 'p') -- the root marker
+local function fixture(root)
+  vim.fn.mkdir((root or ws) .. '/.git', 'p') -- the root marker
   write('src/upload.go', [[
 package upload
 
@@ -56,7 +56,7 @@ func verifyUpload(data []byte, want uint32) error {
 	}
 	return nil
 }
-]])
+]], root)
   write('src/checksum.go', [[
 package upload
 
@@ -68,7 +68,7 @@ var table = crc32.MakeTable(crc32.Castagnoli)
 func computeChecksum(b []byte) uint32 {
 	return crc32.Checksum(b, table)
 }
-]])
+]], root)
   write('docs/decisions.md', [[
 # Decisions
 
@@ -81,9 +81,9 @@ and CRC-32C is hardware accelerated. Revisit if uploads cross untrusted networks
 ## Logging
 
 Logs go to stderr as JSON lines.
-]])
-  write('.gitignore', 'build/\n*.tmp\n')
-  write('build/out.go', 'package build // generated, ignored\n')
+]], root)
+  write('.gitignore', 'build/\n*.tmp\n', root)
+  write('build/out.go', 'package build // generated, ignored\n', root)
 end
 
 local function panel_text()
@@ -232,7 +232,7 @@ local function main()
 
   -- On a keyword inside verifyUpload, the panel is titled by the function.
   vim.api.nvim_win_set_cursor(code_win, { 8, 1 })
-  vim.cmd('doautocmd CursorHold')
+  vim.cmd('doautocmd CursorMoved')
   wait(10000, function()
     return relevant_n.value >= 2
   end)
@@ -241,23 +241,37 @@ local function main()
     vim.api.nvim_buf_get_lines(panel.buf, 0, 1, false)[1])
   relevant_n.value = 1
 
-  -- CursorHold refreshes the panel for the new cursor position.
-  vim.api.nvim_win_set_cursor(code_win, { 9, 20 })
-  vim.cmd('doautocmd CursorHold')
+  -- CursorMoved refreshes the panel for the new cursor position once the
+  -- cursor rests (relevant.debounce), not on CursorHold ('updatetime', 4 s
+  -- by default): a burst of moves asks once, for where the cursor stopped.
+  local moved_at = vim.loop.hrtime()
+  for _, pos in ipairs({ { 7, 2 }, { 8, 4 }, { 9, 20 } }) do -- got, got, then the errors.New line
+    vim.api.nvim_win_set_cursor(code_win, pos)
+    vim.cmd('doautocmd CursorMoved')
+  end
+  local followed = relevant_n.value >= 2
   wait(10000, function()
     return relevant_n.value >= 2
   end)
-  check('CursorHold refreshes the panel', relevant_n.value == 2 and palace.last_relevant.clues.identifier ~= 'computeChecksum',
-    palace.last_relevant and palace.last_relevant.clues.identifier)
-  vim.cmd('doautocmd CursorHold')
-  wait(300, function()
+  local follow_ms = (vim.loop.hrtime() - moved_at) / 1e6
+  wait(palace.config.relevant.debounce * 2, function()
+    return relevant_n.value > 2
+  end)
+  check('CursorMoved refreshes the panel once the cursor rests', not followed and relevant_n.value == 2
+    and not vim.tbl_contains({ 'computeChecksum', 'got' }, palace.last_relevant.clues.identifier),
+    relevant_n.value .. ' ' .. vim.inspect(palace.last_relevant and palace.last_relevant.clues))
+  if os.getenv('PALACE_TEST_VERBOSE') then
+    out(string.format('measured: cursor move to new rows %.0f ms (debounce %d ms)', follow_ms, palace.config.relevant.debounce))
+  end
+  vim.cmd('doautocmd CursorMoved')
+  wait(palace.config.relevant.debounce * 3, function()
     return relevant_n.value > 2
   end)
   check('an unmoved cursor asks nothing', relevant_n.value == 2)
 
   -- <CR> in the panel opens the source at its lines; q closes the panel.
   vim.api.nvim_win_set_cursor(code_win, { 7, 12 })
-  vim.cmd('doautocmd CursorHold')
+  vim.cmd('doautocmd CursorMoved')
   wait(10000, function()
     return relevant_n.value >= 3
   end)
@@ -439,6 +453,84 @@ local function main()
   check(':help palace and the command tags work',
     helped and vim.bo.buftype == 'help' and vim.fn.getline('.'):find('*:PalaceRemember*', 1, true) ~= nil, vim.fn.getline('.'))
   vim.cmd('helpclose')
+
+  -- The server's sentences are markdown: inline code is shown without its
+  -- backticks, highlighted instead.
+  panel.render('Relevant: x', {}, 'The palace holds no drawers yet: mine this folder first (`palace mine DIR`, or wait).')
+  local msg = vim.api.nvim_buf_get_lines(panel.buf, 2, 3, false)[1] or ''
+  local code = {}
+  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(panel.buf, vim.api.nvim_create_namespace('palace_panel'), 0, -1, { details = true })) do
+    if m[4].hl_group == 'PalaceCode' then
+      table.insert(code, msg:sub(m[3] + 1, m[4].end_col))
+    end
+  end
+  check('a message shows inline code without backticks', msg == 'The palace holds no drawers yet: mine this folder first (palace mine DIR, or wait).'
+    and code[1] == 'palace mine DIR', msg .. ' ' .. vim.inspect(code))
+
+  -- Opened before the first mine of a new workspace ends, the panel keeps
+  -- up by itself: it says the server is starting, then shows the
+  -- definition, without the cursor moving. A palace of its own, so its
+  -- first mine starts from nothing.
+  local ws2 = tmp .. '/ws2'
+  fixture(ws2)
+  palace.setup({ cmd = { bin, '--home', tmp .. '/home2', 'serve', '--lsp' }, wing = 'fresh', relevant = { limit = 5 } })
+  local ends = {} -- the relevant answers seen when each mine of ws2 ended
+  vim.api.nvim_create_autocmd('User', {
+    pattern = 'PalaceProgress',
+    callback = function()
+      local v = palace.last_progress.value
+      if v.kind == 'end' and (v.message or ''):find('files mined') then
+        table.insert(ends, relevant_n.value)
+      end
+    end,
+  })
+  local was_ended = #vim.tbl_filter(function(k)
+    return k == 'end'
+  end, kinds)
+  if panel.is_open() then
+    panel.close()
+  end
+  vim.cmd('only')
+  vim.cmd('edit ' .. ws2 .. '/src/upload.go')
+  local up2 = vim.api.nvim_get_current_buf()
+  vim.api.nvim_win_set_cursor(0, { 7, 12 }) -- computeChecksum, as above
+  relevant_n.value = 0
+  local opened_at = vim.loop.hrtime()
+  vim.cmd('PalaceRelevant')
+  check('opened before its server is up, the panel says it is starting', panel.is_open()
+    and panel_text():find('Starting the Palace server', 1, true) ~= nil and palace.client(up2) ~= nil
+    and not vim.lsp.buf_is_attached(up2, palace.client(up2).id), panel_text())
+  local def2 = ws2 .. '/src/checksum.go'
+  local shown = wait(30000, function()
+    local r = palace.last_relevant
+    return #ends > 0 and r and r.hits[1] and r.hits[1].source == def2 and panel_text():find('src/checksum.go:', 1, true) ~= nil
+  end)
+  local first_ms = (vim.loop.hrtime() - opened_at) / 1e6
+  check('the definition appears without the cursor moving', shown and vim.api.nvim_win_get_cursor(0)[1] == 7
+    and panel_text():find('definition of computeChecksum', 1, true) ~= nil, panel_text())
+  check('the first mine of the workspace ended meanwhile', #ends >= 1 and #vim.tbl_filter(function(k)
+    return k == 'end'
+  end, kinds) > was_ended, vim.inspect(ends))
+  wait(10000, function()
+    return ends[1] and relevant_n.value > ends[1]
+  end)
+  check('the end of the mine asks again', ends[1] and relevant_n.value > ends[1], vim.inspect({ ends, relevant_n.value }))
+  if os.getenv('PALACE_TEST_VERBOSE') then
+    out(string.format('measured: first Relevant with the definition %.0f ms after opening the file and the panel', first_ms))
+  end
+
+  -- Another writer (the CLI here) adds drawers: palace/changed brings them
+  -- into the panel, the cursor still unmoved.
+  write('docs/integrity.md', 'computeChecksum guards the zorblatt uploads against torn writes.\n', ws2)
+  local before_changed = palace.last_changed and palace.last_changed.drawers or 0
+  local mined = vim.fn.system({ bin, '--home', tmp .. '/home2', 'mine', ws2, '--wing', 'fresh', '--no-vectors' })
+  check('the CLI mines the new file', vim.v.shell_error == 0, mined)
+  local changed_in = wait(10000, function()
+    return panel_text():find('zorblatt', 1, true) ~= nil
+  end)
+  check('palace/changed refreshes the panel', changed_in and palace.last_changed.drawers > before_changed
+    and vim.api.nvim_win_get_cursor(0)[1] == 7, panel_text())
+  panel.close()
 
   -- The server ends cleanly when the client stops (a non-zero exit would be
   -- reported in :messages, "Client N quit with exit code ...").

@@ -18,17 +18,46 @@ local defaults = {
   wing = nil, -- the wing of the workspace folder (server default: palace.yaml's, else the folder's name)
   mine_on_save = true,
   init_options = {}, -- more initializationOptions: hover, wings, vectors, relevantMode, ...
-  relevant = { auto = true, limit = 10, width = 60 },
+  relevant = { auto = true, limit = 10, width = 60, debounce = 300 },
   search = { limit = 20 },
   progress = true, -- show $/progress of mines in the command line
 }
 
 M.config = vim.deepcopy(defaults)
--- M.last_index, last_progress, last_relevant, last_search, last_remember and
--- last_forget hold the last notifications and answers, for statuslines and
+-- M.last_index, last_progress, last_changed, last_relevant, last_search,
+-- last_remember and last_forget hold the last notifications and answers, for statuslines and
 -- tests: User autocommands carry them as data only from 0.8 on.
 local started = {} -- root -> client id, for 0.7 (vim.lsp.start finds clients itself on 0.8+)
 local progress_titles = {} -- token -> title of a running mine
+local follow = { timer = nil, force = false } -- the panel's debounce: one timer, restarted by each move
+
+-- The relevant panel is open: mines and changes refresh it.
+local function showing()
+  return panel.mode == 'relevant' and panel.is_open()
+end
+
+-- ... and follows the cursor (relevant.auto).
+local function following()
+  return M.config.relevant.auto and showing()
+end
+
+-- Asks palace/relevant once things have been quiet for ms (default: the
+-- relevant.debounce option), so a burst of cursor moves or of palace/changed
+-- costs one question. A forced ask stays forced when a move restarts the wait.
+function M.refresh_soon(force, ms)
+  follow.force = follow.force or force == true
+  if not follow.timer then
+    follow.timer = uv.new_timer()
+  end
+  follow.timer:stop()
+  follow.timer:start(ms or M.config.relevant.debounce, 0, vim.schedule_wrap(function()
+    local f = follow.force
+    follow.force = false
+    if showing() then
+      M.refresh_relevant(f)
+    end
+  end))
+end
 
 -- 0.11 made client methods colon calls and deprecated the dot form.
 local function call(client, method, ...)
@@ -115,6 +144,11 @@ local function on_progress(result)
     progress_titles[result.token] = nil
   end
   fire('PalaceProgress', result)
+  -- A mine ended (the first one included): the answer on screen may have
+  -- been made from a half-mined palace, so ask again now.
+  if v.kind == 'end' and showing() then
+    M.refresh_relevant(true)
+  end
 end
 
 local handlers = {
@@ -134,6 +168,19 @@ local handlers = {
       M.refresh_relevant(true)
     end
   end,
+  -- {drawers, at}: someone (a mine, the CLI, an agent) wrote the palace.
+  -- It names no files, so a change of the drawer count stands for "the
+  -- drawers under the open file may have changed"; writes that keep the
+  -- count (vectors filled, access times) would only ask the same question
+  -- again. Debounced: a mine sends one every 500 ms.
+  ['palace/changed'] = function(_, result)
+    local before = M.last_changed
+    M.last_changed = result
+    fire('PalaceChanged', result)
+    if type(result) == 'table' and (before == nil or before.drawers ~= result.drawers) and showing() then
+      M.refresh_soon(true)
+    end
+  end,
 }
 
 local function client_config(root)
@@ -145,6 +192,13 @@ local function client_config(root)
     workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ':t') } },
     init_options = init,
     handlers = handlers,
+    -- A panel opened before the server was up shows the file once it is.
+    -- (refresh_relevant asks for the code window's buffer, whichever attached.)
+    on_attach = function()
+      if showing() then
+        M.refresh_relevant(true)
+      end
+    end,
   }
 end
 
@@ -257,7 +311,18 @@ function M.refresh_relevant(force)
   local win = code_window()
   local buf = vim.api.nvim_win_get_buf(win)
   local client = M.client(buf)
-  if buf == panel.buf or not client or not vim.lsp.buf_is_attached(buf, client.id) then
+  if buf == panel.buf then
+    return
+  end
+  if not client or not vim.lsp.buf_is_attached(buf, client.id) then
+    -- Not the last file's answer next to this one: say what is awaited
+    -- (on_attach asks once the server is up).
+    relevant_key = nil
+    if covers(buf) and M.root(buf) then
+      panel.render('Relevant', {}, 'Starting the Palace server for this workspace: the panel fills in by itself.')
+    elseif panel.title == '' then
+      panel.render('Relevant', {}, 'No Palace server for this buffer: one starts for a file of a workspace (a folder with .git or palace.yaml).')
+    end
     return
   end
   local params = vim.lsp.util.make_position_params(win, client.offset_encoding)
@@ -440,11 +505,14 @@ function M.setup(opts)
       M.attach(ev.buf)
     end,
   })
-  vim.api.nvim_create_autocmd('CursorHold', {
+  -- The panel follows the cursor a debounce after it stops, not on
+  -- CursorHold: 'updatetime' is 4 s by default and is shared with swap
+  -- files and other plugins. BufEnter: another buffer in the code window.
+  vim.api.nvim_create_autocmd({ 'CursorMoved', 'BufEnter' }, {
     group = group,
     callback = function()
-      if M.config.relevant.auto and panel.mode == 'relevant' and panel.is_open() then
-        M.refresh_relevant(false)
+      if following() then
+        M.refresh_soon(false)
       end
     end,
   })

@@ -44,6 +44,31 @@ function P.unmark(s)
   return table.concat(parts), marks
 end
 
+-- Renders the inline code of the server's sentences (the empty panel's
+-- reason, a hit's why), which are markdown: returns the text without the
+-- backticks and the byte ranges ({first, last}, 0-based, last exclusive)
+-- of the code spans, so the panel can highlight them instead. Snippets are
+-- not passed here: a backtick in code or prose is the text itself.
+function P.uncode(s)
+  local parts, spans, i, len = {}, {}, 1, 0
+  while true do
+    local j = s:find('`', i, true)
+    local k = j and s:find('`', j + 1, true)
+    if not k then
+      break
+    end
+    local before, code = s:sub(i, j - 1), s:sub(j + 1, k - 1)
+    table.insert(parts, before)
+    table.insert(parts, code)
+    len = len + #before
+    table.insert(spans, { len, len + #code })
+    len = len + #code
+    i = k + 1
+  end
+  table.insert(parts, s:sub(i))
+  return table.concat(parts), spans
+end
+
 function P.is_open()
   return P.win ~= nil and vim.api.nvim_win_is_valid(P.win) and vim.api.nvim_win_get_buf(P.win) == P.buf
 end
@@ -98,13 +123,14 @@ local function buffer()
       highlight default link PalaceLocation Directory
       highlight default link PalaceWingRoom Comment
       highlight default link PalaceMatch Search
+      highlight default link PalaceCode Special
     ]=])
   end)
   return P.buf
 end
 
 -- Opens the panel at the right, leaving the cursor in the code window (its
--- CursorHold is what refreshes the panel).
+-- CursorMoved is what refreshes the panel).
 function P.open(width)
   local cur = vim.api.nvim_get_current_win()
   if P.is_open() then
@@ -160,8 +186,12 @@ function P.render(title, hits, empty)
     table.insert(lines, where(h))
     P.line_hit[#lines] = i
     if h.why and h.why ~= '' then
-      table.insert(lines, '  ' .. h.why)
+      local why, spans = P.uncode(P.one_line(h.why))
+      table.insert(lines, '  ' .. why)
       P.line_hit[#lines] = i
+      for _, c in ipairs(spans) do
+        table.insert(highlights, { #lines - 1, 'PalaceCode', c[1] + 2, c[2] + 2 })
+      end
     end
     local text, marks = P.unmark(P.one_line(h.snippet or h.content or ''))
     table.insert(lines, '  ' .. text)
@@ -172,8 +202,12 @@ function P.render(title, hits, empty)
     table.insert(lines, '')
   end
   if #hits == 0 then
-    table.insert(lines, (empty and empty ~= '') and empty or 'Nothing found.')
+    local text, spans = P.uncode(P.one_line((empty and empty ~= '') and empty or 'Nothing found.'))
+    table.insert(lines, text)
     table.insert(highlights, { #lines - 1, 'PalaceEmpty', 0, -1 })
+    for _, c in ipairs(spans) do
+      table.insert(highlights, { #lines - 1, 'PalaceCode', c[1], c[2] })
+    end
   end
   local buf = buffer()
   vim.bo[buf].modifiable = true
