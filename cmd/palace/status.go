@@ -5,8 +5,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/vectors"
 )
 
 func newStatusCmd(g *globals) *cobra.Command {
@@ -28,8 +30,9 @@ func newStatusCmd(g *globals) *cobra.Command {
 			}
 			e := s.Embedding
 			fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", termLine(s.Database), s.SchemaVersion, float64(s.DBBytes)/1e6)
-			fmt.Fprintf(out, "%d drawers (%d deleted), %d sources\n", s.Drawers, s.Deleted, s.Sources)
-			fmt.Fprintf(out, "embeddings: %s (%s); %d vectors, %d drawers waiting for one\n", termLine(e.Backend), termLine(e.Reason), e.Vectors, e.Pending)
+			fmt.Fprintf(out, "%d %s (%d deleted), %d %s\n", s.Drawers, plural(s.Drawers, "drawer", "drawers"), s.Deleted,
+				s.Sources, plural(s.Sources, "source", "sources"))
+			fmt.Fprintf(out, "embeddings: %s (%s); %s\n", termLine(e.Backend), termLine(e.Reason), vectorsLine(e))
 			if len(s.Agents) > 0 {
 				fmt.Fprintln(out, "agents:")
 				for _, a := range s.Agents {
@@ -49,4 +52,17 @@ func newStatusCmd(g *globals) *cobra.Command {
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
+}
+
+// vectorsLine says what the vector index holds. Without a model no drawer
+// will ever be embedded, so none is said to be waiting for one: searches
+// are lexical.
+func vectorsLine(e vectors.Status) string {
+	if e.Backend == embed.BackendNone {
+		if e.Vectors == 0 {
+			return "no vectors: no embedding model, searching lexically"
+		}
+		return fmt.Sprintf("%d %s kept; no embedding model, searching lexically", e.Vectors, plural(e.Vectors, "vector", "vectors"))
+	}
+	return fmt.Sprintf("%d %s, %d %s waiting for one", e.Vectors, plural(e.Vectors, "vector", "vectors"), e.Pending, plural(e.Pending, "drawer", "drawers"))
 }
