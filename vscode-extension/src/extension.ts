@@ -182,19 +182,35 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
   render();
 
   let refreshStatus = async () => { /* set below */ };
+  // The Relevant panel asks again when the palace changes under it, not
+  // only when the cursor moves: a panel opened before the first mine ends
+  // would otherwise keep "no drawers yet" (or a half-mined answer) until
+  // the cursor moves. (relevant and update are declared below; the
+  // client's events come only after client.start(), at the end.)
+  const refreshRelevant = () => { update.cancel(); void relevant.update(vscode.window.activeTextEditor); };
+  const relevantSoon = () => update(vscode.window.activeTextEditor);
   const client = new PalaceClient(output, {
     onState: (s) => { status.state = s; render(); if (s === 'running') void refreshStatus(); },
     onProgress: (v: ProgressValue) => {
-      if (v.kind === 'end') { status.mining = undefined; void refreshStatus(); }
+      if (v.kind === 'end') { status.mining = undefined; void refreshStatus(); refreshRelevant(); }
       else status.mining = { ...(status.mining ?? {}), ...v };
       render();
     },
     onDidIndex: (n) => {
       output.info(`Palace: indexed ${n.uri} ${n.skipped ? '(skipped: ' + n.skipped + ')' : `(${n.drawers ?? 0} drawers, ${n.ms ?? 0} ms)`}`);
       void refreshStatus();
+      if (!n.skipped) relevantSoon();
     },
-    // Any write to the palace, ours or another process's (the CLI, an agent).
-    onChanged: (n) => { if (typeof n?.drawers === 'number') { status.drawers = n.drawers; render(); } },
+    // Any write to the palace, ours or another process's (the CLI, an
+    // agent). It does not say which drawers changed, so the panel asks
+    // again (palace/relevant costs tens of ms, and this comes at most every
+    // 500 ms): always outside a mine; during one only while the panel is
+    // empty, so the first mine's rows show as soon as they are written and
+    // the mine's end settles the rest.
+    onChanged: (n) => {
+      if (typeof n?.drawers === 'number') { status.drawers = n.drawers; render(); }
+      if (!status.mining || !relevant.hits.length) relevantSoon();
+    },
   });
   palace = client;
   refreshStatus = async () => {

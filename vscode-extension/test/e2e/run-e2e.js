@@ -16,6 +16,12 @@ const CHROME = process.env.CHROMIUM || '/usr/bin/chromium';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'palace-e2e-'));
 const ws = path.join(tmp, 'fixture');
 fs.cpSync(path.join(ROOT, 'test/fixture/workspace'), ws, { recursive: true });
+// Notes that sort before the fixture's code and make the first mine last a
+// few seconds, so the first step opens a file before that mine ends. They
+// share no word with computeChecksum or the later steps' searches.
+const FILLER = 20000;
+fs.mkdirSync(path.join(ws, 'aaa-notes'));
+for (let i = 0; i < FILLER; i++) fs.writeFileSync(path.join(ws, 'aaa-notes', `note${i}.md`), `# Note ${i}\n\nTenants ask about quotas and retries in meeting ${i}.\n`);
 fs.mkdirSync(ART, { recursive: true });
 const env = { ...process.env, HOME: tmp, XDG_CONFIG_HOME: path.join(tmp, '.config'), XDG_DATA_HOME: path.join(tmp, '.local/share'), XDG_CACHE_HOME: path.join(tmp, '.cache') };
 const UDD = path.join(tmp, 'udd'); const EXT = path.join(tmp, 'ext');
@@ -73,8 +79,10 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
     page = await ctx.newPage();
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
-    await page.locator('.statusbar-item', { hasText: /Palace: \d+ drawers/ }).first().waitFor({ timeout: 60000 });
-    log('workbench up, extension running');
+    // The first mine is running: the first step opens its file now.
+    const bar = page.locator('.statusbar-item', { hasText: /Palace/ }).first();
+    await page.locator('.statusbar-item', { hasText: /Palace: mining/ }).first().waitFor({ timeout: 60000 });
+    log('workbench up, extension running, first mine under way');
     const kb = page.keyboard;
     const palette = async (cmd) => {
       await kb.press('F1'); await page.locator('.quick-input-widget input').waitFor();
@@ -89,12 +97,18 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 10000 });
     };
 
-    await step('Relevant panel lists checksum.go, the definition of computeChecksum at the cursor in upload.go', async () => {
+    await step('opened before the first mine ends, the Relevant panel shows checksum.go, the definition of computeChecksum at the cursor in upload.go, without a cursor move', async () => {
       await page.locator('.activitybar [aria-label^="Palace"]').first().click();
       await openFile('upload.go', 9, 8);
-      await page.locator('.monaco-editor textarea').first().focus().catch(() => {});
+      const opened = Date.now();
+      // The precondition: the file is open while the first mine runs.
+      const during = await bar.innerText();
+      if (!/mining/.test(during)) throw new Error(`the first mine ended before upload.go was open (status bar ${JSON.stringify(during)}): more FILLER notes`);
+      // From here on nothing touches the editor: only the mine's writes and
+      // its end can bring the definition.
       const row = page.locator('.pane', { hasText: 'Relevant' }).locator('.monaco-list-row', { hasText: /checksum\.go:\d+/ }).first();
-      await row.waitFor({ timeout: 20000 });
+      await row.waitFor({ timeout: 60000 });
+      log(`definition row shown ${Date.now() - opened} ms after upload.go opened during the first mine of ${FILLER + 4} files (status bar now ${JSON.stringify(await bar.innerText())})`);
       // checksum.go shares words with upload.go, so the row alone proves
       // nothing about the cursor. The row's aria-label is the item's
       // tooltip, whose why must say it defines the identifier at the cursor
