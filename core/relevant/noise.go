@@ -58,10 +58,10 @@ func atCursorNoise(lines []string, header []bool, line, col int, id string, call
 		return ""
 	case common[strings.ToLower(id)]:
 		return noiseCommon
-	case len([]rune(id)) == 1:
-		return noiseShort
 	case id == receiverOf(lines, line):
 		return noiseReceiver
+	case len([]rune(id)) == 1:
+		return noiseShort
 	}
 	return ""
 }

@@ -17,3 +17,11 @@ func (c *Command) findChild(args []string) (*Command, error) {
 func (c *Command) initDefaultHelpCmd() {
 	c.children = append(c.children, &Command{Use: "help"})
 }
+
+func countVerbs(cmds []*Command) int {
+	n := 0
+	for range cmds {
+		n++
+	}
+	return n
+}
