@@ -85,7 +85,7 @@ export class PalaceClient {
 
   initializationOptions(): Record<string, unknown> {
     const c = vscode.workspace.getConfiguration('palace');
-    const o: Record<string, unknown> = { mineOnSave: c.get<boolean>('mineOnSave', true) };
+    const o: Record<string, unknown> = { mineOnSave: c.get<boolean>('mineOnSave', true), hover: c.get<boolean>('hover', true) };
     const home = c.get<string>('home', ''); if (home) o.home = home;
     const wing = c.get<string>('wing', ''); if (wing) o.wing = wing;
     return o;

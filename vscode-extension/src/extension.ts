@@ -394,7 +394,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
     vscode.window.registerWebviewViewProvider('palace.search', search),
     vscode.window.onDidChangeActiveTextEditor((e) => update(e)),
     vscode.window.onDidChangeTextEditorSelection((e) => { if (e.textEditor === vscode.window.activeTextEditor) update(e.textEditor); }),
-    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('palace.serverPath') || e.affectsConfiguration('palace.home') || e.affectsConfiguration('palace.wing') || e.affectsConfiguration('palace.mineOnSave')) void client.restart(); }),
+    vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('palace.serverPath') || e.affectsConfiguration('palace.home') || e.affectsConfiguration('palace.wing') || e.affectsConfiguration('palace.mineOnSave') || e.affectsConfiguration('palace.hover')) void client.restart(); }),
     { dispose: () => update.cancel() },
   );
 

@@ -137,6 +137,18 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       await shot(page, 'workbench.png');
     });
 
+    await step('palace.hover (on by default): the hover at computeChecksum says how many memories mention it', async () => {
+      // The cursor is still on computeChecksum (upload.go:9:8): VS Code's
+      // Show Hover shows the hover there, as resting the mouse would.
+      await palette('Show or Focus Hover');
+      const hover = page.locator('.monaco-hover', { hasText: /memor(y|ies) mentions? computeChecksum/ }).first();
+      await hover.waitFor({ timeout: 15000 }).catch(async () => {
+        throw new Error(`no Palace hover: ${JSON.stringify(await page.locator('.monaco-hover').allInnerTexts().catch(() => []))}`);
+      });
+      await shot(page, 'hover.png');
+      await kb.press('Escape');
+    });
+
     await step('Remember Selection (wing quick pick, room input) stores the selection', async () => {
       // The selection is made with keys right after the editor opens; when
       // a key lands before the editor has focus the selection is empty and

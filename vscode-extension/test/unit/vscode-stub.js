@@ -38,7 +38,7 @@ class MarkdownString { constructor(v = '') { this.value = v; } appendText(t) { t
 const state = {
   config: {}, commands: new Map(), messages: [], outputs: [], clipboard: '', activeTextEditor: undefined,
   quickPickAnswers: [], inputAnswers: [], warningAnswers: [], treeProviders: {}, webviewProviders: {}, contentProviders: {},
-  statusBar: [], treeViews: {}, panels: [], progress: [],
+  statusBar: [], treeViews: {}, panels: [], progress: [], hoverProviders: [],
 };
 const onDidChangeActiveTextEditor = new EventEmitter();
 const onDidChangeTextEditorSelection = new EventEmitter();
@@ -135,7 +135,8 @@ function matchSelector(sel, doc) {
   }
   return best;
 }
-const languages = new Proxy({ match: matchSelector, setTextDocumentLanguage: async (doc, languageId) => Object.assign(doc, { languageId }), getDiagnostics: () => [], createDiagnosticCollection: () => ({ set() {}, delete() {}, clear() {}, dispose() {} }), onDidChangeDiagnostics: noopEvent },
+// registerHoverProvider keeps the provider, so a test hovers as the editor would.
+const languages = new Proxy({ match: matchSelector, registerHoverProvider: (selector, provider) => { state.hoverProviders.push({ selector, provider }); return new Disposable(() => { state.hoverProviders = state.hoverProviders.filter((h) => h.provider !== provider); }); }, setTextDocumentLanguage: async (doc, languageId) => Object.assign(doc, { languageId }), getDiagnostics: () => [], createDiagnosticCollection: () => ({ set() {}, delete() {}, clear() {}, dispose() {} }), onDidChangeDiagnostics: noopEvent },
   { get: (t, k) => (k in t ? t[k] : k === 'then' ? undefined : () => new Disposable(() => {})) });
 
 const lenientNames = ['CompletionItem', 'CodeLens', 'DocumentLink', 'CodeAction', 'Diagnostic', 'CallHierarchyItem', 'TypeHierarchyItem', 'SymbolInformation', 'InlayHint',
