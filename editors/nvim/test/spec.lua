@@ -385,6 +385,10 @@ local function main()
     return status():find('last mine (save)', 1, true) ~= nil
   end)
   check(':PalaceStatus shows the status', status():find('last mine (save)', 1, true) ~= nil, status())
+  -- Without a model no drawer is pending: nothing would ever embed it.
+  check('without a model the status says so, not "pending"', not status():find('embedding: none', 1, true)
+    or (status():find('no vectors (no embedding model: searching lexically)', 1, true) ~= nil and not status():find('pending', 1, true)
+      and not status():find('`', 1, true)), status())
   if os.getenv('PALACE_TEST_VERBOSE') then
     out(status())
   end
@@ -416,6 +420,7 @@ local function main()
   end
   check(':PalaceMap shows the wing and its rooms with sizes', text:find('\nproj%s+%d+%s+file %d+') ~= nil and srcline ~= nil
     and text:find('\n  docs%s+1%s+file 1') ~= nil, text)
+  check('the map counts in words that agree', text:find('Palace map: 1 wing, 3 rooms, ', 1, true) == 1, maplines[1])
   check('the map is a scratch buffer', vim.api.nvim_get_current_buf() == mapbuf and vim.bo.buftype == 'nofile' and not vim.bo.modifiable)
   if os.getenv('PALACE_TEST_VERBOSE') then
     out(text)

@@ -23,6 +23,11 @@ local function span(c)
   return from == to and from or (from .. ' to ' .. to)
 end
 
+-- "1 wing", "3 wings".
+local function plural(n, word)
+  return string.format('%d %s%s', n, word, n == 1 and '' or 's')
+end
+
 -- The map as lines (a wing, then its rooms indented, in aligned columns:
 -- name, drawers, drawers by kind, the days they span), then the tunnels,
 -- and which line is which room.
@@ -43,7 +48,8 @@ function M.lines(map)
     table.insert(lines, 'The palace holds no drawers yet.')
     return lines, rooms
   end
-  table.insert(lines, string.format('Palace map: %d wings, %d rooms, %d drawers  (<CR> on a room searches it)', #wings, rooms_n, drawers))
+  table.insert(lines, string.format('Palace map: %s, %s, %s  (<CR> on a room searches it)', plural(#wings, 'wing'), plural(rooms_n, 'room'),
+    plural(drawers, 'drawer')))
   table.insert(lines, '')
   for _, w in ipairs(wings) do
     table.insert(lines, string.format(fmt, w.name, w.drawers or 0, kinds(w.kinds), span(w)))

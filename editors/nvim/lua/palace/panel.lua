@@ -259,12 +259,18 @@ function P.status_lines(st)
   -- the counts as vectors); server.embedding: the last background fill.
   local sv, vec = st.server or {}, st.embedding or st.vectors or {}
   local emb = sv.embedding or st.embedding or {}
+  -- Without a model nothing will ever embed the pending drawers: say so
+  -- rather than count them as pending.
+  local vectors = string.format('vectors %s (%s pending)', tostring(vec.vectors or 0), tostring(vec.pending or 0))
+  if emb.backend == 'none' and (vec.vectors or 0) == 0 then
+    vectors = 'no vectors (no embedding model: searching lexically)'
+  end
   local lines = {
     string.format('Palace %s  (%d KB, schema %s)', st.database or st.home or '?', math.floor((st.db_bytes or 0) / 1024), tostring(st.schema_version or '?')),
-    string.format('drawers %s (%s deleted), sources %s, vectors %s (%s pending)', tostring(st.drawers or '?'),
-      tostring(st.deleted_drawers or 0), tostring(st.sources or '?'), tostring(vec.vectors or 0), tostring(vec.pending or 0)),
+    string.format('drawers %s (%s deleted), sources %s, %s', tostring(st.drawers or '?'),
+      tostring(st.deleted_drawers or 0), tostring(st.sources or '?'), vectors),
     string.format('server %s, client %s, mine on save: %s, embedding: %s%s', tostring(sv.version or '?'), tostring(sv.client or '?'),
-      tostring(sv.mine_on_save), tostring(emb.backend or '?'), emb.reason and (' (' .. emb.reason .. ')') or ''),
+      tostring(sv.mine_on_save), tostring(emb.backend or '?'), emb.reason and (' (' .. (P.uncode(emb.reason)) .. ')') or ''),
     '',
     'Folders',
   }
