@@ -314,7 +314,9 @@ function M.refresh_relevant(force)
   if buf == panel.buf then
     return
   end
-  if not client or not vim.lsp.buf_is_attached(buf, client.id) then
+  -- (Newer versions list a client before its initialize answer; it would
+  -- refuse requests until then.)
+  if not client or not client.initialized or not vim.lsp.buf_is_attached(buf, client.id) then
     -- Not the last file's answer next to this one: say what is awaited
     -- (on_attach asks once the server is up).
     relevant_key = nil
