@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { PalaceClient, resolveServer, ProgressValue } from './client';
 import {
-  Hit, hitToItem, drawerText, debounce, statusText, StatusModel, searchHtml, makeNonce, markSegments,
-  citationTitle, drawerDocPath, statusHtml, withCsp, PalaceStatus,
+  Hit, hitToItem, drawerText, debounce, statusText, StatusModel, searchHtml, makeNonce,
+  citationTitle, drawerDocPath, statusHtml, withCsp, PalaceStatus, segmentsText, plainMarkdown, plural,
 } from './models';
 
 const SCHEME = 'palace-drawer';
@@ -15,20 +15,39 @@ export interface PalaceApi {
   refreshRelevant(): Promise<void>;
 }
 
+/**
+ * A drawer's first line: the symbol or why, then where it is. A tree item
+ * is one line, so the snippet is its child, shown expanded: the second line.
+ */
 class DrawerItem extends vscode.TreeItem {
+  readonly snippet?: SnippetItem;
   constructor(readonly hit: Hit) {
     const m = hitToItem(hit);
-    super(m.label, vscode.TreeItemCollapsibleState.None);
+    const snip = segmentsText(m.snippet);
+    super(m.label, snip.text ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     this.id = `drawer:${hit.id}`;
     this.description = m.description;
     this.tooltip = m.tooltip;
     this.contextValue = 'drawer';
     this.iconPath = new vscode.ThemeIcon(m.opensSource ? 'file-code' : 'comment-discussion');
     this.command = { command: 'palace.openDrawer', title: 'Open', arguments: [hit] };
+    if (snip.text) this.snippet = new SnippetItem(hit, snip, m.tooltip, this.command);
   }
 }
 
-export class RelevantProvider implements vscode.TreeDataProvider<DrawerItem> {
+/** The second line of a drawer: its snippet cut around the match, the match highlighted. */
+class SnippetItem extends vscode.TreeItem {
+  constructor(readonly hit: Hit, snip: { text: string; highlights: [number, number][] }, tooltip: string, command: vscode.Command) {
+    super({ label: snip.text, highlights: snip.highlights }, vscode.TreeItemCollapsibleState.None);
+    this.id = `snippet:${hit.id}`;
+    this.tooltip = tooltip;
+    this.command = command;
+  }
+}
+
+type RelevantItem = DrawerItem | SnippetItem;
+
+export class RelevantProvider implements vscode.TreeDataProvider<RelevantItem> {
   private emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
   hits: Hit[] = [];
@@ -37,13 +56,16 @@ export class RelevantProvider implements vscode.TreeDataProvider<DrawerItem> {
   /** Shown instead of rows when there are none: the server's `empty` sentence, or why we have nothing. */
   message = 'Open a file to see what Palace remembers about it.';
   /** The tree view showing this provider, whose title and message follow the answer. */
-  view?: vscode.TreeView<DrawerItem>;
+  view?: vscode.TreeView<RelevantItem>;
   private cts?: vscode.CancellationTokenSource;
 
   constructor(private client: PalaceClient) {}
 
-  getTreeItem(e: DrawerItem) { return e; }
-  getChildren(): DrawerItem[] { return this.hits.map((h) => new DrawerItem(h)); }
+  getTreeItem(e: RelevantItem) { return e; }
+  getChildren(e?: RelevantItem): RelevantItem[] {
+    if (e) return e instanceof DrawerItem && e.snippet ? [e.snippet] : [];
+    return this.hits.map((h) => new DrawerItem(h));
+  }
 
   async update(editor: vscode.TextEditor | undefined): Promise<void> {
     const cfg = vscode.workspace.getConfiguration('palace');
@@ -77,8 +99,10 @@ export class RelevantProvider implements vscode.TreeDataProvider<DrawerItem> {
 
   private changed() {
     if (this.view) {
-      this.view.title = this.about ? `Relevant: ${this.about}` : 'Relevant';
-      this.view.message = this.hits.length ? undefined : this.message;
+      // The identifier goes in the description: VS Code upper-cases a
+      // view's title, which would turn computeChecksum into COMPUTECHECKSUM.
+      this.view.description = this.about || undefined;
+      this.view.message = this.hits.length ? undefined : plainMarkdown(this.message);
     }
     this.emitter.fire();
   }
@@ -126,10 +150,10 @@ export class SearchViewProvider implements vscode.WebviewViewProvider {
     try {
       const res = await this.client.search({ query: q.query, wing: q.wing, room: q.room, limit: 30 });
       this.last = res?.hits ?? [];
-      this.post({ type: 'results', query: q.query, focus, items: this.last.map((h) => ({ ...hitToItem(h), segments: markSegments(h.snippet || h.content), why: h.why })) });
+      this.post({ type: 'results', query: q.query, focus, items: this.last.map(hitToItem) });
     } catch (err) {
       this.last = [];
-      this.post({ type: 'results', query: q.query, items: [], error: String((err as Error).message ?? err) });
+      this.post({ type: 'results', query: q.query, items: [], error: plainMarkdown(String((err as Error).message ?? err)) });
     }
     return this.last;
   }
@@ -274,7 +298,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       else if (m?.type === 'openEntity' && m.name) await showGraph(String(m.name));
     } catch (err) {
       output.error(`Palace: ${m?.type} failed: ${String((err as Error).message ?? err)}`);
-      void vscode.window.showErrorMessage(`Palace: ${String((err as Error).message ?? err)}`);
+      void vscode.window.showErrorMessage(plainMarkdown(`Palace: ${String((err as Error).message ?? err)}`));
     }
   };
 
@@ -307,8 +331,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       const res = await client.search({ query, limit: 30 });
       const hits: Hit[] = res?.hits ?? [];
       const pick = await vscode.window.showQuickPick(hits.map((h) => {
-        const m = hitToItem(h); return { label: m.label, description: h.why, detail: m.description, hit: h };
-      }), { title: `Palace: ${hits.length} results for "${query}"`, matchOnDetail: true, matchOnDescription: true });
+        const m = hitToItem(h); return { label: m.label, description: m.description, detail: segmentsText(m.snippet).text, hit: h };
+      }), { title: `Palace: ${plural(hits.length, 'result')} for "${query}"`, matchOnDetail: true, matchOnDescription: true });
       if (pick) await openDrawer(pick.hit);
       return hits;
     }],
@@ -341,7 +365,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       // its $/progress drives the status bar.
       const res = await client.mine();
       const n = res.queued.length;
-      void vscode.window.showInformationMessage(n ? `Palace: mining ${n} folder(s)` : 'Palace: no workspace folder to mine.');
+      void vscode.window.showInformationMessage(n ? `Palace: mining ${plural(n, 'folder')}` : 'Palace: no workspace folder to mine.');
       return res;
     }],
     ['palace.showStatus', async () => {
@@ -384,7 +408,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
     context.subscriptions.push(vscode.commands.registerCommand(id, async (...a: unknown[]) => {
       try { return await fn(...a); } catch (err) {
         output.error(`Palace: ${id} failed: ${String(err)}`);
-        void vscode.window.showErrorMessage(`Palace: ${String((err as Error).message ?? err)}`);
+        void vscode.window.showErrorMessage(plainMarkdown(`Palace: ${String((err as Error).message ?? err)}`));
       }
     }));
   }

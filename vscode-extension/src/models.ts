@@ -96,23 +96,98 @@ export function formatSource(h: Hit): string {
   return when ? `${what} · ${when}` : what;
 }
 
-/** A row's label: where the drawer is from, then its room unless the room only repeats the path's first folder. */
+/**
+ * The rooms the miner files what no rule places (core/route's catch-all:
+ * a flat repository puts nearly everything in "general"): naming one on a
+ * row says nothing about the drawer.
+ */
+const CATCH_ALL_ROOMS = new Set(['general', 'conversations']);
+
+/**
+ * Where the drawer is from, then its room unless the room only repeats the
+ * path's first folder or is a catch-all room.
+ */
 export function rowLabel(h: Hit): string {
-  const room = h.roomRedundant ? '' : (h.room || '');
+  const room = h.roomRedundant || CATCH_ALL_ROOMS.has((h.room || '').toLowerCase()) ? '' : (h.room || '');
   return room ? `${formatSource(h)} · ${room}` : formatSource(h);
 }
 
-export interface ItemModel { id: string; label: string; description: string; tooltip: string; opensSource: boolean }
+/**
+ * The snippet's match segments cut to about max characters around its
+ * first match, with "…" where text was cut: a row at the sidebar's
+ * default width shows the match, not the snippet's first words.
+ */
+export function cutSegments(s: string | undefined, max = 90): Segment[] {
+  const segs = markSegments(s);
+  const total = segs.reduce((n, g) => n + g.text.length, 0);
+  if (total <= max) return segs;
+  let at = 0; let first = 0;
+  for (const g of segs) { if (g.match) { first = at; break; } at += g.text.length; }
+  // A sixth of the room before the match, the rest after it: a sidebar
+  // at its default width shows about 35 characters of the line.
+  let from = Math.max(0, first - Math.floor(max / 6));
+  let to = Math.min(total, from + max);
+  from = Math.max(0, to - max);
+  // Cut between words where one ends near the cut, not inside one.
+  const plain = segs.map((g) => g.text).join('');
+  const sp = plain.indexOf(' ', from);
+  if (from > 0 && sp >= 0 && sp < first && sp - from < 15) from = sp + 1;
+  const ep = plain.lastIndexOf(' ', to);
+  if (to < total && ep > first && to - ep < 15) to = ep;
+  const out: Segment[] = [];
+  at = 0;
+  for (const g of segs) {
+    const a = Math.max(from, at), b = Math.min(to, at + g.text.length);
+    if (a < b) out.push({ text: g.text.slice(a - at, b - at), match: g.match });
+    at += g.text.length;
+  }
+  if (from > 0 && out.length) out[0] = { ...out[0], text: '…' + out[0].text.trimStart() };
+  if (to < total && out.length) out[out.length - 1] = { ...out[out.length - 1], text: out[out.length - 1].text.trimEnd() + '…' };
+  return out;
+}
+
+/** The segments' text and where their matches are in it (a tree item label's highlights). */
+export function segmentsText(segs: Segment[]): { text: string; highlights: [number, number][] } {
+  let text = ''; const highlights: [number, number][] = [];
+  for (const g of segs) {
+    if (g.match) highlights.push([text.length, text.length + g.text.length]);
+    text += g.text;
+  }
+  return { text, highlights };
+}
+
+/**
+ * A row in two lines: label, the symbol or why first (else where the drawer
+ * is from), with the place as its description; snippet, the second line,
+ * cut around the match.
+ */
+export interface ItemModel { id: string; label: string; description: string; snippet: Segment[]; tooltip: string; opensSource: boolean }
 
 export function hitToItem(h: Hit): ItemModel {
+  const where = rowLabel(h);
   return {
     id: h.id,
-    label: rowLabel(h),
-    description: plainSnippet(h.snippet || h.content, 160),
+    label: h.why || where,
+    description: h.why ? where : '',
+    snippet: cutSegments(h.snippet || h.content),
     tooltip: [h.citation || formatSource(h), h.wing && h.room ? `${h.wing}/${h.room}` : '', h.why ? `why: ${h.why}` : '',
       plainSnippet(h.snippet || h.content, 400)].filter(Boolean).join('\n'),
     opensSource: !!(h.uri && h.range),
   };
+}
+
+/**
+ * A server message's markdown as plain text for places that show text
+ * only (a tree view's message, notifications): `code` and **bold** lose
+ * their marks, code in quotes, so no backtick is shown.
+ */
+export function plainMarkdown(s: string): string {
+  return s.replace(/`([^`]+)`/g, '“$1”').replace(/\*\*([^*]+)\*\*/g, '$1');
+}
+
+/** "1 result", "2 results". */
+export function plural(n: number, one: string, many = one + 's'): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**
@@ -193,7 +268,7 @@ ul{list-style:none;padding:0;margin:6px 0}
 li{padding:4px 2px;border-bottom:1px solid var(--vscode-panel-border);cursor:pointer}
 li:hover,li:focus{background:var(--vscode-list-hoverBackground)}
 mark{background:var(--vscode-editor-findMatchHighlightBackground);color:inherit}
-.src{opacity:.8;font-size:.9em}.why{opacity:.7;font-size:.85em;font-style:italic}
+.head,.snip{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.src{opacity:.75;font-size:.9em}.snip{opacity:.9;font-size:.9em}
 .msg{opacity:.8}
 </style></head><body>
 <form id="f"><input id="q" placeholder="Search Palace" aria-label="query">
@@ -228,18 +303,20 @@ window.addEventListener('message', (e) => {
     $('q').value = m.query || ''; $('wing').value = m.wing || ''; $('room').value = m.room || '';
   } else if (m.type === 'results') {
     ul.textContent = '';
-    $('msg').textContent = m.error ? m.error : (m.items.length ? m.items.length + ' results' : 'No results' + (m.query ? ' for “' + m.query + '”' : '') + '.');
+    $('msg').textContent = m.error ? m.error : (m.items.length ? m.items.length + (m.items.length === 1 ? ' result' : ' results') : 'No results' + (m.query ? ' for “' + m.query + '”' : '') + '.');
     for (const it of m.items) {
       const li = document.createElement('li');
       li.tabIndex = 0; li.setAttribute('role', 'option'); li.dataset.id = it.id;
-      const a = document.createElement('div'); a.className = 'src'; a.textContent = it.label;
-      const b = document.createElement('div');
-      for (const s of it.segments) {
+      // First line: the why or the place, then the place; second: the snippet cut around the match.
+      const a = document.createElement('div'); a.className = 'head';
+      const t = document.createElement('span'); t.className = 'title'; t.textContent = it.label; a.append(t);
+      if (it.description) { const d = document.createElement('span'); d.className = 'src'; d.textContent = ' ' + it.description; a.append(d); }
+      const b = document.createElement('div'); b.className = 'snip';
+      for (const s of it.snippet) {
         const n = document.createElement(s.match ? 'mark' : 'span'); n.textContent = s.text; b.append(n);
       }
       li.append(a, b);
-      if (it.why) { const c = document.createElement('div'); c.className = 'why'; c.textContent = it.why; li.append(c); }
-      li.setAttribute('aria-label', it.label + ': ' + b.textContent);
+      li.setAttribute('aria-label', a.textContent + ': ' + b.textContent);
       li.addEventListener('click', () => vscode.postMessage({type:'open', id: it.id}));
       ul.append(li);
     }

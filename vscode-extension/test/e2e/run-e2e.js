@@ -120,18 +120,22 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
         label = (await row.getAttribute('aria-label')) || '';
       }
       if (!/why: definition of computeChecksum/.test(label)) throw new Error(`the checksum.go row is not the definition of computeChecksum at the cursor: ${JSON.stringify(label)}`);
-      // The view's title names what the rows are relevant to; each row shows
-      // the path relative to the workspace with its lines, the snippet with
-      // no raw ** markers.
-      const header = page.locator('.pane-header', { hasText: 'Relevant' }).first();
-      await page.locator('.pane-header', { hasText: 'Relevant: computeChecksum' }).first().waitFor({ timeout: 10000 })
-        .catch(async () => { throw new Error(`the Relevant view's title does not name computeChecksum: ${JSON.stringify(await header.innerText())}`); });
+      // The view's description names what the rows are relevant to, as
+      // written (innerText follows CSS upper-casing, as a title gets); each
+      // drawer is a first line, the why, then the path relative to the
+      // workspace with its lines and no catch-all room, and a second line,
+      // the snippet cut around the match (highlighted), no raw ** markers.
+      const header = page.locator('.pane-header', { hasText: /Relevant/i }).first();
+      for (let i = 0; i < 40 && !(await header.innerText()).includes('computeChecksum'); i++) await new Promise((r) => setTimeout(r, 250));
+      if (!(await header.innerText()).includes('computeChecksum')) throw new Error(`the Relevant view's header does not name computeChecksum as written: ${JSON.stringify(await header.innerText())}`);
       const rows = page.locator('.pane', { hasText: 'Relevant' }).locator('.monaco-list-row');
-      const texts = await rows.allInnerTexts();
-      if (!texts.some((t) => /^checksum\.go:\d+-\d+/.test(t.trim()))) throw new Error(`no row starts with checksum.go:LINES: ${JSON.stringify(texts)}`);
-      if (!texts.some((t) => /^store\/digest\.go:\d+-\d+/.test(t.trim()))) throw new Error(`no row starts with store/digest.go:LINES (the path in the workspace): ${JSON.stringify(texts)}`);
-      const raw = texts.filter((t) => t.includes('**'));
-      if (raw.length) throw new Error(`rows with raw ** markers: ${JSON.stringify(raw)}`);
+      const texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      if (!/^definition of computeChecksum ?checksum\.go:\d+-\d+$/.test(texts[0] || '')) throw new Error(`the first row is not "definition of computeChecksum checksum.go:LINES": ${JSON.stringify(texts)}`);
+      if (!/computeChecksum/.test(texts[1] || '') || !(await rows.nth(1).locator('.highlight').count())) throw new Error(`the second line is not the snippet with computeChecksum highlighted: ${JSON.stringify(texts)}`);
+      if (!texts.some((t) => /store\/digest\.go:\d+-\d+/.test(t))) throw new Error(`no row names store/digest.go:LINES (the path in the workspace): ${JSON.stringify(texts)}`);
+      const noisy = texts.filter((t) => t.includes('**') || / · general\b/.test(t));
+      if (noisy.length) throw new Error(`rows with raw ** markers or the catch-all room: ${JSON.stringify(noisy)}`);
+      log(`Relevant rows at the default width: ${JSON.stringify(texts.slice(0, 4))}`);
       await page.mouse.move(700, 500);
       await shot(page.locator('#workbench\\.parts\\.sidebar'), 'panel.png');
       await shot(page, 'workbench.png');

@@ -83,23 +83,36 @@ test('Relevant: cursor on computeChecksum in upload.go lists checksum.go with wh
   const items = tree.getChildren();
   // The definition of the name at the cursor, in another file, is the first row.
   const item = items[0];
-  assert.ok(item && /checksum\.go:\d+/.test(item.label), 'first tree item is checksum.go: ' + items.map((i) => i.label).join(', '));
+  assert.ok(item && /checksum\.go:\d+/.test(item.description), 'first tree item is checksum.go: ' + items.map((i) => i.description).join(', '));
   assert.match(String(item.tooltip), /why: definition of computeChecksum/);
+  // A row a person reads: the why on the first line, where it is beside
+  // it (no catch-all room), and the snippet cut around the match as the
+  // second line, the match highlighted.
+  assert.strictEqual(item.label, 'definition of computeChecksum');
+  assert.match(item.description, /^checksum\.go:\d+-\d+$/);
+  const [snip] = tree.getChildren(item);
+  assert.ok(snip && snip.label.label, 'the snippet line under the row');
+  const [a, b] = snip.label.highlights[0] || [];
+  assert.match(snip.label.label.slice(a, b), /computeChecksum/i, JSON.stringify(snip.label));
+  assert.ok(snip.label.label.length <= 92, 'cut around the match: ' + snip.label.label);
+  assert.deepStrictEqual(tree.getChildren(snip), []);
   // The row names the path relative to the workspace folder; the view names
   // what the rows are relevant to; no raw match markers anywhere.
   const hit = api.relevant.hits[0];
   assert.strictEqual(hit.relPath, 'checksum.go', JSON.stringify(hit));
-  assert.match(item.label, /^checksum\.go:\d+-\d+/);
+  assert.match(item.description, /^checksum\.go:\d+-\d+/);
   // A file in a subfolder is shown by its path in the workspace, not its base name.
   await until(async () => { await api.refreshRelevant(); return api.relevant.hits.some((h) => /digest\.go$/.test(h.source || '')); }, 15000, 'the store/digest.go mention');
   const sub = tree.getChildren().find((i) => i.hit.relPath === 'store/digest.go');
   assert.ok(sub, 'store/digest.go row: ' + JSON.stringify(api.relevant.hits.map((h) => [h.source, h.relPath])));
   // Its room, store, only repeats the path's first folder: not shown.
   assert.strictEqual(sub.hit.roomRedundant, true, JSON.stringify(sub.hit));
-  assert.match(sub.label, /^store\/digest\.go:\d+-\d+$/);
-  assert.strictEqual(T.state.treeViews['palace.relevant'].title, 'Relevant: computeChecksum');
+  assert.match(sub.hit.why ? sub.description : sub.label, /^store\/digest\.go:\d+-\d+$/);
+  // The identifier is the view's description, which VS Code does not upper-case as it does titles.
+  assert.strictEqual(T.state.treeViews['palace.relevant'].title, undefined);
+  assert.strictEqual(T.state.treeViews['palace.relevant'].description, 'computeChecksum');
   assert.strictEqual(T.state.treeViews['palace.relevant'].message, undefined);
-  for (const i of items) assert.ok(!/\*\*/.test(`${i.label} ${i.description} ${i.tooltip}`), 'raw markers: ' + i.description);
+  for (const i of items) assert.ok(!/\*\*/.test(`${i.label} ${i.description} ${i.tooltip} ${i.snippet && i.snippet.label.label}`), 'raw markers: ' + i.description);
   // Selecting it jumps to the source lines.
   await vscode.commands.executeCommand(item.command.command, ...item.command.arguments);
   assert.match(T.state.shown.doc.uri.fsPath, /checksum\.go$/);
@@ -165,10 +178,11 @@ test('the Search view: a submitted form searches, rows carry match segments (no 
   view.receive({ type: 'search', query: 'computeChecksum', wing: 'fixture', room: '' });
   const res = await until(() => view.posted.find((m) => m.type === 'results'), 15000, 'results posted to the view');
   assert.ok(!res.error, res.error);
-  const row = res.items.find((i) => /checksum\.go:\d+/.test(i.label));
-  assert.ok(row, 'checksum.go row: ' + res.items.map((i) => i.label).join(', '));
-  assert.ok(row.segments.some((s) => s.match && /computeChecksum/i.test(s.text)), JSON.stringify(row.segments));
-  assert.ok(!row.segments.some((s) => s.text.includes('**')) && !row.description.includes('**'));
+  const row = res.items.find((i) => /checksum\.go:\d+/.test(i.description || i.label));
+  assert.ok(row, 'checksum.go row: ' + res.items.map((i) => i.description || i.label).join(', '));
+  assert.ok(row.snippet.some((s) => s.match && /computeChecksum/i.test(s.text)), JSON.stringify(row.snippet));
+  assert.ok(!row.snippet.some((s) => s.text.includes('**')) && !row.description.includes('**'));
+  assert.ok(!/ · general/.test(row.description || row.label), 'no catch-all room on the row: ' + (row.description || row.label));
   assert.strictEqual(res.notice, undefined, 'no lexical-only notice on answers');
   view.receive({ type: 'open', id: row.id });
   await until(() => /checksum\.go$/.test(T.state.shown.doc.uri.fsPath), 5000, 'the row opened');
@@ -253,7 +267,7 @@ test('Mine Workspace queues a mine on the server (palace/mine): progress in the 
   const msgs = T.state.messages.length;
   const res = await vscode.commands.executeCommand('palace.mineWorkspace');
   assert.deepStrictEqual(res.queued.map((q) => [q.path, q.wing]), [[ws, 'fixture']], JSON.stringify(res));
-  assert.ok(T.state.messages.slice(msgs).some((m) => m[0] === 'info' && m[1] === 'Palace: mining 1 folder(s)'), JSON.stringify(T.state.messages.slice(msgs)));
+  assert.ok(T.state.messages.slice(msgs).some((m) => m[0] === 'info' && m[1] === 'Palace: mining 1 folder'), JSON.stringify(T.state.messages.slice(msgs)));
   const f = await until(async () => { const x = await fixtureFolder(); return x.mines > before && x.state === 'idle' && x; }, 15000, 'the requested mine');
   assert.ok(!f.last.error && f.last.files_mined >= 1, 'requested mine: ' + JSON.stringify(f.last));
   await until(() => progressEndedSince(from), 15000, 'the requested mine\'s progress to begin and end in the status bar');

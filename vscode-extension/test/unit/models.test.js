@@ -20,20 +20,42 @@ test('rowLabel: the room only where it says something', () => {
   assert.strictEqual(m.rowLabel({ ...h, roomRedundant: true }), 'core/store/search.go:31-46');
   assert.strictEqual(m.rowLabel({ ...h, room: 'storage', roomRedundant: false }), 'core/store/search.go:31-46 · storage');
   assert.strictEqual(m.rowLabel({ id: 'n', kind: 'note', room: 'decisions', roomRedundant: false, time: '2026-01-02T10:00:00Z' }), 'note · 2026-01-02 10:00 · decisions');
+  // A catch-all room (where a flat repository puts everything) says nothing.
+  assert.strictEqual(m.rowLabel({ ...h, room: 'general', roomRedundant: false }), 'core/store/search.go:31-46');
 });
 
-test('hitToItem: label, snippet without markers, why in tooltip', () => {
+test('cutSegments: a long snippet cut around its first match, the cuts marked', () => {
+  const long = 'alpha '.repeat(40) + '**legacyArgs** ' + 'omega '.repeat(40);
+  const segs = m.cutSegments(long, 60);
+  const { text, highlights } = m.segmentsText(segs);
+  assert.ok(text.length <= 62, text);
+  assert.ok(text.startsWith('…') && text.endsWith('…'), text);
+  assert.deepStrictEqual(highlights.map(([a, b]) => text.slice(a, b)), ['legacyArgs']);
+  // A short one is kept whole; one without a match keeps its start.
+  assert.deepStrictEqual(m.cutSegments('func **x**()', 60), [{ text: 'func ', match: false }, { text: 'x', match: true }, { text: '()', match: false }]);
+  assert.ok(m.segmentsText(m.cutSegments('word '.repeat(40), 30)).text.startsWith('word word'));
+});
+
+test('plainMarkdown and plural: no backticks in plain-text messages, no "1 results"', () => {
+  assert.strictEqual(m.plainMarkdown('mine this folder first (`palace mine DIR`); **now**'), 'mine this folder first (“palace mine DIR”); now');
+  assert.strictEqual(m.plural(1, 'result'), '1 result');
+  assert.strictEqual(m.plural(2, 'result'), '2 results');
+  assert.strictEqual(m.plural(0, 'wing'), '0 wings');
+});
+
+test('hitToItem: the why first, the place beside it, the snippet without markers, why in tooltip', () => {
   const it = m.hitToItem({ id: 'd1', room: 'storage', roomRedundant: false, uri: 'file:///w/c.go', relPath: 'c.go', line_start: 1, line_end: 9,
     range: { start: { line: 0, character: 0 }, end: { line: 8, character: 0 } }, snippet: 'func **computeChecksum**(blob)', why: 'mentions computeChecksum (at cursor)' });
-  assert.strictEqual(it.label, 'c.go:1-9 · storage');
-  assert.strictEqual(it.description, 'func computeChecksum(blob)');
+  assert.strictEqual(it.label, 'mentions computeChecksum (at cursor)');
+  assert.strictEqual(it.description, 'c.go:1-9 · storage');
+  assert.strictEqual(m.segmentsText(it.snippet).text, 'func computeChecksum(blob)');
+  // Without a why, the place is the first line.
+  assert.strictEqual(m.hitToItem({ id: 'n', relPath: 'c.go', uri: 'file:///w/c.go', line_start: 1, line_end: 2, snippet: 'x' }).label, 'c.go:1-2');
   assert.match(it.tooltip, /why: mentions computeChecksum/);
   assert.ok(!it.tooltip.includes('**'), it.tooltip);
   assert.strictEqual(it.opensSource, true);
   assert.strictEqual(m.hitToItem({ id: 'x', content: 'a' }).opensSource, false);
-  // The longer relevant snippets (about 160 characters) are shown whole.
-  const long = 'word '.repeat(32).trim();
-  assert.strictEqual(m.hitToItem({ id: 'y', snippet: long }).description, long);
+
 });
 
 test('markSegments: matches as their own runs, never the raw markers', () => {
