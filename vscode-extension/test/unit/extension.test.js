@@ -242,6 +242,20 @@ test('palace/changed: a write by another process refreshes the drawer count', as
   await until(() => T.state.statusBar[0].texts.slice(from).includes(`$(database) Palace: ${before + 1} drawers`), 10000, 'the bar to show the new count');
 });
 
+test('palace/changed: a note about the word at the cursor, written by another process, shows in Relevant without a cursor move', async () => {
+  const { execFileSync } = require('child_process');
+  const file = path.join(ws, 'upload.go');
+  const text = fs.readFileSync(file, 'utf8');
+  const line = text.split('\n').findIndex((l) => l.includes('computeChecksum('));
+  const col = text.split('\n')[line].indexOf('computeChecksum') + 3;
+  T.openEditor(T.makeDocument(vscode.Uri.file(file), text, 'go'), new vscode.Selection(line, col, line, col));
+  await until(() => api.relevant.about === 'computeChecksum', 10000, 'the panel on computeChecksum');
+  execFileSync(BIN, ['remember', 'computeChecksum must stay constant-time: the quokka audit found a timing leak.', '--wing', 'fixture', '--room', 'security'],
+    { env: { ...process.env, PALACE_HOME: T.state.config['palace.home'] } });
+  // Nothing here asks again: only palace/changed can bring the note.
+  await until(() => api.relevant.hits.some((h) => /quokka audit/.test(h.content || h.snippet || '')), 10000, 'the new note in the panel');
+});
+
 test('didSave re-mines the file (palace/didIndex) and Search finds the new text', async () => {
   const file = path.join(ws, 'quota.go');
   fs.writeFileSync(file, 'package storage\n\n// quotaZebraflux limits tenants to nine uploads per minute.\nfunc quotaZebraflux() int { return 9 }\n');

@@ -67,6 +67,8 @@ test('a file opened before the first mine ends: the definition appears in Releva
     const tree = T.state.treeProviders['palace.relevant'];
     assert.match(tree.getChildren()[0].hit.source, /checksum\.go$/);
     assert.strictEqual(T.state.treeViews['palace.relevant'].message, undefined, 'no "no drawers yet" message beside the rows');
+    // A server message's markdown is never shown with its backticks.
+    for (const s of shown) assert.ok(!/[`*]{1,2}/.test(s.message || ''), 'raw markdown in the message: ' + s.message);
     console.log(`first mine of ${FILLER + 4} files: panel's first answer ${shown[0].at - opened} ms after activation (mining), ` +
       `the definition ${got.at - opened} ms after activation; the mine's end seen ${mineEnded ? mineEnded - opened + ' ms' : 'not yet'}; ${shown.length} answers`);
   } finally { clearInterval(watchEnd); }
