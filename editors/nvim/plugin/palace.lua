@@ -44,3 +44,18 @@ command('PalaceMap', function(o)
   palace()
   require('palace.map').open(o.args)
 end, { nargs = '?', desc = 'Palace: the wings and rooms with their sizes in a scratch buffer; <CR> on a room searches it' })
+
+command('PalaceScope', function(o)
+  if o.args == 'clear' then
+    palace().clear_scope()
+    return
+  end
+  local s = palace().search_scope
+  vim.notify('Palace: searches cover ' .. ((s and s.name) or 'the whole palace'), vim.log.levels.INFO)
+end, { nargs = '?', complete = function()
+  return { 'clear' }
+end, desc = 'Palace: the scope of the last search; "clear" searches the whole palace again' })
+
+command('PalaceGraph', function(o)
+  palace().graph(o.args)
+end, { nargs = '?', desc = 'Palace: the knowledge graph around [entity] (default: the word under the cursor) in a scratch buffer' })

@@ -399,6 +399,10 @@ local function main()
   end)
   text = table.concat(vim.fn.getbufline(vim.fn.bufnr('palace://wake-up'), 1, '$'), '\n')
   check(':PalaceWakeUp shows the wake-up text', #text > 0, text)
+  -- The same handoff an agent gets at SessionStart: the CLI's text for the wing.
+  local cli_wake = vim.fn.system({ bin, '--home', home, 'wake-up', '--wing', 'proj' })
+  check(':PalaceWakeUp shows what `palace wake-up --wing proj` prints', vim.v.shell_error == 0
+    and text == (cli_wake:gsub('\n+$', '')), 'editor:\n' .. text .. '\ncli:\n' .. cli_wake)
   if os.getenv('PALACE_TEST_VERBOSE') then
     out(text)
   end
@@ -444,7 +448,69 @@ local function main()
   end
   check('<CR> on a room asks what to search for there', asked == 'Search proj/src: ', asked)
   check('<CR> on a room searches only that room', inroom, palace.last_search and vim.inspect(palace.last_search.hits))
-  check('the panel names the room searched', panel_text():find('Search: checksum (proj/src)', 1, true) ~= nil, panel_text())
+  check('the panel title shows the scope', vim.api.nvim_buf_get_lines(panel.buf, 0, 1, false)[1]:match('^Search: checksum in proj/src  %(%d+%)$') ~= nil,
+    panel_text())
+
+  -- A scoped search that finds nothing names its scope; x in the panel
+  -- drops the scope and searches the whole palace.
+  palace.last_search = nil
+  palace.search('hardware accelerated', { wing = 'proj', room = 'src' })
+  wait(10000, function()
+    return palace.last_search ~= nil
+  end)
+  check('an empty scoped search names the scope', palace.last_search and #palace.last_search.hits == 0
+    and panel_text():find('Nothing in proj/src matches hardware accelerated. Press x', 1, true) ~= nil, panel_text())
+  palace.last_search = nil
+  vim.api.nvim_set_current_win(panel.win)
+  vim.cmd('normal x')
+  wait(10000, function()
+    return palace.last_search ~= nil
+  end)
+  check('x in the panel searches the whole palace', palace.last_search and #palace.last_search.hits >= 1
+    and vim.api.nvim_buf_get_lines(panel.buf, 0, 1, false)[1]:match('^Search: hardware accelerated  %(%d+%)$') ~= nil
+    and panel_text():find('docs/decisions.md:', 1, true) ~= nil, panel_text())
+  local said = {}
+  local notify = vim.notify
+  vim.notify = function(msg)
+    table.insert(said, msg)
+  end
+  vim.cmd('PalaceScope')
+  vim.cmd('PalaceScope clear')
+  vim.notify = notify
+  check(':PalaceScope says the search covers the whole palace', said[1] == 'Palace: searches cover the whole palace'
+    and (said[2] or ''):find('already covers the whole palace', 1, true) ~= nil, vim.inspect(said))
+
+  -- :PalaceGraph shows the facts around an entity, by default the word
+  -- under the cursor; an unknown one offers the known entities.
+  local added = vim.fn.system({ bin, '--home', home, 'kg', 'add', 'verifyUpload', 'uses', 'computeChecksum', '--from', '2024-01-01' })
+  check('the CLI adds a fact', vim.v.shell_error == 0, added)
+  local graphs = count('PalaceGraph')
+  local graph_text = function()
+    local b = vim.fn.bufnr('palace://graph')
+    return b ~= -1 and table.concat(vim.fn.getbufline(b, 1, '$'), '\n') or ''
+  end
+  vim.cmd('edit ' .. ws .. '/src/upload.go')
+  vim.api.nvim_win_set_cursor(0, { 7, 12 }) -- computeChecksum
+  vim.cmd('PalaceGraph')
+  wait(10000, function()
+    return graphs.value >= 1
+  end)
+  check(':PalaceGraph shows the graph of the word under the cursor', graph_text():find('Knowledge graph: computeChecksum', 1, true) == 1
+    and graph_text():find('verifyUpload uses computeChecksum  (since 2024-01-01)', 1, true) ~= nil, graph_text())
+  local offered
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    offered = { items = items, prompt = opts.prompt }
+    on_choice(items[1])
+  end
+  vim.cmd('PalaceGraph zorgquux')
+  wait(10000, function()
+    return graphs.value >= 2
+  end)
+  vim.ui.select = select
+  check('an unknown entity offers the known ones', offered and offered.prompt == 'No fact mentions zorgquux; show which entity?'
+    and vim.tbl_contains(offered.items, 'verifyUpload') and vim.tbl_contains(offered.items, 'computeChecksum'), vim.inspect(offered))
+  check('the chosen entity is shown', graphs.value >= 2 and graph_text():find('verifyUpload uses computeChecksum', 1, true) ~= nil, graph_text())
 
   -- :help palace works (helptags on a copy: the plugin folder stays clean).
   local doc = tmp .. '/help/doc'

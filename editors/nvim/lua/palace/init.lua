@@ -272,8 +272,9 @@ local function start_detached()
 end
 
 -- Sends a palace/* request for bufnr's client; cb gets the result. Errors are
--- reported once, here.
-function M.request(method, params, cb, bufnr)
+-- reported once, here, unless on_err takes them (an answer the caller can
+-- turn into a choice, as :PalaceGraph does with an unknown entity).
+function M.request(method, params, cb, bufnr, on_err)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
   if not M._setup then
     M.setup()
@@ -285,7 +286,9 @@ function M.request(method, params, cb, bufnr)
     return
   end
   call(client, 'request', method, params, function(err, result)
-    if err then
+    if err and on_err then
+      on_err(err)
+    elseif err then
       vim.notify(string.format('Palace: %s failed: %s', method, err.message or vim.inspect(err)), vim.log.levels.WARN)
     elseif cb then
       cb(result)
@@ -367,18 +370,27 @@ function M.toggle_relevant()
   M.refresh_relevant(true)
 end
 
+-- "proj/src", "proj", or nil for the whole palace.
+local function scope_name(filters)
+  if not filters.wing then
+    return nil
+  end
+  return filters.room and (filters.wing .. '/' .. filters.room) or filters.wing
+end
+
 -- Searches for query, within filters.wing and filters.room when given
--- (:PalaceMap searches a room so).
+-- (:PalaceMap searches a room so). A scope is shown in the panel's title
+-- ("in proj/src"), named when nothing matches, and cleared by x in the
+-- panel or :PalaceScope clear, which search the whole palace again: a
+-- scope never hides matches without saying so.
 function M.search(query, filters)
   if not query or vim.trim(query) == '' then
     vim.notify('Palace: :PalaceSearch needs a query', vim.log.levels.WARN)
     return
   end
   filters = filters or {}
-  local title = query
-  if filters.wing then
-    title = string.format('%s (%s/%s)', query, filters.wing, filters.room or '*')
-  end
+  local scope = scope_name(filters)
+  local title = scope and string.format('%s in %s', query, scope) or query
   M.request('palace/search', { query = query, limit = M.config.search.limit, wing = filters.wing, room = filters.room }, function(res)
     local items = {}
     for _, h in ipairs(res.hits or {}) do
@@ -393,8 +405,98 @@ function M.search(query, filters)
     panel.mode = 'search'
     panel.open(M.config.relevant.width)
     M.last_search = res
-    panel.render('Search: ' .. title, res.hits or {}, 'Nothing in the palace matches ' .. query .. '.')
+    M.search_scope = { query = query, wing = filters.wing, room = filters.room, name = scope }
+    local empty = 'Nothing in the palace matches ' .. query .. '.'
+    if scope then
+      empty = string.format('Nothing in %s matches %s. Press x (or :PalaceScope clear) to search the whole palace.', scope, query)
+    end
+    panel.render('Search: ' .. title, res.hits or {}, empty)
     fire('PalaceSearch', res)
+  end)
+end
+
+-- Drops the scope of the last search and runs it again over the whole
+-- palace (x in the panel, :PalaceScope clear).
+function M.clear_scope()
+  local s = M.search_scope
+  if not (s and s.name) then
+    vim.notify('Palace: the search has no scope: it already covers the whole palace', vim.log.levels.INFO)
+    return
+  end
+  M.search(s.query)
+end
+
+-- The fact's dates: "since 2020-01-01", "2020-01-01 to 2023-06-01", or
+-- "always" (null and missing dates are both "open").
+local function interval(f)
+  local from = type(f.validFrom) == 'string' and f.validFrom:sub(1, 10) or nil
+  local to = type(f.validTo) == 'string' and f.validTo:sub(1, 10) or nil
+  if from and to then
+    return from .. ' to ' .. to
+  elseif from then
+    return 'since ' .. from
+  elseif to then
+    return 'until ' .. to
+  end
+  return 'always'
+end
+
+-- palace/graph's answer as text: the entity, then each fact around it.
+function M.graph_lines(g)
+  local facts = g.facts or {}
+  local lines = { string.format('Knowledge graph: %s  (%d fact%s within two hops)', g.entity or '?', #facts, #facts == 1 and '' or 's'), '' }
+  for _, f in ipairs(facts) do
+    table.insert(lines, string.format('%s %s %s  (%s%s)', f.subject, f.predicate, f.object, interval(f), f.current and '' or ', ended'))
+  end
+  if #facts == 0 then
+    table.insert(lines, 'No fact mentions it.')
+  end
+  return lines
+end
+
+-- Shows the knowledge graph around entity (default: the word under the
+-- cursor) in a scratch buffer. An entity no fact mentions is no dead end:
+-- the user picks among the graph's most connected entities (palace/map's).
+function M.graph(entity)
+  if not entity or vim.trim(entity) == '' then
+    entity = vim.fn.expand('<cword>')
+  end
+  entity = vim.trim(entity)
+  local function show(name, on_err)
+    M.request('palace/graph', { entity = name }, function(g)
+      M.last_graph = g
+      panel.scratch('palace://graph', M.graph_lines(g))
+      fire('PalaceGraph', g)
+    end, nil, on_err)
+  end
+  local function choose(why)
+    M.request('palace/map', vim.empty_dict(), function(res)
+      local names = {}
+      for _, e in ipairs((res.map or {}).entities or {}) do
+        table.insert(names, e.name)
+      end
+      if #names == 0 then
+        vim.notify(string.format('Palace: %s; the knowledge graph holds no entities yet (palace kg add SUBJECT PREDICATE OBJECT)', why),
+          vim.log.levels.INFO)
+        return
+      end
+      vim.ui.select(names, { prompt = why .. '; show which entity?' }, function(name)
+        if name then
+          show(name)
+        end
+      end)
+    end)
+  end
+  if entity == '' then
+    return choose('No word under the cursor')
+  end
+  -- -32602 (invalid params) is the server's "no fact mentions it"; any
+  -- other error is reported as usual.
+  show(entity, function(err)
+    if err.code == -32602 then
+      return choose(string.format('No fact mentions %s', entity))
+    end
+    vim.notify('Palace: palace/graph failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
   end)
 end
 
@@ -488,6 +590,10 @@ panel.on_open = function(h, win)
   else
     M.show_drawer(h.id, win)
   end
+end
+
+panel.on_clear = function()
+  M.clear_scope()
 end
 
 function M.setup(opts)

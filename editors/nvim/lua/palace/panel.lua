@@ -10,6 +10,7 @@ local P = {
   hits = {},
   line_hit = {}, -- panel line -> index in hits
   on_open = nil, -- set by init.lua: function(hit, win)
+  on_clear = nil, -- set by init.lua: drops the search's scope (x)
 }
 
 local scratch_bufs = {} -- name -> buffer
@@ -113,6 +114,11 @@ local function buffer()
     end
   end)
   map('q', P.close)
+  map('x', function()
+    if P.mode == 'search' and P.on_clear then
+      P.on_clear()
+    end
+  end)
   vim.api.nvim_buf_call(P.buf, function()
     vim.cmd([=[
       syntax match PalaceLocation /^\S.*$/ contains=PalaceWingRoom
