@@ -3,9 +3,12 @@ import { PalaceClient, resolveServer, ProgressValue } from './client';
 import {
   Hit, hitToItem, drawerText, debounce, statusText, StatusModel, searchHtml, makeNonce,
   citationTitle, drawerDocPath, statusHtml, withCsp, PalaceStatus, segmentsText, plainMarkdown, plural,
+  resultsMessage, roomListing, MapRoom,
 } from './models';
 
 const SCHEME = 'palace-drawer';
+/** The wake-up handoff as a read-only document. */
+const WAKE_UP = vscode.Uri.from({ scheme: 'palace-wakeup', path: '/Palace wake-up.md' });
 
 export interface PalaceApi {
   client: PalaceClient;
@@ -150,7 +153,7 @@ export class SearchViewProvider implements vscode.WebviewViewProvider {
     try {
       const res = await this.client.search({ query: q.query, wing: q.wing, room: q.room, limit: 30 });
       this.last = res?.hits ?? [];
-      this.post({ type: 'results', query: q.query, focus, items: this.last.map(hitToItem) });
+      this.post({ type: 'results', query: q.query, focus, items: this.last.map(hitToItem), message: resultsMessage(q.query, this.last.length, q.wing, q.room) });
     } catch (err) {
       this.last = [];
       this.post({ type: 'results', query: q.query, items: [], error: plainMarkdown(String((err as Error).message ?? err)) });
@@ -158,12 +161,22 @@ export class SearchViewProvider implements vscode.WebviewViewProvider {
     return this.last;
   }
 
-  /** Fills the form with q, shows the view and runs the search there. */
-  async show(q: SearchQuery): Promise<Hit[]> {
-    this.post({ type: 'fill', ...q });
+  /**
+   * A map click: the room's drawers as the map lists them, its wing and
+   * room set in the form (and shown as the scope), the query empty: no
+   * search for the room's name, which its drawers need not say.
+   */
+  async listRoom(wing: string, room: MapRoom): Promise<Hit[]> {
+    const l = roomListing(wing, room);
+    this.last = l.hits;
+    this.post({ type: 'fill', query: '', wing, room: room.name });
     await vscode.commands.executeCommand('palace.search.focus');
-    return this.run(q, true);
+    this.post({ type: 'results', query: '', focus: true, items: l.items, message: l.message });
+    return this.last;
   }
+
+  /** Fills the form with q (and so the scope it shows). */
+  fill(q: SearchQuery) { this.post({ type: 'fill', ...q }); }
 }
 
 /** One webview panel per kind of page (status, map, graph), reused while it is open. */
@@ -260,6 +273,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
     },
   }));
 
+  let wakeUpText = '';
+  const wakeUpEmitter = new vscode.EventEmitter<vscode.Uri>();
+  context.subscriptions.push(wakeUpEmitter, vscode.workspace.registerTextDocumentContentProvider(WAKE_UP.scheme, {
+    onDidChange: wakeUpEmitter.event,
+    provideTextDocumentContent: () => wakeUpText,
+  }));
+
   const openDrawer = async (h: Hit) => {
     if (h.uri && h.range) {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(h.uri));
@@ -277,7 +297,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
     await vscode.window.showTextDocument(doc, { preview: true });
   };
 
-  const showGraph = async (name?: string) => {
+  type Graph = Awaited<ReturnType<PalaceClient['graph']>>;
+  const showGraph = async (name?: string): Promise<Graph | undefined> => {
     let entity = name;
     if (!entity) {
       const ed = vscode.window.activeTextEditor;
@@ -287,14 +308,40 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
     }
     if (!entity) return;
     const nonce = makeNonce();
-    const res = await client.graph({ entity, nonce });
+    let res: Graph;
+    try {
+      res = await client.graph({ entity, nonce });
+    } catch (err) {
+      const e = err as { code?: number; message?: string };
+      if (e?.code !== -32602 || !/not found/i.test(String(e.message))) throw err;
+      // A code word is seldom an entity: offer the ones the graph holds
+      // (palace/map names the most connected), not an error.
+      return pickEntity(entity);
+    }
     pages.show('palace.graph', `Palace Graph: ${res.entity || entity}`, withCsp(res.html, nonce), onPageMessage, true);
     return res;
   };
+  const pickEntity = async (word: string): Promise<Graph | undefined> => {
+    const entities = ((await client.map({ nonce: makeNonce() })).map as { entities?: { name: string; type?: string; facts?: number }[] })?.entities ?? [];
+    if (!entities.length) {
+      void vscode.window.showInformationMessage(`Palace: “${word}” is not in the knowledge graph, which holds no entity yet (palace kg add adds facts).`);
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(entities.map((x) => ({
+      label: x.name, description: [x.type && x.type !== 'unknown' ? x.type : '', typeof x.facts === 'number' ? plural(x.facts, 'fact') : ''].filter(Boolean).join(' · '),
+    })), { title: `Palace: “${word}” is not in the knowledge graph: pick an entity`, placeHolder: 'entity' });
+    return pick ? showGraph(pick.label) : undefined;
+  };
+  /** The last map shown: a room click lists that room's drawers from it. */
+  let lastMap: { wings?: { name: string; rooms?: MapRoom[] }[] } | undefined;
   // Clicks in the map and graph pages (see the palace/map contract).
   const onPageMessage = async (m: any) => {
     try {
-      if (m?.type === 'openRoom') await search.show({ query: String(m.room || m.wing || ''), wing: m.wing || undefined, room: m.room || undefined });
+      if (m?.type === 'openRoom') {
+        const room = lastMap?.wings?.find((w) => w.name === m.wing)?.rooms?.find((r) => r.name === m.room);
+        if (room) await search.listRoom(String(m.wing), room);
+        else { search.fill({ query: '', wing: m.wing || undefined, room: m.room || undefined }); await vscode.commands.executeCommand('palace.search.focus'); }
+      }
       else if (m?.type === 'openEntity' && m.name) await showGraph(String(m.name));
     } catch (err) {
       output.error(`Palace: ${m?.type} failed: ${String((err as Error).message ?? err)}`);
@@ -377,6 +424,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
     ['palace.showMap', async () => {
       const nonce = makeNonce();
       const res = await client.map({ nonce });
+      lastMap = res.map as typeof lastMap;
       pages.show('palace.map', 'Palace Map', withCsp(res.html, nonce), onPageMessage, true);
       return res;
     }],
@@ -387,7 +435,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Palace
       const text = res.text;
       if (!text) { void vscode.window.showWarningMessage('Palace: the wake-up is empty (nothing in the palace to show yet); the clipboard is unchanged.'); return text; }
       await vscode.env.clipboard.writeText(text);
-      void vscode.window.showInformationMessage(`Palace: wake-up copied (${text.length} characters).`);
+      // Shown too: the text an agent's SessionStart gets, to read here.
+      wakeUpText = text;
+      wakeUpEmitter.fire(WAKE_UP);
+      let doc = await vscode.workspace.openTextDocument(WAKE_UP);
+      if (doc.languageId !== 'markdown') doc = await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+      await vscode.window.showTextDocument(doc, { preview: true });
+      void vscode.window.showInformationMessage(`Palace: wake-up shown and copied (${text.length} characters).`);
       return text;
     }],
     ['palace.forgetDrawer', async (arg?: DrawerItem | Hit | string) => {

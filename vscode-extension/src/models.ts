@@ -190,6 +190,49 @@ export function plural(n: number, one: string, many = one + 's'): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** "cobra/doc", "cobra", "room doc", or "" when the search is everywhere. */
+export function scopeText(wing?: string, room?: string): string {
+  const w = (wing || '').trim(), r = (room || '').trim();
+  if (w && r) return `${w}/${r}`;
+  return w || (r ? `room ${r}` : '');
+}
+
+/**
+ * The Search view's line over its rows: the count, and the scope it was
+ * searched in, so an empty answer under a scope says why ("No results for
+ * “x” in cobra/doc: clear the scope to search everywhere.").
+ */
+export function resultsMessage(query: string, n: number, wing?: string, room?: string): string {
+  const scope = scopeText(wing, room);
+  const where = scope ? ` in ${scope}` : '';
+  if (n) return `${plural(n, 'result')}${where}`;
+  const what = query ? ` for “${query}”` : '';
+  return scope ? `No results${what}${where}: clear the scope to search everywhere.` : `No results${what}.`;
+}
+
+/** A drawer palace/map lists under its room (ops.MapDrawer). */
+export interface MapDrawer { id: string; kind?: string; citation?: string; line?: string }
+/** A room of palace/map's result, with the drawers it lists. */
+export interface MapRoom { name: string; drawers: number; top?: MapDrawer[] }
+
+/**
+ * A map click's listing of a room: its drawers as the map lists them (a
+ * search needs words, and the room's name is not one its drawers say),
+ * with the line over them saying how many there are and how many show.
+ */
+export function roomListing(wing: string, room: MapRoom): { hits: Hit[]; items: ItemModel[]; message: string } {
+  const top = room.top ?? [];
+  const hits: Hit[] = top.map((d) => ({ id: d.id, kind: d.kind, citation: d.citation, wing, room: room.name }));
+  const items: ItemModel[] = top.map((d) => ({
+    id: d.id, label: d.citation || d.id, description: '', snippet: d.line ? [{ text: d.line, match: false }] : [],
+    tooltip: [d.citation || d.id, `${wing}/${room.name}`, d.line || ''].filter(Boolean).join('\n'), opensSource: false,
+  }));
+  const more = room.drawers - top.length;
+  const message = `${plural(room.drawers, 'drawer')} in ${wing}/${room.name}` +
+    (more > 0 ? `: the first ${top.length} listed; search to find the others` : '');
+  return { hits, items, message };
+}
+
 /**
  * The title of a drawer's tab: its citation ("core/store/search.go:31-46",
  * or the source of a note), never its id unless it has nothing else.
@@ -250,7 +293,9 @@ export function statusText(s: StatusModel): string {
  * Enter in any field or the Search button submits; the results are a
  * listbox whose rows take focus (Tab, or the arrow keys from the query)
  * and open with Enter or Space. Matches are drawn as <mark> elements built
- * from text segments, never from HTML.
+ * from text segments, never from HTML. The wing and room the search runs
+ * in show as "in cobra/doc ×" over the results; × clears them and searches
+ * again everywhere.
  */
 export function searchHtml(nonce: string, cspSource: string, wing = ''): string {
   return `<!DOCTYPE html>
@@ -270,16 +315,31 @@ li:hover,li:focus{background:var(--vscode-list-hoverBackground)}
 mark{background:var(--vscode-editor-findMatchHighlightBackground);color:inherit}
 .head,.snip{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.src{opacity:.75;font-size:.9em}.snip{opacity:.9;font-size:.9em}
 .msg{opacity:.8}
+.scope{display:flex;align-items:center;gap:4px;opacity:.9}.scope[hidden]{display:none}.scope button{margin:0;padding:0 6px}
 </style></head><body>
 <form id="f"><input id="q" placeholder="Search Palace" aria-label="query">
 <div class="row"><input id="wing" placeholder="wing" value="${escapeHtml(wing)}" aria-label="wing"><input id="room" placeholder="room" aria-label="room"></div>
 <button id="go" type="submit">Search</button></form>
+<div id="scope" class="scope" hidden><span id="scopeText"></span> <button id="clear" type="button" title="Clear the scope: search everywhere" aria-label="clear the scope">×</button></div>
 <div id="msg" class="msg" role="status"></div><ul id="results" role="listbox" aria-label="results"></ul>
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
 const $ = (id) => document.getElementById(id);
 const ul = $('results');
 const rows = () => Array.from(ul.children);
+// The scope a search runs in, always on screen: a room a map click set
+// stays set, and an empty answer must not look like an empty palace.
+function scope() {
+  const w = $('wing').value.trim(), r = $('room').value.trim();
+  const s = w && r ? w + '/' + r : (w || (r ? 'room ' + r : ''));
+  $('scope').hidden = !s; $('scopeText').textContent = s ? 'in ' + s : '';
+}
+$('wing').addEventListener('input', scope); $('room').addEventListener('input', scope);
+$('clear').addEventListener('click', () => {
+  $('wing').value = ''; $('room').value = ''; scope();
+  if ($('q').value.trim()) $('f').requestSubmit(); else { ul.textContent = ''; $('msg').textContent = ''; }
+});
+scope();
 document.getElementById('f').addEventListener('submit', (e) => {
   e.preventDefault();
   $('msg').textContent = 'Searching…';
@@ -300,10 +360,10 @@ ul.addEventListener('keydown', (e) => {
 window.addEventListener('message', (e) => {
   const m = e.data;
   if (m.type === 'fill') {
-    $('q').value = m.query || ''; $('wing').value = m.wing || ''; $('room').value = m.room || '';
+    $('q').value = m.query || ''; $('wing').value = m.wing || ''; $('room').value = m.room || ''; scope();
   } else if (m.type === 'results') {
     ul.textContent = '';
-    $('msg').textContent = m.error ? m.error : (m.items.length ? m.items.length + (m.items.length === 1 ? ' result' : ' results') : 'No results' + (m.query ? ' for “' + m.query + '”' : '') + '.');
+    $('msg').textContent = m.error ? m.error : m.message;
     for (const it of m.items) {
       const li = document.createElement('li');
       li.tabIndex = 0; li.setAttribute('role', 'option'); li.dataset.id = it.id;

@@ -236,7 +236,7 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       await shot(page, 'status.png');
     });
 
-    await step('Show Map draws the wings and rooms; a room click lists its drawers on the page and searches that room in the Search view', async () => {
+    await step('Show Map draws the wings and rooms; a room click lists its drawers on the page and in the Search view, the scope shown and cleared with ×', async () => {
       await palette('Palace: Show Map');
       await page.locator('.tab.active', { hasText: 'Palace Map' }).waitFor({ timeout: 10000 });
       const f = await webviewFrame(page, 'rect.room[data-wing="fixture"]');
@@ -250,7 +250,16 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       for (let i = 0; i < 40 && (await s.locator('#room').inputValue()) !== 'decisions'; i++) await new Promise((r) => setTimeout(r, 250));
       const got = [await s.locator('#wing').inputValue(), await s.locator('#room').inputValue()];
       if (got.join('/') !== 'fixture/decisions') throw new Error(`the Search view after a room click: ${got.join('/')}`);
-      await s.locator('#msg', { hasText: /result/ }).waitFor({ timeout: 15000 });
+      // A listing of the room, not a search for the word "decisions"; the scope shows.
+      await s.locator('#msg', { hasText: /drawers? in fixture\/decisions/ }).waitFor({ timeout: 15000 });
+      if (!(await s.locator('#results li').count())) throw new Error('the Search view lists no drawer of the clicked room');
+      if (await s.locator('#q').inputValue()) throw new Error('a room click searched for a word');
+      await s.locator('#scopeText', { hasText: 'in fixture/decisions' }).waitFor({ timeout: 5000 });
+      await shot(page, 'room-listing.png');
+      await s.locator('#clear').click();
+      await s.locator('#scope').waitFor({ state: 'hidden', timeout: 5000 });
+      const cleared = [await s.locator('#wing').inputValue(), await s.locator('#room').inputValue()];
+      if (cleared.join('') !== '') throw new Error(`the scope after ×: ${cleared.join('/')}`);
     });
 
     await step('the Palace output holds no [error] line', async () => {

@@ -184,8 +184,15 @@ test('the Search view: a submitted form searches, rows carry match segments (no 
   assert.ok(!row.snippet.some((s) => s.text.includes('**')) && !row.description.includes('**'));
   assert.ok(!/ · general/.test(row.description || row.label), 'no catch-all room on the row: ' + (row.description || row.label));
   assert.strictEqual(res.notice, undefined, 'no lexical-only notice on answers');
+  assert.strictEqual(res.message, `${res.items.length} result${res.items.length === 1 ? '' : 's'} in fixture`);
   view.receive({ type: 'open', id: row.id });
   await until(() => /checksum\.go$/.test(T.state.shown.doc.uri.fsPath), 5000, 'the row opened');
+  // An empty answer under a scope says the scope, and how to leave it.
+  const n = view.posted.length;
+  view.receive({ type: 'search', query: 'quokkaZephyr', wing: 'fixture', room: 'store' });
+  const empty = await until(() => view.posted.slice(n).find((m) => m.type === 'results'), 15000, 'the scoped empty answer');
+  assert.deepStrictEqual(empty.items, []);
+  assert.strictEqual(empty.message, 'No results for “quokkaZephyr” in fixture/store: clear the scope to search everywhere.');
 });
 
 test('Show Status opens a readable page, not JSON in the output', async () => {
@@ -200,7 +207,7 @@ test('Show Status opens a readable page, not JSON in the output', async () => {
   assert.ok(!out.lines.some((l) => l.includes('"drawers":')), 'status is not dumped to the output');
 });
 
-test('Show Map: the server page in a webview with a fresh nonce and strict CSP; a room click searches it', async () => {
+test('Show Map: the server page in a webview with a fresh nonce and strict CSP; a room click lists its drawers with the scope set, no search', async () => {
   await vscode.commands.executeCommand('palace.showMap');
   const panel = T.state.panels.find((p) => p.viewType === 'palace.map');
   assert.ok(panel, 'a map panel');
@@ -215,12 +222,18 @@ test('Show Map: the server page in a webview with a fresh nonce and strict CSP; 
   view.receive({ type: 'ready' });
   panel.receive({ type: 'openRoom', wing: 'fixture', room: 'decisions' });
   const fill = await until(() => view.posted.find((m) => m.type === 'fill'), 5000, 'the search form filled');
-  assert.deepStrictEqual([fill.wing, fill.room], ['fixture', 'decisions']);
-  const res = await until(() => view.posted.find((m) => m.type === 'results'), 15000, 'the room searched');
+  assert.deepStrictEqual([fill.query, fill.wing, fill.room], ['', 'fixture', 'decisions']);
+  const res = await until(() => view.posted.find((m) => m.type === 'results'), 15000, 'the room listed');
   assert.ok(!res.error, res.error);
+  // The room's drawers, not a search for the word "decisions" (which the note does not say).
+  assert.strictEqual(res.query, '');
+  assert.ok(res.items.some((i) => i.id === rememberedId), 'the remembered note listed: ' + JSON.stringify(res.items));
+  assert.match(res.message, /^\d+ drawers? in fixture\/decisions/);
+  view.receive({ type: 'open', id: rememberedId });
+  await until(() => T.state.shown && /exponential backoff capped/.test(T.state.shown.doc.getText()), 5000, 'the listed note opened');
 });
 
-test('Show Knowledge Graph: the graph page of an entity; an unknown one is an error naming it', async () => {
+test('Show Knowledge Graph: the graph page of an entity; an unknown word offers the known entities, no error', async () => {
   const { execFileSync } = require('child_process');
   execFileSync(BIN, ['kg', 'add', 'Checksum Service', 'owner', 'Storage Team', '--from', '2025-01-01'], { env: { ...process.env, PALACE_HOME: T.state.config['palace.home'] } });
   const res = await vscode.commands.executeCommand('palace.showGraph', 'Checksum Service');
@@ -229,8 +242,16 @@ test('Show Knowledge Graph: the graph page of an entity; an unknown one is an er
   assert.match(panel.title, /Checksum Service/);
   assert.match(panel.webview.html, /Storage Team/);
   const before = T.state.messages.length;
-  await vscode.commands.executeCommand('palace.showGraph', 'Nobody Known');
-  assert.ok(T.state.messages.slice(before).some((m) => m[0] === 'error' && /Nobody Known/.test(m[1])), JSON.stringify(T.state.messages.slice(before)));
+  const out = T.state.outputs.find((o) => o.name === 'Palace');
+  const lines = out.lines.length;
+  let offered;
+  T.state.quickPickAnswers.push((items) => { offered = items; return items.find((i) => i.label === 'Checksum Service'); });
+  const picked = await vscode.commands.executeCommand('palace.showGraph', 'legacyArgs');
+  assert.ok(offered && offered.some((i) => i.label === 'Checksum Service' && /1 fact/.test(i.description)), JSON.stringify(offered));
+  assert.strictEqual(picked && picked.entity, 'Checksum Service');
+  assert.match(T.state.panels.find((p) => p.viewType === 'palace.graph' && !p.disposed).title, /Checksum Service/);
+  assert.deepStrictEqual(T.state.messages.slice(before).filter((m) => m[0] === 'error'), []);
+  assert.deepStrictEqual(out.lines.slice(lines).filter((l) => l.startsWith('[error]')), []);
 });
 
 test('palace/changed: a write by another process refreshes the drawer count', async () => {
@@ -298,6 +319,10 @@ test('Wake Up copies to the clipboard (an empty one copies nothing); Forget dele
   const text = await vscode.commands.executeCommand('palace.wakeUp');
   assert.ok(text && text.length > 0);
   assert.strictEqual(T.state.clipboard, text);
+  // Shown too, read-only (a virtual document), the text an agent's SessionStart gets.
+  assert.strictEqual(T.state.shown.doc.uri.scheme, 'palace-wakeup');
+  assert.strictEqual(T.state.shown.doc.getText(), text);
+  assert.strictEqual(T.state.shown.doc.languageId, 'markdown');
   // A wing the palace does not hold is the server's invalid input, shown
   // with its reason (the wings there are); the clipboard is kept.
   T.state.config['palace.wing'] = 'nosuchwing';

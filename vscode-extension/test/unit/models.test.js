@@ -148,3 +148,34 @@ test('drawerText holds metadata and the verbatim content', () => {
   const t = m.drawerText({ id: 'd9', wing: 'w', room: 'r', content: '<b>raw</b>', line_start: 2, line_end: 4 });
   assert.match(t, /# Drawer d9/); assert.match(t, /- wing: w/); assert.match(t, /- lines: 2-4/); assert.match(t, /<b>raw<\/b>/);
 });
+
+test('scopeText and resultsMessage: the scope a search ran in is said, an empty answer under one says to clear it', () => {
+  assert.strictEqual(m.scopeText('cobra', 'doc'), 'cobra/doc');
+  assert.strictEqual(m.scopeText('cobra', ''), 'cobra');
+  assert.strictEqual(m.scopeText('', 'doc'), 'room doc');
+  assert.strictEqual(m.scopeText(' ', undefined), '');
+  assert.strictEqual(m.resultsMessage('quokkaZephyr', 0, 'cobra', 'doc'), 'No results for “quokkaZephyr” in cobra/doc: clear the scope to search everywhere.');
+  assert.strictEqual(m.resultsMessage('quokkaZephyr', 0), 'No results for “quokkaZephyr”.');
+  assert.strictEqual(m.resultsMessage('x', 1, 'cobra'), '1 result in cobra');
+  assert.strictEqual(m.resultsMessage('x', 3), '3 results');
+});
+
+test('roomListing: a map click lists the room\'s drawers (no search for its name) and says how many there are', () => {
+  const room = { name: 'doc', drawers: 7, top: [{ id: 'd1', kind: 'file', citation: 'doc/gen.go:1-20', line: 'package doc' }, { id: 'd2', kind: 'note', citation: 'note 2026-01-02', line: '' }] };
+  const l = m.roomListing('cobra', room);
+  assert.deepStrictEqual(l.hits.map((h) => [h.id, h.wing, h.room, h.citation]), [['d1', 'cobra', 'doc', 'doc/gen.go:1-20'], ['d2', 'cobra', 'doc', 'note 2026-01-02']]);
+  assert.deepStrictEqual(l.items.map((i) => [i.id, i.label, i.snippet.map((s) => s.text).join('')]), [['d1', 'doc/gen.go:1-20', 'package doc'], ['d2', 'note 2026-01-02', '']]);
+  assert.strictEqual(l.message, '7 drawers in cobra/doc: the first 2 listed; search to find the others');
+  assert.strictEqual(m.roomListing('cobra', { name: 'doc', drawers: 1, top: [room.top[0]] }).message, '1 drawer in cobra/doc');
+});
+
+test('searchHtml: the scope shows over the results with a one-click clear', () => {
+  const html = m.searchHtml(m.makeNonce(), 'vscode-webview://abc', 'cobra');
+  assert.match(html, /<div id="scope" class="scope" hidden><span id="scopeText"><\/span> <button id="clear" type="button"[^>]*aria-label="clear the scope">×<\/button><\/div>/);
+  // Filling the form (a map click) and typing in wing or room redraw it; clear empties both and searches again.
+  assert.match(html, /\$\('room'\)\.value = m\.room \|\| ''; scope\(\);/);
+  assert.match(html, /\$\('wing'\)\.value = ''; \$\('room'\)\.value = ''; scope\(\);\s*if \(\$\('q'\)\.value\.trim\(\)\) \$\('f'\)\.requestSubmit\(\)/);
+  assert.match(html, /\$\('msg'\)\.textContent = m\.error \? m\.error : m\.message;/);
+  // The scope's display:flex must not override its hidden attribute.
+  assert.match(html, /\.scope\[hidden\]\{display:none\}/);
+});
