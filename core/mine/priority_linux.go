@@ -10,7 +10,7 @@ import (
 // cores the workers' parsing took CPU from it and it spent most of the
 // mine waiting for a core, with the workers then waiting on it. At a
 // lower priority the workers take what the writer leaves, and the mine of
-// Go's src took about 14 % less time (README, Mining).
+// Go's src took about 14 % less time (docs/cli.md, Mining).
 const workerNice = 10
 
 // lowerThreadPriority makes the calling OS thread run workerNice lower

@@ -155,7 +155,7 @@ func Open(home string) (*Store, error) {
 	q.Set("_secure_delete", "1")
 	// 8 MiB of page cache for the writer: a cold mine of Go's src is as
 	// fast as with 16 or 64 MiB and peaks lower (about 8 MB under 16 MiB,
-	// 50 MB more under 64 MiB); a save's transaction is as fast (README,
+	// 50 MB more under 64 MiB); a save's transaction is as fast (docs/performance.md,
 	// Against the floor). 4 MiB saved 3 MB more and was slower.
 	q.Set("_cache_size", "-8192")
 	// database/sql hands a connection to one goroutine at a time, so
@@ -209,7 +209,7 @@ func Open(home string) (*Store, error) {
 // before it merges them into one of the next (its default is 4). A
 // mine's every transaction adds a segment, and each merge rewrites what
 // it merges: at 8 a cold mine of Go's src took about 4 % less time, and
-// search over 100k drawers was as fast (README, Mining).
+// search over 100k drawers was as fast (docs/cli.md, Mining).
 const ftsAutomerge = 8
 
 // setAutomerge sets ftsAutomerge in the full-text index's config table,
@@ -257,7 +257,7 @@ func setPageSize(path string) error {
 // keeps a statement journal for it, and with temporary files on disk those
 // journals were most of what a mine wrote, to deleted files under /var/tmp:
 // twelve times as many writes for Go's net as with them in memory (see the
-// README's strace command). A statement journal holds the pages one
+// strace command in docs/cli.md, Mining). A statement journal holds the pages one
 // statement changes, so in memory it stays small.
 type writerConnector struct{ dsn string }
 
