@@ -80,37 +80,31 @@ func WakeUp(ctx context.Context, p *palace.Palace, r WakeUpRequest) (memory.Wake
 }
 
 // ProjectWakeBudget is the wake-up budget the project around dir sets for
-// wing: wake_up.budget of the nearest palace.yaml at or above dir, when
-// that file's wing (mine.WingOf) is wing; 0 when there is none, it is
-// another wing's, or it sets no budget. A palace.yaml that cannot be read,
-// or a budget above MaxWakeBudget, is an error naming the file: a session
-// would otherwise start with a budget nobody chose.
+// wing: wake_up.budget of the palace.yaml that decides dir's wing
+// (ResolveWing), when that wing is wing; 0 when no palace.yaml decides it,
+// it is another wing's, it sets no budget, or dir is a folder no project
+// is (a home folder, /). A palace.yaml that cannot be read, or a budget
+// above MaxWakeBudget, is an error naming the file: a session would
+// otherwise start with a budget nobody chose.
 func ProjectWakeBudget(dir, wing string) (int, error) {
-	if wing == "" {
+	if wing == "" || BroadFolder(dir) != "" {
 		return 0, nil
 	}
-	abs, err := filepath.Abs(dir)
+	r, err := ResolveWing(dir)
 	if err != nil {
 		return 0, fmt.Errorf("wake-up budget: %w", err)
 	}
-	for d := abs; ; d = filepath.Dir(d) {
-		cfg, err := mine.LoadConfig(d)
-		if err != nil {
-			return 0, fmt.Errorf("wake-up budget: %w", err)
-		}
-		if cfg != nil {
-			if mine.WingOf(d, cfg) != wing || cfg.WakeUp == nil {
-				return 0, nil
-			}
-			if b := cfg.WakeUp.Budget; b > MaxWakeBudget {
-				return 0, fmt.Errorf("wake-up budget: %s: wake_up.budget %d: want 1 to %d tokens", filepath.Join(d, mine.ConfigName), b, MaxWakeBudget)
-			}
-			return cfg.WakeUp.Budget, nil
-		}
-		if filepath.Dir(d) == d {
-			return 0, nil
-		}
+	if r.From != WingFromConfig || r.Wing != wing {
+		return 0, nil
 	}
+	cfg, err := mine.LoadConfig(r.Project)
+	if err != nil || cfg == nil || cfg.WakeUp == nil {
+		return 0, err
+	}
+	if b := cfg.WakeUp.Budget; b > MaxWakeBudget {
+		return 0, fmt.Errorf("wake-up budget: %s: wake_up.budget %d: want 1 to %d tokens", filepath.Join(r.Project, mine.ConfigName), b, MaxWakeBudget)
+	}
+	return cfg.WakeUp.Budget, nil
 }
 
 // hasIdentity reports whether the user wrote an identity file for wing:
