@@ -32,7 +32,13 @@ type serverProc struct {
 }
 
 func startServer(ctx context.Context, exe, home string, args ...string) (*serverProc, error) {
-	cmd := childCmd(ctx, exe, home, args...)
+	return startCmd(childCmd(ctx, exe, home, args...), strings.Join(args, " "))
+}
+
+// startCmd starts cmd as a server on OS pipes; what names it in errors.
+// The caller sets its folder and environment (startServer, or the loop
+// bench starting it as an agent would).
+func startCmd(cmd *exec.Cmd, what string) (*serverProc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -53,7 +59,7 @@ func startServer(ctx context.Context, exe, home string, args ...string) (*server
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		return nil, fmt.Errorf("start palace %s: %w", strings.Join(args, " "), err)
+		return nil, fmt.Errorf("start palace %s: %w", what, err)
 	}
 	go func() {
 		p.err = cmd.Wait()

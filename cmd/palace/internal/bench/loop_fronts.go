@@ -280,37 +280,6 @@ func (c *loopMCP) stop() error {
 	return err
 }
 
-// startCmd starts cmd as a server on OS pipes, as startServer does for
-// a command it makes itself: here the caller sets the folder and the
-// environment an agent starts it with.
-func startCmd(cmd *exec.Cmd, what string) (*serverProc, error) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	p := &serverProc{cmd: cmd, stdin: inW, stdout: outR, log: &tailBuffer{max: 8192}, done: make(chan struct{})}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, p.log
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, fmt.Errorf("start palace %s: %w", what, err)
-	}
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	return p, nil
-}
-
 // wireTap keeps what the server wrote on stdout while on, so the start
 // cost is counted on the bytes sent, not on the client's decoding of them.
 type wireTap struct {
