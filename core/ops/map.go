@@ -32,6 +32,9 @@ const (
 	MapEntities = 20
 	// mapLineRunes cuts a listed drawer's first line.
 	mapLineRunes = 120
+	// MapParts is how many parts (folders or files) a room of files names;
+	// the rest are counted in MapRoom.Rest.
+	MapParts = 12
 )
 
 // MapRequest asks for the shape of the palace.
@@ -63,27 +66,52 @@ type MapResult struct {
 	Entities []kg.Connected `json:"entities"`
 }
 
-// MapWing is one wing: its rooms' totals, and the rooms.
+// MapWing is one wing: its rooms' totals, the folder holding its mined
+// files, and the rooms.
 type MapWing struct {
 	MapCounts
+	// Root is the deepest folder holding every file the wing mined ("" if
+	// it mined none); the paths of Parts and the citations of Top are
+	// relative to it.
+	Root  string    `json:"root,omitempty"`
 	Rooms []MapRoom `json:"rooms"`
 }
 
-// MapRoom is one room holding live drawers, with the drawers Top asked for.
+// MapRoom is one room holding live drawers: what its files are (Parts)
+// and the drawers Top asked for.
 type MapRoom struct {
 	MapCounts
-	Top []MapDrawer `json:"top,omitempty"`
+	// Parts say what a room of files holds, biggest first: its folders
+	// (a Go package, a directory of docs), and, when one folder holds
+	// most of the room (a flat repository's "general"), that folder's
+	// files in its place. At most MapParts; Rest counts the file drawers
+	// of the parts left out.
+	Parts []MapPart   `json:"parts,omitempty"`
+	Rest  int         `json:"rest,omitempty"`
+	Top   []MapDrawer `json:"top,omitempty"`
+}
+
+// MapPart is a folder (its path ends in "/") or a file of a room, relative
+// to the wing's Root, with its file drawers and the language most of them
+// are in ("" when none is known).
+type MapPart struct {
+	Name     string `json:"name"`
+	Drawers  int    `json:"drawers"`
+	Files    int    `json:"files"`
+	Language string `json:"language,omitempty"`
 }
 
 // MapCounts are the live drawers of a wing or room: how many, how many of
-// each kind (file, conversation, note, diary), and when the oldest and the
-// newest happened (else were mined).
+// each kind (file, conversation, note, diary) and of each language (file
+// drawers whose language is known), and when the oldest and the newest
+// happened (else were mined).
 type MapCounts struct {
-	Name    string         `json:"name"`
-	Drawers int            `json:"drawers"`
-	Kinds   map[string]int `json:"kinds"`
-	Oldest  time.Time      `json:"oldest"`
-	Newest  time.Time      `json:"newest"`
+	Name      string         `json:"name"`
+	Drawers   int            `json:"drawers"`
+	Kinds     map[string]int `json:"kinds"`
+	Languages map[string]int `json:"languages,omitempty"`
+	Oldest    time.Time      `json:"oldest"`
+	Newest    time.Time      `json:"newest"`
 }
 
 // MapDrawer is a drawer listed under its room.
@@ -126,6 +154,9 @@ func Map(ctx context.Context, p *palace.Palace, r MapRequest) (MapResult, error)
 		}
 		w.add(c)
 		w.Rooms[len(w.Rooms)-1].add(c)
+	}
+	if err := res.addFiles(ctx, p, r.Wing); err != nil {
+		return res, err
 	}
 	if err := res.listTop(ctx, p, r); err != nil {
 		return res, err
@@ -191,7 +222,7 @@ func (res *MapResult) listTop(ctx context.Context, p *palace.Palace, r MapReques
 		if ri < 0 {
 			continue
 		}
-		cite := search.Citation(store.Drawer{Source: d.Source, LineStart: d.LineStart, LineEnd: d.LineEnd})
+		cite := search.Citation(store.Drawer{Source: relTo(w.Root, d.Source), LineStart: d.LineStart, LineEnd: d.LineEnd})
 		w.Rooms[ri].Top = append(w.Rooms[ri].Top, MapDrawer{ID: d.ID, Kind: d.Kind, Citation: cite, Line: cutRunes(d.FirstLine, mapLineRunes)})
 	}
 	return nil

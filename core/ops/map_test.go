@@ -50,7 +50,7 @@ func TestMapTopBudget(t *testing.T) {
 	}
 	first := m.Wings[0].Rooms[0].Top[0]
 	if !strings.HasPrefix(first.Line, "room 0 drawer 4 xxx") || !strings.HasSuffix(first.Line, "…") || len([]rune(first.Line)) != mapLineRunes ||
-		first.Citation != "/src/r000/f4.go:1-4" {
+		first.Citation != "r000/f4.go:1-4" {
 		t.Errorf("first drawer of r000: %+v; want the important one, its first line cut to %d runes", first, mapLineRunes)
 	}
 	none, err := Map(ctx, p, MapRequest{})

@@ -91,3 +91,33 @@ func (s *Store) MapTop(ctx context.Context, wing string, perRoom int) ([]MapDraw
 	}
 	return out, rows.Err()
 }
+
+// MapFile is how many live drawers one mined file holds in its room.
+type MapFile struct {
+	Wing    string
+	Room    string
+	Source  string
+	Drawers int
+}
+
+// MapFiles counts the live file drawers per wing, room and source (wing ""
+// is every wing), sorted by wing, room and source: what a map needs to
+// say what a room of code holds and where its wing's files live.
+func (s *Store) MapFiles(ctx context.Context, wing string) ([]MapFile, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT wing, room, source, count(*) FROM drawers
+		WHERE deleted_at IS NULL AND kind = ? AND (? = '' OR wing = ?)
+		GROUP BY wing, room, source ORDER BY wing, room, source`, KindFile, wing, wing)
+	if err != nil {
+		return nil, fmt.Errorf("map files: %w", err)
+	}
+	defer rows.Close()
+	var out []MapFile
+	for rows.Next() {
+		var f MapFile
+		if err := rows.Scan(&f.Wing, &f.Room, &f.Source, &f.Drawers); err != nil {
+			return nil, fmt.Errorf("map files: %w", err)
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
