@@ -77,8 +77,14 @@ forbids any request), so it opens offline.`, ops.MapPageTop),
 	return c
 }
 
-// printMap writes each wing, then its rooms indented, in aligned columns:
-// name, drawers, drawers by kind, the days they span.
+// mapTextParts is how many parts of a room the text map lists (the page
+// tiles all the map names); the others are counted on a "…" line.
+const mapTextParts = 8
+
+// printMap writes each wing (with the folder of its files), then its
+// rooms indented, in aligned columns: name, drawers, drawers by kind, the
+// days they span; under a room of more than one part, its parts (folders
+// or files, relative to the wing's folder) with their main language.
 func printMap(out io.Writer, m ops.MapResult) {
 	if len(m.Wings) == 0 {
 		fmt.Fprintln(out, "the palace holds no drawers")
@@ -99,9 +105,27 @@ func printMap(out io.Writer, m ops.MapResult) {
 		return row{indent + termLine(c.Name), fmt.Sprint(c.Drawers), strings.Join(kinds, ", "), span}
 	}
 	for _, w := range m.Wings {
-		rows = append(rows, line("", w.MapCounts))
+		wr := line("", w.MapCounts)
+		if w.Root != "" {
+			wr.span += "  files in " + termLine(w.Root)
+		}
+		rows = append(rows, wr)
 		for _, r := range w.Rooms {
 			rows = append(rows, line("  ", r.MapCounts))
+			if len(r.Parts) < 2 {
+				continue // one folder says nothing the room does not
+			}
+			rest := r.Rest
+			for i, pt := range r.Parts {
+				if i >= mapTextParts {
+					rest += pt.Drawers
+					continue
+				}
+				rows = append(rows, row{"    " + termLine(pt.Name), fmt.Sprint(pt.Drawers), pt.Language, ""})
+			}
+			if rest > 0 {
+				rows = append(rows, row{"    …", fmt.Sprint(rest), "", ""})
+			}
 		}
 	}
 	var wn, wc, wk int
@@ -109,7 +133,7 @@ func printMap(out io.Writer, m ops.MapResult) {
 		wn, wc, wk = max(wn, utf8.RuneCountInString(r.name)), max(wc, len(r.n)), max(wk, len(r.kinds))
 	}
 	for _, r := range rows {
-		fmt.Fprintf(out, "%-*s  %*s  %-*s  %s\n", wn, r.name, wc, r.n, wk, r.kinds, r.span)
+		fmt.Fprintln(out, strings.TrimRight(fmt.Sprintf("%-*s  %*s  %-*s  %s", wn, r.name, wc, r.n, wk, r.kinds, r.span), " "))
 	}
 	if len(m.Tunnels) > 0 {
 		fmt.Fprintln(out, "\ntunnels")

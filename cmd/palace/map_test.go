@@ -102,12 +102,23 @@ func TestMapPagesInChromium(t *testing.T) {
 	if n := b.eval("document.querySelectorAll('.room').length"); n != 6.0 {
 		t.Errorf("%v room tiles, want 6", n)
 	}
+	// Rooms of two files are tiled by file (api/auth, api/billing,
+	// web/auth), coloured by language; every room is named in the list.
+	if n := b.eval("[...document.querySelectorAll('.part')].map((p) => p.dataset.part + '=' + p.getAttribute('fill')).sort().join(' ')"); !strings.Contains(fmt.Sprint(n), "auth/login.ts=hsl(215") ||
+		!strings.Contains(fmt.Sprint(n), "billing/tax.go=hsl(195") || strings.Count(fmt.Sprint(n), "=") != 6 {
+		t.Errorf("part tiles: %v; want the six files of the three rooms of two, Go and TypeScript coloured apart", n)
+	}
+	for _, want := range []string{"Colour by\nlanguage", "api / auth 3 · go · auth/session.go, auth/token.go", "chats / conversations 1 · conversation", "web / pages 1 · typescript"} {
+		if !strings.Contains(text, want) && !strings.Contains(text, strings.ReplaceAll(want, "\n", " ")) {
+			t.Errorf("map page lacks %q:\n%s", want, text)
+		}
+	}
 	if n := b.eval("document.querySelectorAll('.tunnel').length"); n != 1.0 {
 		t.Errorf("%v tunnel links, want 1", n)
 	}
 	b.eval(`document.querySelector('.room[data-wing="api"][data-room="auth"]').dispatchEvent(new MouseEvent('click'))`)
 	panel := fmt.Sprint(b.eval("document.getElementById('panel').innerText"))
-	for _, want := range []string{"api / auth", "3 drawers (file 2, note 1)", "/src/api/auth/token.go:1-4 package auth", "note The auth service signs tokens"} {
+	for _, want := range []string{"api / auth", "3 drawers (file 2, note 1)", "paths below /src/api", "auth/token.go:1-4 package auth", "note The auth service signs tokens"} {
 		if !strings.Contains(panel, want) {
 			t.Errorf("after a click on api/auth the panel lacks %q:\n%s", want, panel)
 		}

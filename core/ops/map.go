@@ -34,7 +34,7 @@ const (
 	mapLineRunes = 120
 	// MapParts is how many parts (folders or files) a room of files names;
 	// the rest are counted in MapRoom.Rest.
-	MapParts = 12
+	MapParts = 16
 )
 
 // MapRequest asks for the shape of the palace.

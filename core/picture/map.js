@@ -1,8 +1,12 @@
 // The palace map: wings as boxes, their rooms as tiles sized by drawers
-// (a squarified treemap), coloured by the kind most of their drawers are or
-// by the age of their newest drawer; tunnels as dashed links between
-// wings. A click on a room lists the drawers embedded in the page, or, in
-// a VS Code webview, asks the extension to open the room.
+// (a squarified treemap), a room of files cut into its parts (its folders,
+// or the files of the folder holding most of it, so a flat repository's
+// one big room still says what it holds); coloured by language (a palace
+// mostly of files), by the kind most of their drawers are, or by the age
+// of their newest drawer; tunnels as dashed links between wings; every
+// room named in a list under the picture, however small its tile. A click
+// on a room lists the drawers embedded in the page, or, in a VS Code
+// webview, asks the extension to open the room.
 "use strict";
 (function () {
   const W = 1200, H = 700, HEAD = 18;
@@ -11,7 +15,11 @@
   const app = document.getElementById("app");
   app.textContent = "";
   const KINDS = ["file", "conversation", "note", "diary"];
-  let colourBy = "kind";
+  // Colour by language when most drawers are files: by kind, a code
+  // palace is one colour.
+  let files = 0, all = 0;
+  for (const w of data.wings) { files += (w.kinds || {}).file || 0; all += w.drawers; }
+  let colourBy = files * 2 > all ? "language" : "kind";
 
   const day = (t) => (t || "").slice(0, 10);
   const plural = (n, w) => n + " " + w + (n === 1 ? "" : "s");
@@ -25,6 +33,26 @@
   }
   const cssVar = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   function kindColour(k) { return cssVar("--" + (KINDS.includes(k) ? k : "other")); }
+
+  // Languages get hues of their own, the common ones fixed so two maps
+  // agree; the others spread by their name.
+  const LANG_HUES = { go: 195, python: 50, typescript: 215, javascript: 40, rust: 20, c: 260, cpp: 280, java: 0, ruby: 350,
+    markdown: 130, yaml: 300, json: 90, shell: 160, html: 10, css: 240 };
+  const langs = {};
+  for (const w of data.wings) for (const l in w.languages || {}) langs[l] = (langs[l] || 0) + w.languages[l];
+  const langOrder = Object.keys(langs).sort((a, b) => langs[b] - langs[a] || (a < b ? -1 : 1));
+  function langColour(l) {
+    if (!l) return cssVar("--other");
+    let h = LANG_HUES[l];
+    if (h === undefined) { h = 0; for (const c of l) h = (h * 31 + c.charCodeAt(0)) % 360; }
+    return "hsl(" + h + ", 55%, 55%)";
+  }
+  // A room's colour by language: its main language, else (a room of
+  // conversations, notes or diaries) its kind's.
+  function roomLangColour(r) {
+    const l = mainKind(r.languages || {});
+    return l ? langColour(l) : kindColour(mainKind(r.kinds));
+  }
 
   // Ages run from the oldest room's newest drawer (pale) to the newest
   // (deep blue).
@@ -78,7 +106,7 @@
   const bar = html("div", app, undefined, "bar");
   html("span", bar, "Colour by", "muted");
   const buttons = {};
-  for (const mode of ["kind", "age"]) {
+  for (const mode of ["language", "kind", "age"]) {
     const b = html("button", bar, mode);
     b.setAttribute("aria-pressed", String(mode === colourBy));
     b.addEventListener("click", () => { colourBy = mode; paint(); });
@@ -107,15 +135,37 @@
       rect.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openRoom(w, r, rect); } });
       tiles.push({ rect: rect, room: r });
       roomCentres[w.name + "\u0000" + r.name] = { x: rt.x + rt.w / 2, y: rt.y + rt.h / 2 };
-      if (rt.w > 40 && rt.h > 24) {
-        const max = Math.floor(rt.w / 6);
-        const name = r.name.length > max ? r.name.slice(0, Math.max(max - 1, 1)) + "…" : r.name;
-        el("text", { class: "room-label", x: rt.x + 4, y: rt.y + 12 }, g, name);
-        el("text", { class: "room-label", x: rt.x + 4, y: rt.y + 23 }, g, String(r.drawers));
+      const label = (text, x, y, width) => {
+        const max = Math.floor(width / 6);
+        if (max >= 2) el("text", { class: "room-label", x: x, y: y }, g, text.length > max ? text.slice(0, Math.max(max - 1, 1)) + "…" : text);
+      };
+      const parts = r.parts || [];
+      if (parts.length > 1 && rt.w > 60 && rt.h > 50) {
+        // The room's name on a line of its own, its parts tiled below.
+        label(r.name + " · " + r.drawers, rt.x + 4, rt.y + 12, rt.w - 6);
+        const items = parts.map((p) => ({ value: p.drawers, p: p }));
+        if (r.rest) items.push({ value: r.rest, p: { name: "+" + r.rest + " more", drawers: r.rest, language: "", rest: true } });
+        for (const pt of squarify(items, rt.x + 2, rt.y + 16, Math.max(rt.w - 4, 0), Math.max(rt.h - 18, 0))) {
+          const p = pt.item.p;
+          const pr = el("rect", { class: "part", x: pt.x, y: pt.y, width: Math.max(pt.w, 0), height: Math.max(pt.h, 0), "data-part": p.name }, g);
+          el("title", {}, pr, w.name + " / " + r.name + " / " + p.name + ": " + plural(p.drawers, "drawer") + (p.files ? " in " + plural(p.files, "file") : "") + (p.language ? ", " + p.language : ""));
+          pr.addEventListener("click", () => openRoom(w, r, rect));
+          tiles.push({ rect: pr, part: p, room: r });
+          // A file is named by its base name (its folder is in the
+          // tooltip), a folder by its path.
+          const name = p.name.endsWith("/") ? p.name : p.name.split("/").pop();
+          if (pt.w > 30 && pt.h > 13) label(name, pt.x + 3, pt.y + 11, pt.w - 4);
+          if (pt.w > 30 && pt.h > 26) label(String(p.drawers), pt.x + 3, pt.y + 22, pt.w - 4);
+        }
+      } else if (rt.w > 40 && rt.h > 24) {
+        label(r.name, rt.x + 4, rt.y + 12, rt.w);
+        label(String(r.drawers), rt.x + 4, rt.y + 23, rt.w);
+      } else if (rt.w > 14 && rt.h > 11) {
+        label(r.name, rt.x + 2, rt.y + 10, rt.w); // a small room keeps its name, cut
       }
     }
     el("rect", { class: "wing-box", x: wt.x + 0.5, y: wt.y + 0.5, width: Math.max(wt.w - 1, 0), height: Math.max(wt.h - 1, 0) }, g);
-    el("title", {}, g, w.name + ": " + plural(w.drawers, "drawer") + " in " + plural(w.rooms.length, "room") + " (" + kindsText(w.kinds) + ")");
+    el("title", {}, g, w.name + ": " + plural(w.drawers, "drawer") + " in " + plural(w.rooms.length, "room") + " (" + kindsText(w.kinds) + ")" + (w.root ? ", files in " + w.root : ""));
     const label = w.name + " · " + w.drawers;
     const max = Math.floor(wt.w / 7);
     if (max >= 3) el("text", { class: "wing-label", x: wt.x + 4, y: wt.y + 13 }, g, label.length > max ? label.slice(0, max - 1) + "…" : label);
@@ -144,9 +194,24 @@
 
   function paint() {
     for (const m in buttons) buttons[m].setAttribute("aria-pressed", String(m === colourBy));
-    for (const t of tiles) t.rect.setAttribute("fill", colourBy === "kind" ? kindColour(mainKind(t.room.kinds)) : ageColour(t.room.newest));
+    for (const t of tiles) {
+      let fill;
+      if (colourBy === "kind") fill = kindColour(mainKind(t.room.kinds));
+      else if (colourBy === "age") fill = ageColour(t.room.newest);
+      else fill = t.part ? (t.part.rest ? cssVar("--ended") : langColour(t.part.language)) : roomLangColour(t.room);
+      t.rect.setAttribute("fill", fill);
+    }
     legend.textContent = "";
-    if (colourBy === "kind") {
+    if (colourBy === "language") {
+      for (const l of langOrder.slice(0, 10)) {
+        const c = html("span", legend, undefined, "chip");
+        html("span", c, undefined, "swatch").style.background = langColour(l);
+        c.appendChild(document.createTextNode(l));
+      }
+      const c = html("span", legend, undefined, "chip");
+      html("span", c, undefined, "swatch").style.background = langColour("");
+      c.appendChild(document.createTextNode("other"));
+    } else if (colourBy === "kind") {
       for (const k of KINDS) {
         const c = html("span", legend, undefined, "chip");
         html("span", c, undefined, "swatch").style.background = kindColour(k);
@@ -166,14 +231,29 @@
   panel.id = "panel";
   html("p", panel, vscode ? "Click a room to list its drawers and search it." : "Click a room to list its drawers.", "muted");
 
+  // Every room by name, whatever the size of its tile.
+  html("h2", app, "Rooms");
+  const roomList = html("ul", app, undefined, "list rooms");
+  for (const w of data.wings) for (const r of w.rooms) {
+    const li = html("li", roomList);
+    const b = html("button", li, w.name + " / " + r.name);
+    b.addEventListener("click", () => openRoom(w, r, tiles.find((t) => !t.part && t.room === r).rect));
+    const what = mainKind(r.languages || {}) || mainKind(r.kinds);
+    const parts = (r.parts || []).slice(0, 4).map((p) => p.name).join(", ");
+    li.appendChild(document.createTextNode(" " + r.drawers + " · " + what + (parts ? " · " + parts + ((r.parts.length > 4 || r.rest) ? ", …" : "") : "")));
+  }
+
   function openRoom(w, r, rect) {
-    for (const t of tiles) t.rect.classList.toggle("selected", t.rect === rect);
+    for (const t of tiles) t.rect.classList.toggle("selected", t.rect === rect || (t.part !== undefined && t.room === r));
     // In VS Code the Search view also opens on the room; the list here
     // shows its drawers even when no drawer says the room's name.
     if (vscode) vscode.postMessage({ type: "openRoom", wing: w.name, room: r.name });
     panel.textContent = "";
     html("h2", panel, w.name + " / " + r.name);
-    html("p", panel, plural(r.drawers, "drawer") + " (" + kindsText(r.kinds) + "), " + day(r.oldest) + " to " + day(r.newest), "muted");
+    html("p", panel, plural(r.drawers, "drawer") + " (" + kindsText(r.kinds) + "), " + day(r.oldest) + " to " + day(r.newest) + (w.root ? "; paths below " + w.root : ""), "muted");
+    if ((r.parts || []).length) {
+      html("p", panel, "Holds " + r.parts.map((p) => p.name + " (" + p.drawers + ")").join(", ") + (r.rest ? " and " + plural(r.rest, "more drawer") : ""));
+    }
     const ul = html("ul", panel);
     for (const d of r.top || []) {
       const li = html("li", ul);
