@@ -309,6 +309,41 @@ local function main()
     and panel_text():find(empty, 1, true) ~= nil, panel_text())
   vim.cmd('PalaceRelevant')
 
+  -- An error variable under the cursor is noise: the server skips it and
+  -- says so in the answer's note, which the panel shows under its title.
+  local retry = write('src/retry.go', [[
+package upload
+
+// retryUpload verifies an upload once more before giving up.
+func retryUpload(data []byte, want uint32) error {
+	err := verifyUpload(data, want)
+	if err != nil {
+		return err
+	}
+	return nil
+}
+]])
+  vim.cmd('edit ' .. retry)
+  local retry_buf = vim.api.nvim_get_current_buf()
+  wait(5000, function()
+    return vim.lsp.buf_is_attached(retry_buf, client.id)
+  end)
+  vim.api.nvim_win_set_cursor(0, { 6, 4 }) -- err of "if err != nil"
+  before = relevant_n.value
+  vim.cmd('PalaceRelevant')
+  wait(10000, function()
+    return relevant_n.value > before
+  end)
+  local note = palace.last_relevant and palace.last_relevant.note or ''
+  local top2 = vim.api.nvim_buf_get_lines(panel.buf, 0, 3, false)
+  check('the note on an error variable shows under the title', note:find('Skipped err under the cursor', 1, true) == 1
+    and (top2[1] or ''):match('^Relevant: retryUpload  %(%d+%)$') ~= nil and top2[2] == (panel.uncode(panel.one_line(note))) and top2[3] == '',
+    note .. '\n' .. panel_text())
+  if os.getenv('PALACE_TEST_VERBOSE') then
+    out(panel_text())
+  end
+  vim.cmd('PalaceRelevant')
+
   -- A save re-mines the file (palace/didIndex), then its new text is found.
   vim.cmd('edit ' .. ws .. '/src/checksum.go')
   local checksum = vim.api.nvim_get_current_buf()
@@ -407,8 +442,10 @@ local function main()
     out(text)
   end
 
-  -- :PalaceMap shows the wings and rooms with their sizes; <CR> on a room
-  -- searches that room for what is typed.
+  -- :PalaceMap shows the wings (with the folder holding their files), the
+  -- rooms and each room's parts (its files here: src is a flat room) with
+  -- their sizes; <CR> on a room lists its drawers (palace/map's: nothing
+  -- is asked or searched), s searches that room for what is typed.
   local maps = count('PalaceMap')
   vim.cmd('PalaceMap')
   wait(10000, function()
@@ -417,18 +454,46 @@ local function main()
   local mapbuf = vim.fn.bufnr('palace://map')
   local maplines = mapbuf ~= -1 and vim.fn.getbufline(mapbuf, 1, '$') or {}
   text = table.concat(maplines, '\n')
-  local srcline
+  local srcline, partlines
   for i, l in ipairs(maplines) do
     if l:match('^  src%s+%d+%s+file %d+') then
       srcline = i
     end
   end
+  partlines = {}
+  for i = (srcline or #maplines) + 1, #maplines do
+    if not maplines[i]:match('^    %S') then
+      break
+    end
+    table.insert(partlines, maplines[i])
+  end
   check(':PalaceMap shows the wing and its rooms with sizes', text:find('\nproj%s+%d+%s+file %d+') ~= nil and srcline ~= nil
     and text:find('\n  docs%s+1%s+file 1') ~= nil, text)
   check('the map counts in words that agree', text:find('Palace map: 1 wing, 3 rooms, ', 1, true) == 1, maplines[1])
+  check("the map's header says both keys", maplines[1]:find('<CR> on a room lists its drawers, s searches it', 1, true) ~= nil, maplines[1])
+  check('the wing line ends with its root', text:find('\nproj%s+%d+%s+file %d+[^\n]-  %(' .. vim.pesc(ws) .. '%)\n') ~= nil, text)
+  -- The counts' last digits share a column on wing, room and part lines.
+  local count_end = function(l)
+    local _, e = l:find('^%s*%S+%s+%d+')
+    return e
+  end
+  local aligned = #partlines > 0 and count_end(maplines[srcline]) ~= nil
+  for _, l in ipairs(partlines) do
+    aligned = aligned and count_end(l) == count_end(maplines[srcline])
+  end
+  check("the flat room src shows its files as parts, one level deeper, aligned",
+    #partlines >= 2 and partlines[1]:match('^    src/%S+%.go%s+%d+%s+go$') ~= nil and table.concat(partlines, '\n'):find('src/upload.go', 1, true) ~= nil
+    and table.concat(partlines, '\n'):find('src/checksum.go', 1, true) ~= nil and aligned, text)
   check('the map is a scratch buffer', vim.api.nvim_get_current_buf() == mapbuf and vim.bo.buftype == 'nofile' and not vim.bo.modifiable)
+  -- A room holding more files than its parts name counts the rest.
+  local more = require('palace.map').lines({ wings = { { name = 'cobra', drawers = 30, kinds = { file = 30 }, root = '/tmp/cobra', rooms = {
+    { name = 'general', drawers = 30, kinds = { file = 30 }, parts = { { name = 'command.go', drawers = 12, files = 1, language = 'go' },
+      { name = 'doc/', drawers = 9, files = 4, language = 'markdown' } }, rest = 9 } } } } })
+  check('a room says how many drawers its parts leave out', more[3]:find('(/tmp/cobra)', 1, true) ~= nil and more[5]:match('^    command%.go%s+12%s+go$') ~= nil
+    and more[6]:match('^    doc/%s+9%s+markdown, 4 files$') ~= nil and more[7] == '    +9 more drawers', table.concat(more, '\n'))
   if os.getenv('PALACE_TEST_VERBOSE') then
     out(text)
+    out(table.concat(more, '\n'))
   end
   local asked
   vim.ui.input = function(opts, on_confirm)
@@ -438,6 +503,39 @@ local function main()
   palace.last_search = nil
   vim.api.nvim_win_set_cursor(0, { srcline or 1, 0 })
   vim.cmd('execute "normal \\<CR>"')
+  local listed = panel_text()
+  local src_top = {}
+  for _, w in ipairs(require('palace.map').last.wings or {}) do
+    for _, r in ipairs(w.rooms or {}) do
+      if r.name == 'src' then
+        src_top = r.top or {}
+      end
+    end
+  end
+  check("<CR> on a room lists its drawers without asking anything", asked == nil and palace.last_search == nil and panel.mode == 'room'
+    and #src_top >= 2 and #panel.hits == #src_top and listed:match('^Room: proj/src  %(' .. #src_top .. '%)') ~= nil
+    and listed:find('src/checksum.go:', 1, true) ~= nil and listed:find('src/upload.go:', 1, true) ~= nil, tostring(asked) .. '\n' .. listed)
+  check('the listing puts the cursor on its first drawer', vim.api.nvim_get_current_win() == panel.win and hit_line(1) ~= nil
+    and vim.api.nvim_win_get_cursor(panel.win)[1] == hit_line(1))
+  local first_hit = panel.hits[1] or {}
+  vim.cmd('execute "normal \\<CR>"')
+  check("<CR> on a listed drawer opens its file at its lines", first_hit.uri ~= nil
+    and vim.api.nvim_buf_get_name(0) == vim.uri_to_fname(first_hit.uri) and vim.api.nvim_win_get_cursor(0)[1] == first_hit.line_start,
+    vim.api.nvim_buf_get_name(0) .. ' ' .. vim.inspect(first_hit))
+  -- A room holding more than palace/map lists says so.
+  require('palace.map').list_room({ wing = 'proj', room = 'src', root = ws, drawers = 9, top = src_top })
+  check('a room holding more says the first ones are listed', vim.api.nvim_buf_get_lines(panel.buf, 1, 2, false)[1]
+    == string.format('9 drawers in proj/src: the first %d listed; search to find the others (s on the room in the map).', #src_top), panel_text())
+  vim.cmd('PalaceMap')
+  wait(10000, function()
+    return maps.value >= 2
+  end)
+  mapbuf = vim.fn.bufnr('palace://map')
+  if vim.fn.bufwinid(mapbuf) ~= -1 then
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(mapbuf))
+  end
+  vim.api.nvim_win_set_cursor(0, { srcline or 1, 0 })
+  vim.cmd('normal s')
   vim.ui.input = input
   wait(10000, function()
     return palace.last_search ~= nil
@@ -446,8 +544,8 @@ local function main()
   for _, h in ipairs(palace.last_search and palace.last_search.hits or {}) do
     inroom = inroom and h.wing == 'proj' and h.room == 'src'
   end
-  check('<CR> on a room asks what to search for there', asked == 'Search proj/src: ', asked)
-  check('<CR> on a room searches only that room', inroom, palace.last_search and vim.inspect(palace.last_search.hits))
+  check('s on a room asks what to search for there', asked == 'Search proj/src: ', asked)
+  check('s on a room searches only that room', inroom, palace.last_search and vim.inspect(palace.last_search.hits))
   check('the panel title shows the scope', vim.api.nvim_buf_get_lines(panel.buf, 0, 1, false)[1]:match('^Search: checksum in proj/src  %(%d+%)$') ~= nil,
     panel_text())
 

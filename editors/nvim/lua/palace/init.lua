@@ -354,7 +354,9 @@ function M.refresh_relevant(force)
     if not what or what == '' then
       what = (res.clues and res.clues.identifier ~= '' and res.clues.identifier) or res.query or ''
     end
-    panel.render('Relevant: ' .. what, res.hits or {}, res.empty)
+    -- note: what under the cursor was skipped as noise (an error
+    -- variable, a receiver, a package line ...), shown under the title.
+    panel.render('Relevant: ' .. what, res.hits or {}, res.empty, res.note)
     M.last_relevant = res
     fire('PalaceRelevant', res)
   end, buf)

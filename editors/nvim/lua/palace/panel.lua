@@ -5,9 +5,10 @@ local P = {
   buf = nil, -- the panel buffer, kept while hidden
   win = nil,
   src_win = nil, -- the code window the panel belongs to
-  mode = nil, -- 'relevant' or 'search'
+  mode = nil, -- 'relevant', 'search' or 'room' (a room's drawers, from :PalaceMap)
   title = '',
   hits = {},
+  note = nil, -- the sentence under the title, if any
   line_hit = {}, -- panel line -> index in hits
   on_open = nil, -- set by init.lua: function(hit, win)
   on_clear = nil, -- set by init.lua: drops the search's scope (x)
@@ -126,6 +127,7 @@ local function buffer()
       syntax match PalaceWingRoom /\[[^]]*\]/ contained
       highlight default link PalaceTitle Title
       highlight default link PalaceEmpty Comment
+      highlight default link PalaceNote Comment
       highlight default link PalaceLocation Directory
       highlight default link PalaceWingRoom Comment
       highlight default link PalaceMatch Search
@@ -184,10 +186,22 @@ local function where(h)
 end
 
 -- empty: the server's sentence saying why there are no hits, if any.
-function P.render(title, hits, empty)
-  P.title, P.hits, P.empty, P.line_hit = title, hits, empty, {}
-  local lines = { string.format('%s  (%d)', title, #hits), '' }
+-- note: a sentence shown under the title whatever the hits (Relevant's
+-- note on what under the cursor was skipped as noise, a room listing's
+-- "the first 5 listed"), markdown like the others.
+function P.render(title, hits, empty, note)
+  P.title, P.hits, P.empty, P.note, P.line_hit = title, hits, empty, note, {}
+  local lines = { string.format('%s  (%d)', title, #hits) }
   local highlights = {} -- {line (0-based), group, first, last}
+  if note and note ~= '' then
+    local text, spans = P.uncode(P.one_line(note))
+    table.insert(lines, text)
+    table.insert(highlights, { #lines - 1, 'PalaceNote', 0, -1 })
+    for _, c in ipairs(spans) do
+      table.insert(highlights, { #lines - 1, 'PalaceCode', c[1], c[2] })
+    end
+  end
+  table.insert(lines, '')
   for i, h in ipairs(hits) do
     table.insert(lines, where(h))
     P.line_hit[#lines] = i
@@ -231,7 +245,7 @@ function P.drop(id)
     return h.id ~= id
   end, P.hits)
   if #kept ~= #P.hits then
-    P.render(P.title, kept, P.empty)
+    P.render(P.title, kept, P.empty, P.note)
   end
 end
 
