@@ -19,14 +19,29 @@
     (with-current-buffer (get-buffer-create "*palace*")
       (let ((inhibit-read-only t))
         (erase-buffer)
-        (insert (format "Relevant: %s\n\n" (plist-get res :about)))
+        (insert (format "Relevant: %s\n" (plist-get res :about)))
+        (when (plist-get res :note) (insert (plist-get res :note) "\n"))
+        (insert "\n")
         (if (seq-empty-p hits)
-            (insert (plist-get res :empty) "\n")
+            ;; messages are Markdown; show `code` as code's words
+            (insert (replace-regexp-in-string "`" "" (plist-get res :empty)) "\n")
           (seq-doseq (h hits)
             (insert (format "%s:%s  %s\n  %s\n\n"
                             (plist-get h :relPath) (plist-get h :line_start) (plist-get h :why)
                             ;; matches come as **word**; show the words
                             (replace-regexp-in-string "\\*\\*" "" (or (plist-get h :snippet) "")))))))
+      (special-mode)
+      (display-buffer (current-buffer)))
+    res))
+
+(defun palace-wake-up ()
+  "Show the handoff an agent's session starts with (palace/wakeUp), and return it."
+  (interactive)
+  (let ((res (jsonrpc-request (eglot--current-server-or-lose) :palace/wakeUp nil)))
+    (with-current-buffer (get-buffer-create "*palace wake-up*")
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (insert (plist-get res :text)))
       (special-mode)
       (display-buffer (current-buffer)))
     res))

@@ -36,7 +36,7 @@
 (defconst palace-test-fixture
   '(("src/upload.go" . "package upload\n\nimport \"errors\"\n\n// verifyUpload checks a finished upload against the checksum the client sent.\nfunc verifyUpload(data []byte, want uint32) error {\n\tgot := computeChecksum(data)\n\tif got != want {\n\t\treturn errors.New(\"upload corrupted\")\n\t}\n\treturn nil\n}\n")
     ("src/checksum.go" . "package upload\n\nimport \"hash/crc32\"\n\nvar table = crc32.MakeTable(crc32.Castagnoli)\n\n// computeChecksum returns the CRC-32C of b.\nfunc computeChecksum(b []byte) uint32 {\n\treturn crc32.Checksum(b, table)\n}\n")
-    ("docs/integrity.txt" . "Upload integrity\n\nEvery upload is checked with computeChecksum before it is stored.\n"))
+    ("docs/integrity.txt" . "Upload integrity\n\nEvery upload is checked with computeChecksum before it is stored.\nThe spec: https://example.com/specs/crc32c\n"))
   "The workspace: the cursor on computeChecksum in docs/integrity.txt should
 bring its definition in src/checksum.go first.")
 
@@ -105,6 +105,30 @@ bring its definition in src/checksum.go first.")
                                   (string-match-p "^src/checksum.go:1  definition of computeChecksum" shown)
                                   (not (string-match-p "\\*\\*" shown)))
                              shown)))
+      ;; A URL under point is noise: the answer and *palace* say so.
+      (goto-char (point-min))
+      (search-forward "example.com/sp")
+      (let* ((res (palace-relevant))
+             (shown (with-current-buffer "*palace*" (buffer-string))))
+        (palace-test-check "*palace* shows the note on what was skipped at point"
+                           (and (plist-get res :note) (string-match-p "^Skipped the URL under the cursor" shown))
+                           shown))
+      ;; The wake-up handoff: the text an agent's SessionStart gets, as the
+      ;; CLI prints it for the folder's wing.
+      (let* ((res (palace-wake-up))
+             (shown (with-current-buffer "*palace wake-up*" (buffer-string)))
+             (cli (with-temp-buffer
+                    (let ((default-directory ws))
+                      (call-process bin nil t nil "wake-up" "--wing" "ws"))
+                    (buffer-string))))
+        (palace-test-check "palace-wake-up shows the handoff the CLI prints for the folder"
+                           (and (string-match-p "computeChecksum\\|upload" shown)
+                                (equal (string-trim shown) (string-trim cli)))
+                           (list shown cli)))
+      (with-current-buffer (find-buffer-visiting (expand-file-name "docs/integrity.txt" ws))
+        (goto-char (point-min))
+        (search-forward "computeChecksum")
+        (backward-char 3))
       ;; Hover (on, by the configuration's initializationOptions).
       (let* ((h (jsonrpc-request server :textDocument/hover
                                  `(:textDocument ,(eglot--TextDocumentIdentifier)
