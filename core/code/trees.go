@@ -23,6 +23,8 @@ type Trees struct {
 	max   int
 	kept  map[string]kept
 	order []string // paths, least recently put first
+	// reused counts the cuts SplitFile took from here, unparsed (Reused).
+	reused int
 }
 
 // kept is a file's last text and its tree, and the cut of that text once
@@ -91,7 +93,17 @@ func (ts *Trees) cutOf(path, text, lang string, size int) ([]Chunk, error, bool)
 	if !ok || k.cut == nil || k.cut.size != size || k.lang != lang || k.text != text {
 		return nil, nil, false
 	}
+	ts.reused++
 	return slices.Clone(k.cut.chunks), k.cut.err, true
+}
+
+// Reused is how many times SplitFile took a kept cut instead of parsing:
+// what tells a save of the text an editor's server cut while the user
+// typed from a save that was parsed (server/lsp's tests read it).
+func (ts *Trees) Reused() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.reused
 }
 
 // keepCut records the cut of path's kept text, if the kept tree is still

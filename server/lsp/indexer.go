@@ -47,6 +47,10 @@ type indexer struct {
 // many times its file's size, and the server's idle memory has a budget.
 const keptTrees = 8
 
+// newTrees makes the indexer's code.Trees; a variable so that a test can
+// keep the one a session's indexer uses and read what it reused.
+var newTrees = code.NewTrees
+
 // job is the pending work for one folder.
 type job struct {
 	folder   *folder
@@ -96,7 +100,7 @@ func newIndexer(s *server) *indexer {
 	ix := &indexer{
 		s: s, wake: make(chan struct{}, 1), done: make(chan struct{}),
 		pending: map[string]*job{}, state: map[string]*folderState{}, tokens: map[string]context.CancelFunc{},
-		started: map[string]time.Time{}, trees: code.NewTrees(keptTrees),
+		started: map[string]time.Time{}, trees: newTrees(keptTrees),
 	}
 	ix.vec = newVectorFiller(s)
 	ix.prep = newPreparer(s.bg, ix.trees)

@@ -8,10 +8,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/palace-dev/palace/core/code"
 )
 
 // started returns a client initialized on a fresh copy of the fixture, with
@@ -547,17 +550,41 @@ func TestRelevantSeesUnsavedEdits(t *testing.T) {
 }
 
 // A file cut while it was typed (didChange) and then saved is mined as
-// what the save wrote: the text typed when it is the file's, the file's
-// own when the editor's text differs.
+// what the save wrote: the text typed when it is the file's, its cut taken
+// as the preparer made it (not parsed again), the file's own when the
+// editor's text differs (parsed, the typed cut left unused).
 func TestSaveAfterChangeMinesTheFile(t *testing.T) {
+	var (
+		mu    sync.Mutex
+		trees *code.Trees
+	)
+	made := newTrees
+	newTrees = func(n int) *code.Trees {
+		mu.Lock()
+		defer mu.Unlock()
+		trees = made(n)
+		return trees
+	}
+	t.Cleanup(func() { newTrees = made })
+	reused := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if trees == nil {
+			t.Fatal("the session made no code.Trees")
+		}
+		return trees.Reused()
+	}
 	c, root := started(t, nil)
 	path := filepath.Join(root, "src", "typed.go")
 	uri := fileURI(path)
 	typed := "package src\n\n// typedAlpha is what the user typed.\nfunc typedAlpha() int { return 1 }\n"
 	ondisk := "package src\n\n// typedBeta is what the file holds.\nfunc typedBeta() int { return 2 }\n"
-	for _, step := range []struct{ change, save, found, gone string }{
-		{typed, typed, "typedAlpha", ""},
-		{typed + "\nfunc typedGamma( {\n", ondisk, "typedBeta", "typedAlpha"},
+	for _, step := range []struct {
+		change, save, found, gone string
+		reused                    int // kept cuts taken so far
+	}{
+		{typed, typed, "typedAlpha", "", 1},
+		{typed + "\nfunc typedGamma( {\n", ondisk, "typedBeta", "typedAlpha", 1},
 	} {
 		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
 			"contentChanges": []any{map[string]any{"text": step.change}}})
@@ -565,6 +592,9 @@ func TestSaveAfterChangeMinesTheFile(t *testing.T) {
 		m := c.save(path, step.save)
 		if n := c.waitIndexed(m, path); n["drawers"].(float64) < 1 {
 			t.Fatalf("didIndex %v", n)
+		}
+		if n := reused(); n != step.reused {
+			t.Errorf("%s: %d cuts were taken kept, want %d: the save of the text cut while it was typed must not parse it again, a save of other text must", step.found, n, step.reused)
 		}
 		hits := hitsOf(t, c.mustCall("palace/search", map[string]any{"query": step.found, "mode": "lexical"}))
 		if len(hits) != 1 || hits[0]["source"] != path || !strings.Contains(fmt.Sprint(hits[0]["metadata"]), step.found) {
