@@ -129,6 +129,14 @@ func (p *Palace) Close() error {
 	return errors.Join(errs...)
 }
 
+// Home is the palace's folder (where palace.db, the audit log and the
+// models live).
+func (p *Palace) Home() string { return p.Store.Home() }
+
+// SetActor names the front (cli, mcp, lsp, hook) and its client in the
+// audit lines of the writes that follow.
+func (p *Palace) SetActor(front, client string) { p.Store.SetActor(front, client) }
+
 // Embedder loads the embedding model on first use. A nil Embedder means
 // lexical search only; Choice says why. An error means a model is configured
 // but unusable (its message names the file); callers may carry on lexically.
