@@ -65,6 +65,7 @@ const layers = `
 
 	# The engine, bottom to top.
 	core/cjk, core/embed, core/query, core/store < core/palace;
+	core/palace < core/palace/palacetest; # tests' throwaway palaces
 	core/input, core/query, core/store < core/route;
 	core/dates, core/extract, core/input, core/store, EXT < core/kg;
 	core/dates, core/input, core/palace, core/query, core/route < core/search;
