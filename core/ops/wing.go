@@ -138,3 +138,24 @@ func walkToProject(dir string) (ResolvedWing, error) {
 	}
 	return ResolvedWing{Wing: mine.WingOf(dir, nil), Project: dir, From: WingFromFolder}, nil
 }
+
+// FolderWing is the wing of a folder a server was given (an editor's
+// workspace folder): ResolveWing's, else, when that fails (a palace.yaml
+// that cannot be read, a broad folder), the folder's own name, which the
+// mine then reports the problem under.
+func FolderWing(dir string) string {
+	if w, err := ResolveWing(dir); err == nil {
+		return w.Wing
+	}
+	return mine.WingOf(dir, nil)
+}
+
+// Wings are the names a wing filter accepts (wings holding a drawer or a
+// taxonomy room), sorted: what a client completes a wing argument from.
+func Wings(ctx context.Context, p *palace.Palace) ([]string, error) {
+	ws, err := p.Store.Wings(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("wings: %w", err)
+	}
+	return ws, nil
+}

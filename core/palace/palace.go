@@ -129,6 +129,10 @@ func (p *Palace) Close() error {
 	return errors.Join(errs...)
 }
 
+// CloseDatabase closes the database alone, leaving the model (an
+// embedding batch may still run inside it) to the process's end.
+func (p *Palace) CloseDatabase() error { return p.Store.Close() }
+
 // Home is the palace's folder (where palace.db, the audit log and the
 // models live).
 func (p *Palace) Home() string { return p.Store.Home() }

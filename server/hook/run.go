@@ -15,7 +15,6 @@ import (
 
 	"github.com/palace-dev/palace/core/fsx"
 	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -206,20 +205,20 @@ type RunOptions struct {
 
 // Result says what a hook run did.
 type Result struct {
-	Agent      string        `json:"agent"`
-	Event      string        `json:"event"`
-	Session    string        `json:"session"`
-	Transcript string        `json:"transcript,omitempty"`
-	Wing       string        `json:"wing"`
-	Summary    *mine.Summary `json:"summary,omitempty"`
-	Embedded   int           `json:"embedded"`
-	Pending    int           `json:"pending"`
+	Agent      string           `json:"agent"`
+	Event      string           `json:"event"`
+	Session    string           `json:"session"`
+	Transcript string           `json:"transcript,omitempty"`
+	Wing       string           `json:"wing"`
+	Summary    *ops.MineSummary `json:"summary,omitempty"`
+	Embedded   int              `json:"embedded"`
+	Pending    int              `json:"pending"`
 	// Partial says the deadline came before the end of the transcript:
 	// what was read is stored, and the next run goes on from there.
 	Partial bool `json:"partial,omitempty"`
 	// Project is the project folder a Stop mined, with its summary.
-	Project        string        `json:"project,omitempty"`
-	ProjectSummary *mine.Summary `json:"project_summary,omitempty"`
+	Project        string           `json:"project,omitempty"`
+	ProjectSummary *ops.MineSummary `json:"project_summary,omitempty"`
 	// Humans is the count of human messages in the transcript.
 	Humans int `json:"humans,omitempty"`
 	// Checkpoint is the id of the session's checkpoint as this run left
@@ -387,9 +386,9 @@ func Run(ctx context.Context, p *palace.Palace, in Input, o RunOptions) (Result,
 func mineTranscript(ctx context.Context, p *palace.Palace, res *Result) (int, error) {
 	// Embedding is asked for only when a mine added drawers: loading the
 	// model costs more than most hook runs take.
-	m, err := ops.Mine(ctx, p, ops.MineRequest{Path: res.Transcript, Wing: res.Wing, Mode: mine.ModeConvos, NoVectors: true})
+	m, err := ops.Mine(ctx, p, ops.MineRequest{Path: res.Transcript, Wing: res.Wing, Mode: ops.MineConvos, NoVectors: true})
 	res.Summary = m.Summary
-	if err != nil && m.Summary != nil && mine.IsInterrupted(err) && ctx.Err() != nil {
+	if err != nil && m.Summary != nil && ops.Classify(err) == ops.Cancelled && ctx.Err() != nil {
 		res.Partial = true
 		return m.DrawersAdded, nil
 	}
@@ -420,7 +419,7 @@ func mineProject(ctx context.Context, p *palace.Palace, cwd, userHome string, re
 	}
 	m, err := ops.Mine(ctx, p, ops.MineRequest{Path: dir, DefaultWing: res.Wing, NoVectors: true})
 	res.ProjectSummary = m.Summary
-	if err != nil && !(mine.IsInterrupted(err) && ctx.Err() != nil) {
+	if err != nil && !(ops.Classify(err) == ops.Cancelled && ctx.Err() != nil) {
 		res.ProjectError = err.Error()
 	}
 	return m.DrawersAdded
@@ -438,18 +437,18 @@ func ProjectDir(cwd, userHome string) string {
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return ""
 	}
-	usable := func(d string) bool { return d != filepath.Dir(d) && d != filepath.Clean(userHome) }
-	for d := cwd; usable(d); d = filepath.Dir(d) {
-		if cfg, err := mine.LoadConfig(d); err == nil && cfg != nil {
-			return d
+	// The project ops.ResolveWing names the wing by, unless only the
+	// folder's own name did, or it holds the user's home.
+	w, err := ops.ResolveWing(cwd)
+	if err != nil || w.From == ops.WingFromFolder {
+		return ""
+	}
+	if userHome != "" {
+		if rel, err := filepath.Rel(w.Project, filepath.Clean(userHome)); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return ""
 		}
 	}
-	for d := cwd; usable(d); d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-	}
-	return ""
+	return w.Project
 }
 
 // sessionStart answers with the wake-up of the session's wing; after a

@@ -3,10 +3,11 @@ package lsp
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
-	"github.com/palace-dev/palace/core/search"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // InitOptions are the initializationOptions the server accepts. Every field
@@ -70,9 +71,7 @@ func parseInitOptions(raw json.RawMessage) (config, []string, error) {
 		}
 	}
 	sort.Strings(unknown)
-	switch o.RelevantMode {
-	case search.ModeAuto, search.ModeLexical, search.ModeVector, search.ModeHybrid:
-	default:
+	if o.RelevantMode != "" && !slices.Contains(ops.SearchModes, o.RelevantMode) {
 		return cfg, unknown, invalidParams("initializationOptions.relevantMode: %q: want lexical, vector or hybrid", o.RelevantMode)
 	}
 	cfg.home, cfg.wing, cfg.wings, cfg.hover, cfg.relevantMode = o.Home, strings.TrimSpace(o.Wing), o.Wings, o.Hover, o.RelevantMode

@@ -8,7 +8,7 @@ import (
 // didChange keeps the editor's current text, so palace/relevant and hover
 // read the identifier and function the cursor is really on, unsaved edits
 // included, and, when saves are mined, has a source file in a workspace
-// folder cut once the typing pauses, so its save only writes (preparer).
+// folder cut once the typing pauses, so its save only writes (ops.Preparer).
 // The server asks for full-document sync: a change carries the whole text,
 // and the last one wins.
 func didChange(_ context.Context, s *server, raw json.RawMessage) error {
@@ -38,7 +38,7 @@ func didChange(_ context.Context, s *server, raw json.RawMessage) error {
 		return err
 	}
 	if path := uriPath(ps.TextDocument.URI); s.cfg.mineOnSave && s.folders.of(path) != nil {
-		s.idx.prep.changed(path, last.Text)
+		s.idx.prep.Changed(path, last.Text)
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/palace-dev/palace/core/fsx"
-	"github.com/palace-dev/palace/core/relevant"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // documents holds the text of open documents, kept current by full-document
@@ -17,15 +17,15 @@ type documents struct {
 type document struct {
 	path string
 	text string
-	// size is the text's length when it is over relevant.MaxTextBytes:
+	// size is the text's length when it is over ops.MaxDocumentBytes:
 	// such a text is not kept, and reading the document says why.
 	size int
 }
 
 // set keeps text, or only its size when it is over the limit the clues
-// read (relevant.MaxTextBytes); the error says so, for the log.
+// read (ops.MaxDocumentBytes); the error says so, for the log.
 func (doc *document) set(u, text string) error {
-	if len(text) > relevant.MaxTextBytes {
+	if len(text) > ops.MaxDocumentBytes {
 		doc.text, doc.size = "", len(text)
 		return tooLarge(u, len(text))
 	}
@@ -34,7 +34,7 @@ func (doc *document) set(u, text string) error {
 }
 
 func tooLarge(u string, size int) error {
-	return invalidParams("%s is %d bytes; documents over %d bytes are not kept or read", u, size, relevant.MaxTextBytes)
+	return invalidParams("%s is %d bytes; documents over %d bytes are not kept or read", u, size, ops.MaxDocumentBytes)
 }
 
 func newDocuments() *documents { return &documents{open: map[string]*document{}} }
@@ -108,7 +108,7 @@ func (d *documents) text(field, u string, ws *folders) (text, path string, err e
 	if !inside {
 		return "", "", invalidParams("%s: %s is not open and is outside every workspace folder; only open documents and files inside the workspace are read", field, u)
 	}
-	b, err := fsx.ReadRegular(real, relevant.MaxTextBytes)
+	b, err := fsx.ReadRegular(real, ops.MaxDocumentBytes)
 	if err != nil {
 		return "", "", invalidParams("%s: %s is not open and cannot be read: %v", field, u, err)
 	}

@@ -10,7 +10,6 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/palace-dev/palace/core/fsx"
-	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -34,11 +33,7 @@ func (f *folder) wing() string {
 	if f.fixedWing != "" {
 		return f.fixedWing
 	}
-	w, err := ops.ResolveWing(f.path)
-	if err != nil {
-		return mine.WingOf(f.path, nil)
-	}
-	return w.Wing
+	return ops.FolderWing(f.path)
 }
 
 // contains reports whether path is inside the folder.

@@ -5,17 +5,14 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/ops"
-	"github.com/palace-dev/palace/core/relevant"
-	"github.com/palace-dev/palace/core/search"
 )
 
 // hit is a drawer as palace/relevant and palace/search return it: the core
 // hit (drawer fields, citation, time, scores, matched clues, why), plus
 // where an editor can open it and how to name it in a list.
 type hit struct {
-	relevant.Hit
+	ops.RelevantHit
 	// URI and Range locate a drawer mined from a file; notes and diaries
 	// have neither.
 	URI   string          `json:"uri,omitempty"`
@@ -33,16 +30,16 @@ type hit struct {
 // render in hovers and lists alike.
 const snippetMark = "**"
 
-func (s *server) toHits(hs []relevant.Hit) []hit {
+func (s *server) toHits(hs []ops.RelevantHit) []hit {
 	out := make([]hit, 0, len(hs))
 	for _, h := range hs {
-		h.Snippet = search.Highlight(h.Snippet, snippetMark, snippetMark)
-		x := hit{Hit: h, RelPath: h.Source}
+		h.Snippet = ops.Highlight(h.Snippet, snippetMark, snippetMark)
+		x := hit{RelevantHit: h, RelPath: h.Source}
 		x.URI, x.Range = locate(h.Kind, h.Source, h.LineStart, h.LineEnd)
 		if x.URI != "" {
 			if f := s.folders.of(h.Source); f != nil {
-				x.RelPath = relevant.RelPath(h.Source, f.path)
-				x.RoomRedundant = mine.RoomRepeatsPath(h.Room, x.RelPath)
+				x.RelPath = ops.RelPath(h.Source, f.path)
+				x.RoomRedundant = ops.RoomRepeatsPath(h.Room, x.RelPath)
 			}
 		}
 		out = append(out, x)

@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
 
+	"github.com/palace-dev/palace/core/lang"
 	"github.com/palace-dev/palace/core/ops"
-	"github.com/palace-dev/palace/core/relevant"
 )
 
 // hover shows how many memories mention the symbol under the cursor, with
@@ -35,23 +34,18 @@ func hover(ctx context.Context, s *server, raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	pos := toCore(text, ps.Position)
-	sym := relevant.Extract(text, pos, pos, "", "").Identifier
-	if sym == "" {
-		return nil, nil
-	}
-	req := relevant.MentionsRequest{Symbol: sym, Path: path, Line: pos.Line + 1}
+	req := ops.MentionsRequest{Path: path, Text: text, At: toCore(text, ps.Position)}
 	if f := s.folders.of(path); f != nil {
 		req.Wing = f.wing()
 	}
-	m, err := relevant.FindMentions(ctx, s.p, req)
+	m, err := ops.MentionsAt(ctx, s.p, req)
 	if err != nil || m.Count == 0 {
 		return nil, err
 	}
 	return protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverText(m)}}, nil
 }
 
-func hoverText(m relevant.Mentions) string {
+func hoverText(m ops.Mentions) string {
 	count := fmt.Sprint(m.Count)
 	if m.More {
 		count += "+"
@@ -107,21 +101,12 @@ func excerptOf(content, sym string) string {
 	return strings.Join(lines, "\n")
 }
 
-// fenceLangs are the Markdown fence languages of source extensions, for
-// the editor's highlighting; other files and notes are text.
-var fenceLangs = map[string]string{
-	".go": "go", ".py": "python", ".js": "javascript", ".jsx": "jsx", ".mjs": "javascript", ".ts": "typescript",
-	".tsx": "tsx", ".rs": "rust", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".hpp": "cpp",
-	".java": "java", ".kt": "kotlin", ".cs": "csharp", ".rb": "ruby", ".php": "php", ".swift": "swift",
-	".sh": "sh", ".bash": "bash", ".lua": "lua", ".sql": "sql", ".md": "markdown", ".json": "json",
-	".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".html": "html", ".css": "css", ".el": "elisp",
-}
-
+// fenceLang is the Markdown fence language of a drawer, for the editor's
+// highlighting: its file's (core/lang's table); notes, conversations and
+// files the table does not know are text.
 func fenceLang(kind, source string) string {
 	if kind == ops.KindFile {
-		if l, ok := fenceLangs[strings.ToLower(filepath.Ext(source))]; ok {
-			return l
-		}
+		return lang.Fence(source)
 	}
 	return "text"
 }

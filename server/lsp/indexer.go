@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/palace-dev/palace/core/code"
-	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -38,8 +36,8 @@ type indexer struct {
 	// source files, so a save re-parses its file incrementally, or not at
 	// all when prep cut the saved text as it was typed. Only run's
 	// goroutine mines.
-	trees *code.Trees
-	prep  *preparer
+	trees *ops.Trees
+	prep  *ops.Preparer
 }
 
 // keptTrees is how many files' trees the indexer keeps: the few files
@@ -47,9 +45,9 @@ type indexer struct {
 // many times its file's size, and the server's idle memory has a budget.
 const keptTrees = 8
 
-// newTrees makes the indexer's code.Trees; a variable so that a test can
+// newTrees makes the indexer's ops.Trees; a variable so that a test can
 // keep the one a session's indexer uses and read what it reused.
-var newTrees = code.NewTrees
+var newTrees = ops.NewTrees
 
 // job is the pending work for one folder.
 type job struct {
@@ -103,7 +101,7 @@ func newIndexer(s *server) *indexer {
 		started: map[string]time.Time{}, trees: newTrees(keptTrees),
 	}
 	ix.vec = newVectorFiller(s)
-	ix.prep = newPreparer(s.bg, ix.trees)
+	ix.prep = ops.NewPreparer(s.bg, ix.trees)
 	go ix.run()
 	return ix
 }
@@ -172,7 +170,7 @@ func (ix *indexer) next() (*job, time.Duration) {
 func (ix *indexer) run() {
 	defer close(ix.done)
 	defer func() {
-		ix.prep.wait() // it parses into the trees too
+		ix.prep.Wait() // it parses into the trees too
 		ix.trees.Close()
 	}()
 	ctx := ix.s.bg
@@ -245,7 +243,7 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 	for _, sv := range j.saves {
 		req.Files = append(req.Files, sv.path)
 		// A saved ignore file or palace.yaml changes what else is mined.
-		req.FilesOnly = req.FilesOnly && !mine.Configures(sv.path)
+		req.FilesOnly = req.FilesOnly && !ops.Configures(sv.path)
 	}
 	res, err := ops.Mine(jctx, ix.s.p, req)
 	sum := res.Summary
@@ -256,7 +254,7 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 		note.Interrupted = sum.Interrupted
 	}
 	switch {
-	case err != nil && mine.IsInterrupted(err):
+	case ops.Classify(err) == ops.Cancelled:
 		note.Interrupted = true
 		ix.s.infof("mine %s (wing %s): interrupted; what was committed is kept and the next mine resumes", f.path, wing)
 	case err != nil:
@@ -288,7 +286,7 @@ func (ix *indexer) mine(ctx context.Context, j *job) {
 		ix.answerSaves(wing, j.saves, res.Files, err)
 		// The save is answered: the WAL's pages go to the database file
 		// now, not inside a later save's commit.
-		if err := ix.s.p.Store.Checkpoint(ctx); err != nil {
+		if err := ops.CheckpointWAL(ctx, ix.s.p); err != nil {
 			ix.s.infof("after the save: %v", err)
 		}
 	}
@@ -325,7 +323,7 @@ func (ix *indexer) answerSaves(wing string, saves []save, files map[string]ops.F
 		}
 		done[sv.uri] = true
 		n := didIndex{URI: sv.uri, Wing: wing, Ms: float64(time.Since(sv.at).Microseconds()) / 1000}
-		if mineErr != nil && !mine.IsInterrupted(mineErr) {
+		if mineErr != nil && ops.Classify(mineErr) != ops.Cancelled {
 			n.Error = mineErr.Error()
 		} else {
 			n.Drawers, n.Skipped = files[sv.path].Drawers, files[sv.path].Skipped
@@ -452,7 +450,7 @@ func (v *vectorFiller) status() *vectorNote {
 }
 
 // inSkippedDir reports whether path lies below f in a folder a mine never
-// enters by its name alone (mine.SkippedByName): a cheap pre-filter against
+// enters by its name alone (ops.SkippedByName): a cheap pre-filter against
 // event floods (a git checkout, an npm install); the mine itself decides
 // the rest.
 func inSkippedDir(f *folder, path string) bool {
@@ -461,7 +459,7 @@ func inSkippedDir(f *folder, path string) bool {
 		return false
 	}
 	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
-		if mine.SkippedByName(part) {
+		if ops.SkippedByName(part) {
 			return true
 		}
 	}

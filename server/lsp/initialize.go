@@ -110,7 +110,7 @@ func initialize(ctx context.Context, s *server, raw json.RawMessage) (any, error
 	s.initialized = true
 	s.mu.Unlock()
 	s.watchParent()
-	s.infof("palace %s; folders: %s", p.Store.Home(), describeFolders(s.folders.all()))
+	s.infof("palace %s; folders: %s", p.Home(), describeFolders(s.folders.all()))
 	return protocol.InitializeResult{
 		Capabilities: capabilities(cfg),
 		ServerInfo:   &protocol.ServerInfo{Name: "palace", Version: s.opts.Version},

@@ -6,7 +6,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/palace-dev/palace/core/relevant"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // relevantParams are palace/relevant's parameters.
@@ -25,7 +25,7 @@ type relevantParams struct {
 
 // relevantResult is {query, hits} plus the clues the query was built from.
 type relevantResult struct {
-	relevant.Result
+	ops.RelevantResult
 	Hits []hit `json:"hits"`
 }
 
@@ -47,7 +47,7 @@ func palaceRelevant(ctx context.Context, s *server, raw json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	req := relevant.Request{Path: path, Text: text, Limit: ps.Limit, Mode: s.cfg.relevantMode}
+	req := ops.RelevantRequest{Path: path, Text: text, Limit: ps.Limit, Mode: s.cfg.relevantMode}
 	if ps.Mode != nil {
 		req.Mode = *ps.Mode
 	}
@@ -61,14 +61,14 @@ func palaceRelevant(ctx context.Context, s *server, raw json.RawMessage) (any, e
 		req.End = req.Start
 	}
 	if ps.VisibleRange != nil {
-		req.Exclude = []relevant.Span{{Start: int(ps.VisibleRange.Start.Line) + 1, End: int(ps.VisibleRange.End.Line) + 1}}
+		req.Exclude = []ops.LineSpan{{Start: int(ps.VisibleRange.Start.Line) + 1, End: int(ps.VisibleRange.End.Line) + 1}}
 	}
 	if f := s.folders.of(path); f != nil {
 		req.Root, req.Wing = f.path, f.wing()
 	}
-	res, err := relevant.Find(ctx, s.p, req)
+	res, err := ops.Relevant(ctx, s.p, req)
 	if err != nil {
 		return nil, err
 	}
-	return relevantResult{Result: res, Hits: s.toHits(res.Hits)}, nil
+	return relevantResult{RelevantResult: res, Hits: s.toHits(res.Hits)}, nil
 }

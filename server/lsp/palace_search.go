@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/palace-dev/palace/core/ops"
-	"github.com/palace-dev/palace/core/relevant"
 )
 
 // searchResult is core/ops's result with hits shaped like
@@ -58,5 +57,5 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 	// say, once; the other notices (a route that fell back, a query with
 	// no searchable words) are in route and in an empty hits list.
 	res.Notice = ""
-	return searchResult{SearchResult: res, Hits: s.toHits(relevant.Explain(res.Result))}, nil
+	return searchResult{SearchResult: res, Hits: s.toHits(ops.ExplainHits(res))}, nil
 }

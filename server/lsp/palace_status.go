@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/palace-dev/palace/core/ops"
-	"github.com/palace-dev/palace/core/search"
 )
 
 // statusResult is `palace status --json` plus the server's own state.
@@ -49,7 +48,7 @@ func palaceStatus(ctx context.Context, s *server, _ json.RawMessage) (any, error
 		Version: s.opts.Version, Client: s.client.name, MineOnSave: s.cfg.mineOnSave, Hover: s.cfg.hover,
 		Mines: mines, Folders: []folderStatus{}, Embedding: vec,
 	}}
-	if _, res.Notice, err = search.VectorsReady(ctx, s.p); err != nil {
+	if res.Notice, err = ops.LexicalNotice(ctx, s.p); err != nil {
 		return nil, err
 	}
 	for _, f := range s.folders.all() {

@@ -6,12 +6,12 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/palace-dev/palace/core/relevant"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // toCore converts an LSP position (UTF-16 code units, the protocol's
 // default encoding) into the core's byte offset within the line.
-func toCore(text string, p protocol.Position) relevant.Position {
+func toCore(text string, p protocol.Position) ops.Position {
 	line := lineAt(text, int(p.Line))
 	col, units := 0, int(p.Character)
 	for col < len(line) && units > 0 {
@@ -26,7 +26,7 @@ func toCore(text string, p protocol.Position) relevant.Position {
 		}
 		col += size
 	}
-	return relevant.Position{Line: int(p.Line), Col: col}
+	return ops.Position{Line: int(p.Line), Col: col}
 }
 
 // lineAt returns line n of text without its line break ("" past the end).

@@ -397,7 +397,7 @@ func (s *server) stop() {
 	} else {
 		// An embedding batch may still be running inside the model: leave
 		// the model to the process's end and close only the database.
-		err = s.p.Store.Close()
+		err = s.p.CloseDatabase()
 	}
 	if err != nil {
 		s.errorf("close palace: %v", err)

@@ -588,7 +588,7 @@ func TestSaveAfterChangeMinesTheFile(t *testing.T) {
 	} {
 		c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": uri, "version": 2},
 			"contentChanges": []any{map[string]any{"text": step.change}}})
-		time.Sleep(3 * prepareDelay) // the typing pauses; the server cuts the text
+		time.Sleep(3 * code.PrepareDelay) // the typing pauses; the server cuts the text
 		m := c.save(path, step.save)
 		if n := c.waitIndexed(m, path); n["drawers"].(float64) < 1 {
 			t.Fatalf("didIndex %v", n)

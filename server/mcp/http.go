@@ -53,7 +53,7 @@ func (s *Server) ServeHTTP(ctx context.Context) error {
 	}
 	tokenFile := s.opts.TokenFile
 	if tokenFile == "" {
-		tokenFile = filepath.Join(s.p.Store.Home(), TokenFileName)
+		tokenFile = filepath.Join(s.p.Home(), TokenFileName)
 	}
 	token, err := LoadOrCreateToken(tokenFile)
 	if err != nil {

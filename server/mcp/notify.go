@@ -65,13 +65,13 @@ func (s *Server) CompletePromptArgument(ctx context.Context, prompt string, arg 
 	if prompt == "wake-up" {
 		switch arg.Name {
 		case "wing":
-			st, err := s.p.Store.Status(ctx)
+			wings, err := ops.Wings(ctx, s.p)
 			if err != nil {
 				return nil, err
 			}
-			for _, r := range st.Rooms {
-				if strings.HasPrefix(r.Wing, arg.Value) && !slices.Contains(values, r.Wing) {
-					values = append(values, r.Wing)
+			for _, w := range wings {
+				if strings.HasPrefix(w, arg.Value) && !slices.Contains(values, w) {
+					values = append(values, w)
 				}
 			}
 		case "format":

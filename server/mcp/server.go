@@ -173,14 +173,14 @@ func New(p *palace.Palace, opts Options) *Server {
 	}
 	// Writes through this front are audited as "mcp"; the client's name is
 	// added once it introduces itself.
-	p.Store.SetActor("mcp", "")
+	p.SetActor("mcp", "")
 
 	hooks := &server.Hooks{}
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, req *mcp.InitializeRequest, _ *mcp.InitializeResult) {
 		name := req.Params.ClientInfo.Name
 		// One store serves every session, so the audit log names the client
 		// that most recently connected: the actor is per store, not per call.
-		p.Store.SetActor("mcp", name)
+		p.SetActor("mcp", name)
 		ss := s.sessionFor(ctx)
 		s.mu.Lock()
 		ss.initialized = true

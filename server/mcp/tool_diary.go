@@ -31,7 +31,7 @@ func toolDiary() *tool {
 				desc: "write: file it here (default: this project's wing). read: only entries filed here."},
 			{name: "last", kind: kInteger, min: num(1), max: num(ops.MaxDiaryLast), actions: []string{diaryRead},
 				desc: fmt.Sprintf("How many (default %d).", ops.DefaultDiaryLast)},
-			{name: "since", kind: kString, maxLen: 64, actions: []string{diaryRead}, full: true,
+			{name: "since", kind: kString, maxLen: ops.MaxDateBytes, actions: []string{diaryRead}, full: true,
 				desc: "Only entries written from this time on: YYYY-MM-DD (that day's start, UTC) or RFC 3339."},
 		},
 		run: runDiary,

@@ -13,7 +13,7 @@ func toolForget() *tool {
 		desc:        "Forget a drawer the user wants gone or that is wrong: out of search and wake-up, still readable by id. Audited.",
 		destructive: true, idempotent: true,
 		params: []param{
-			{name: "id", kind: kString, required: true, maxLen: 200,
+			{name: "id", kind: kString, required: true, maxLen: ops.MaxIDBytes,
 				desc: "The drawer id (d_...)."},
 			{name: "purge", kind: kBoolean,
 				desc: "Erase it for good (search, vectors, exports, re-mines): for a secret. Chunks overlap: search again and purge each drawer still holding it."},

@@ -13,7 +13,7 @@ func toolGet() *tool {
 		desc:     "Read a drawer verbatim by id (from a search hit), with its wing, room, citation and time.",
 		readOnly: true, idempotent: true,
 		params: []param{
-			{name: "id", kind: kString, required: true, maxLen: 200,
+			{name: "id", kind: kString, required: true, maxLen: ops.MaxIDBytes,
 				desc: "The drawer id (d_...)."},
 			{name: "neighbours", kind: kInteger, min: num(0), max: num(ops.MaxNeighbours),
 				desc: "Also this many drawers before and after it in its source: the rest of a thought or conversation."},

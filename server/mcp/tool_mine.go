@@ -33,7 +33,7 @@ func toolMine() *tool {
 			{name: "mode", kind: kString, enum: ops.MineModes,
 				desc: "auto (default: project files, plus JSON chat exports as conversations), projects (every text file as a project file), " +
 					"or convos (conversations only; a text file with a single \"> \" line counts as a transcript, use it for a session the user names)."},
-			{name: "wing", kind: kString, maxLen: 200,
+			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes,
 				desc: "The wing to mine into. Omit it: the session's project wing, else the path's palace.yaml or folder name."},
 		},
 		run: runMine,

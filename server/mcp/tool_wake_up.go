@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -17,7 +16,7 @@ func toolWakeUp() *tool {
 		desc:     "Call once at the start of a session: the handoff of this project (decisions in force, facts now, recent sessions, open threads, then key drawers), within a token budget.",
 		readOnly: true, idempotent: true,
 		params: []param{
-			{name: "wing", kind: kString, maxLen: memory.MaxNameBytes,
+			{name: "wing", kind: kString, maxLen: ops.MaxNameBytes,
 				desc: "Exact wing name; default this session's project, else the whole palace."},
 			{name: "format", kind: kString, enum: ops.WakeFormats, full: true,
 				desc: "text (default, sections of plain lines), aaak (one compact AAAK document; palace_status has the legend) or json (the text, with the selection as data, as the other formats also return it)."},

@@ -1,4 +1,4 @@
-package lsp
+package code
 
 import (
 	"context"
@@ -6,19 +6,18 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/chunk"
-	"github.com/palace-dev/palace/core/code"
 )
 
-// preparer cuts the source files an editor changes while the user types,
+// Preparer cuts the source files an editor changes while the user types,
 // as gopls parses on change: the cut is kept with the file's tree
-// (code.Trees), so the save that follows, if it writes that same text,
+// (Trees), so the save that follows, if it writes that same text,
 // finds the file cut and only writes its drawers. Parsing is most of a
 // save's time, and tree-sitter reuses nothing of a file broken throughout,
 // as a file mid-edit often is. What is stored does not change: the mine
 // uses a kept cut only for the very text it reads from disk, cut the way
 // it would cut it.
-type preparer struct {
-	trees *code.Trees
+type Preparer struct {
+	trees *Trees
 	wake  chan struct{}
 	done  chan struct{}
 
@@ -26,30 +25,31 @@ type preparer struct {
 	pending map[string]change // by path: the latest text of each
 }
 
-// change is an editor's text of a file, its language (code.LanguageOf)
+// change is an editor's text of a file, its language (LanguageOf)
 // and when it arrived.
 type change struct {
 	text, lang string
 	at         time.Time
 }
 
-// prepareDelay is how long a file's text must rest before it is cut: a
+// PrepareDelay is how long a file's text must rest before it is cut: a
 // pause in typing, so a burst of keystrokes costs one parse.
-const prepareDelay = 50 * time.Millisecond
+const PrepareDelay = 50 * time.Millisecond
 
-func newPreparer(ctx context.Context, trees *code.Trees) *preparer {
-	p := &preparer{trees: trees, wake: make(chan struct{}, 1), done: make(chan struct{}), pending: map[string]change{}}
+// NewPreparer starts cutting changed files into trees until ctx ends.
+func NewPreparer(ctx context.Context, trees *Trees) *Preparer {
+	p := &Preparer{trees: trees, wake: make(chan struct{}, 1), done: make(chan struct{}), pending: map[string]change{}}
 	go p.run(ctx)
 	return p
 }
 
-// changed queues path's new text, replacing any text still waiting. A file
-// in no language core/code parses, or too large to parse, is left alone.
-func (p *preparer) changed(path, text string) {
-	if len(text) > code.MaxBytes {
+// Changed queues path's new text, replacing any text still waiting. A file
+// in no language this package parses, or too large to parse, is left alone.
+func (p *Preparer) Changed(path, text string) {
+	if len(text) > MaxBytes {
 		return
 	}
-	lang := code.LanguageOf(path, text)
+	lang := LanguageOf(path, text)
 	if lang == "" {
 		return
 	}
@@ -62,14 +62,14 @@ func (p *preparer) changed(path, text string) {
 	}
 }
 
-// next takes a text that has rested prepareDelay, or says how long until
+// next takes a text that has rested PrepareDelay, or says how long until
 // one will (0 when none waits).
-func (p *preparer) next() (string, change, time.Duration) {
+func (p *Preparer) next() (string, change, time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var wait time.Duration
 	for path, c := range p.pending {
-		if d := prepareDelay - time.Since(c.at); d > 0 {
+		if d := PrepareDelay - time.Since(c.at); d > 0 {
 			if wait == 0 || d < wait {
 				wait = d
 			}
@@ -81,9 +81,9 @@ func (p *preparer) next() (string, change, time.Duration) {
 	return "", change{}, wait
 }
 
-func (p *preparer) run(ctx context.Context) {
+func (p *Preparer) run(ctx context.Context) {
 	defer close(p.done)
-	ps := code.NewParser()
+	ps := NewParser()
 	defer ps.Close()
 	ps.Trees = p.trees
 	var timer <-chan time.Time
@@ -110,6 +110,6 @@ func (p *preparer) run(ctx context.Context) {
 	}
 }
 
-// wait blocks until the goroutine has stopped (the session's context ends
-// it).
-func (p *preparer) wait() { <-p.done }
+// Wait blocks until the goroutine has stopped (the context given to
+// NewPreparer ends it).
+func (p *Preparer) Wait() { <-p.done }
