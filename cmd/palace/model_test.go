@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // hubStub serves the tiny test model as the Hugging Face repository repo,
@@ -191,7 +193,7 @@ func TestModelPullUseFlag(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("model pull --use: %d %q", code, errOut)
 	}
-	var res pullResult
+	var res ops.ModelPullResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v: %q", err, out)
 	}
