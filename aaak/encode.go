@@ -254,10 +254,9 @@ func (e *encoder) zettel(id uint64, it Item, sents []analysis, names [][]nameHit
 // nothing left it falls back to the quote's two best units, then to "note".
 func (e *encoder) topics(sents []analysis, quote int, covered map[string]bool, freq map[string]int) []string {
 	type cand struct {
-		key      string
-		sent     int
-		off      int
-		priority int
+		key  string
+		sent int
+		off  int
 	}
 	rank := func(xs []cand) {
 		slices.SortStableFunc(xs, func(a, b cand) int {

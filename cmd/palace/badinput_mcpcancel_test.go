@@ -175,10 +175,6 @@ func badSlowSearch(t *testing.T, home string) (restore func()) {
 
 func badmcpcancelCases() []badCase {
 	var outside string
-	type rpcErr = struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	}
 	return []badCase{
 		{
 			name: "tools-call before initialize", front: "mcp", code: mcp.INVALID_REQUEST,

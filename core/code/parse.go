@@ -157,7 +157,8 @@ func (ps *Parser) parse(path, text, lang string, limit time.Duration) (*tree, er
 	src := []byte(text)
 	// The deprecated timeout, not a progress callback: tree-sitter calls
 	// that back into Go every hundred steps, which cost a fifth of the
-	// parse; v0.25 still honours the timeout.
+	// parse; v0.25 still honours the timeout, and go.mod pins v0.25.
+	//lint:ignore SA1019 deliberate: a progress callback costs a fifth of the parse
 	p.SetTimeoutMicros(uint64(limit.Microseconds()))
 	var old *sitter.Tree
 	if k, ok := ps.Trees.take(path); ok {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/input"
 )
@@ -169,7 +170,7 @@ func TestSegmenterSplitsWords(t *testing.T) {
 
 func TestControlAndInvalidUTF8(t *testing.T) {
 	q, _ := Parse("bad\x00byte \xff\xfe ok", nil)
-	if strings.ContainsAny(q.All, "\x00\xff") {
+	if strings.ContainsRune(q.All, 0) || !utf8.ValidString(q.All) {
 		t.Errorf("unsafe bytes kept: %q", q.All)
 	}
 	if q.All != `("bad" AND "byte" AND "ok")` {

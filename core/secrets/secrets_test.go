@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -609,7 +609,11 @@ func FuzzRedact(f *testing.F) {
 func BenchmarkRedact(b *testing.B) {
 	dir := os.Getenv("PALACE_BENCH_DIR")
 	if dir == "" {
-		dir = filepath.Join(runtime.GOROOT(), "src", "net")
+		goroot, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			b.Skipf("go env GOROOT: %v (set PALACE_BENCH_DIR)", err)
+		}
+		dir = filepath.Join(strings.TrimSpace(string(goroot)), "src", "net")
 	}
 	var texts []string
 	var size int64
