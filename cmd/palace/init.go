@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"strings"
+	"io"
 
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 
-	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func newInitCmd(_ *globals) *cobra.Command {
@@ -24,29 +22,14 @@ every query; those rooms get no keyword), then writes palace.yaml. Edit the file
 rooms or add keywords; at every mine the file replaces the wing's taxonomy.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			// A blank DIR (an unset variable in a script) would mean the
-			// working directory.
-			if strings.TrimSpace(a[0]) == "" {
-				return usageError{input.Invalid("path", "is empty")}
-			}
-			cfg, err := mine.ProposeConfig(a[0])
-			if err != nil {
-				return err
-			}
-			if dry {
-				b, err := yaml.Marshal(cfg)
-				if err != nil {
-					return err
+			res, err := ops.Init(c.Context(), ops.InitRequest{Dir: a[0], Force: force, DryRun: dry})
+			return finish(c, false, res, err, func(out io.Writer, res ops.InitResult) {
+				if dry {
+					io.WriteString(out, res.YAML)
+					return
 				}
-				_, err = c.OutOrStdout().Write(b)
-				return err
-			}
-			path, err := mine.WriteConfig(a[0], cfg, force)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(c.OutOrStdout(), "wrote %s: wing %s, %d rooms\n", termLine(path), termLine(cfg.Wing), len(cfg.Rooms))
-			return nil
+				fmt.Fprintf(out, "wrote %s: wing %s, %d rooms\n", termLine(res.Path), termLine(res.Wing), res.Rooms)
+			})
 		},
 	}
 	c.Flags().BoolVar(&force, "force", false, "replace an existing palace.yaml")
