@@ -51,7 +51,7 @@ const layers = `
 	github.com/jackc/pgx/... < PGX;
 
 	# Engine leaves: the standard library only.
-	STD < aaak, core/input, core/secrets, core/dates, core/chunk, core/fsx, core/audit;
+	STD < aaak, core/input, core/secrets, core/dates, core/chunk, core/fsx, core/audit, core/lang;
 	core/input < core/query, core/picture;
 
 	# Engine leaves that wrap one library.
@@ -59,7 +59,7 @@ const layers = `
 	core/cjk < core/cjk/internal/cjkprobe;
 	core/cjk < core/extract;
 	core/chunk < core/convo;
-	core/chunk, TREESITTER < core/code;
+	core/chunk, core/lang, TREESITTER < core/code;
 	core/audit, SQLITE < core/store;
 	STD, EXT, EMBEDRT < core/embed;
 
@@ -68,7 +68,7 @@ const layers = `
 	core/palace < core/palace/palacetest; # tests' throwaway palaces
 	core/input, core/query, core/store < core/route;
 	core/dates, core/extract, core/input, core/store, EXT < core/kg;
-	core/dates, core/input, core/palace, core/query, core/route < core/search;
+	core/dates, core/input, core/lang, core/palace, core/query, core/route < core/search;
 	core/code, core/convo, core/dates, core/palace, core/route, core/secrets, EXT < core/mine;
 	core/search < core/vectors;
 	aaak, core/search < core/compress;
