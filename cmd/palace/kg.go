@@ -179,7 +179,7 @@ timeline.`,
 				return ops.KGInvalidate(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -223,7 +223,7 @@ the object. Facts true now are marked with *.`,
 				return ops.KGQuery(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -309,7 +309,7 @@ offline.`,
 				return ops.KGTimeline(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -345,7 +345,7 @@ func writeGraphPage(c *cobra.Command, g *globals, entity, file string) error {
 		return ops.GraphPage(c.Context(), p, ops.GraphRequest{Entity: entity})
 	})
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	if err := os.WriteFile(file, []byte(res.HTML), 0o644); err != nil {
 		return fmt.Errorf("kg timeline --html: %w", err)
@@ -405,7 +405,7 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 			return ops.Functional(c.Context(), p, req)
 		})
 		if err != nil {
-			return inputErr(err)
+			return err
 		}
 		out := c.OutOrStdout()
 		if asJSON {
@@ -454,7 +454,7 @@ func checkGraph(c *cobra.Command, g *globals, asJSON bool) error {
 		return ops.KGContradictions(c.Context(), p)
 	})
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	out := c.OutOrStdout()
 	if asJSON {
@@ -465,7 +465,7 @@ func checkGraph(c *cobra.Command, g *globals, asJSON bool) error {
 		printContradictions(out, res.Contradictions)
 	}
 	if n := len(res.Contradictions); n > 0 {
-		return exitError{code: exitConflict, err: fmt.Errorf("conflict: the graph holds %d contradiction(s) of functional predicates", n)}
+		return fmt.Errorf("%w: the graph holds %d contradiction(s) of functional predicates", ops.ErrConflict, n)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -52,7 +51,7 @@ stops and resumes safely.`,
 				return ops.KGExtract(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -251,22 +250,5 @@ func printMinedFacts(out io.Writer, f *ops.KGExtractResult) {
 // print, and turns a conflict (a fact, or some proposals, not written)
 // into exit code 3; other errors pass as they are.
 func printKGWrite[T any](c *cobra.Command, asJSON bool, res T, err error, print func(io.Writer, T)) error {
-	conflict := errors.Is(err, ops.ErrConflict)
-	if err != nil && !conflict {
-		return inputErr(err)
-	}
-	out := c.OutOrStdout()
-	if asJSON {
-		if err := printJSON(out, res); err != nil {
-			return err
-		}
-	} else {
-		print(out, res)
-	}
-	if conflict {
-		// The message names its class ("conflict: ..."), as on every
-		// front; main prints it after "palace: ".
-		return exitError{code: exitConflict, err: err}
-	}
-	return nil
+	return finish(c, asJSON, res, err, print)
 }

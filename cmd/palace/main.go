@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -20,8 +22,7 @@ func main() {
 	os.Exit(run(ctx, os.Args[1:]))
 }
 
-// run executes one command line and returns the exit code: 0 ok, 1 error,
-// 2 usage, 3 a knowledge-graph conflict (nothing written).
+// run executes one command line and returns the exit code (exitCode).
 func run(ctx context.Context, args []string) int {
 	root := newRoot()
 	root.SetArgs(args)
@@ -32,13 +33,25 @@ func run(ctx context.Context, args []string) int {
 	// Errors can quote stored names and the arguments; lines they break on
 	// purpose are kept.
 	fmt.Fprintln(os.Stderr, "palace:", termText(err.Error()))
+	return exitCode(err)
+}
+
+// exitCode is the exit code of a command's error, by its outcome class
+// (ops.Classify, as every front maps errors): 2 a usage mistake or input
+// an operation refused, 3 a knowledge-graph conflict (nothing written),
+// else 1.
+func exitCode(err error) int {
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2
 	}
-	var ee exitError
-	if errors.As(err, &ee) {
-		return ee.code
+	switch ops.Classify(err) {
+	case ops.OK:
+		return 0
+	case ops.Invalid:
+		return 2
+	case ops.Conflict:
+		return 3
 	}
 	return 1
 }

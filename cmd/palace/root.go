@@ -19,16 +19,6 @@ type usageError struct{ err error }
 func (u usageError) Error() string { return u.err.Error() }
 func (u usageError) Unwrap() error { return u.err }
 
-// exitError carries an exit code other than 1 for an error that is not a
-// usage mistake (kg's conflict: 3).
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e exitError) Error() string { return e.err.Error() }
-func (e exitError) Unwrap() error { return e.err }
-
 // globals are the flags every command shares.
 type globals struct {
 	home     string

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -90,20 +89,12 @@ tokens.`,
 			if c.Flags().Changed("budget") {
 				req.Budget = &budget
 			}
+			// A relative --source is what the user sees from here.
+			if wd, err := os.Getwd(); err == nil {
+				req.Dir = wd
+			}
 			if err := req.Validate(); err != nil {
 				return flagError(c, err)
-			}
-			// Sources are stored as absolute paths; a relative prefix
-			// is what the user sees from the working directory.
-			if req.Source != "" && !filepath.IsAbs(req.Source) {
-				abs, err := filepath.Abs(req.Source)
-				if err != nil {
-					return fmt.Errorf("--source %s: %w", req.Source, err)
-				}
-				if strings.HasSuffix(req.Source, string(filepath.Separator)) {
-					abs += string(filepath.Separator)
-				}
-				req.Source = abs
 			}
 			res, err := readPalace(g, func(p *palace.Palace) (ops.SearchResult, error) {
 				return ops.Search(c.Context(), p, req)
@@ -220,12 +211,12 @@ func remark(snippet, open, close string) string {
 
 // flagError names an operation's bad field as the flag of c that sets it
 // ("--wing "x": no such wing", where the core says "wing"; a positional
-// argument such as the query keeps the core's name), and makes bad input a
-// usage error (exit 2).
+// argument such as the query keeps the core's name); main maps the error
+// to its exit code by its class.
 func flagError(c *cobra.Command, err error) error {
 	var ie *input.Error
 	if errors.As(err, &ie) && c.Flags().Lookup(ie.Field) != nil {
 		err = input.Rename(err, map[string]string{ie.Field: "--" + ie.Field})
 	}
-	return inputErr(err)
+	return err
 }

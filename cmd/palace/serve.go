@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -55,11 +54,9 @@ palace/remember, palace/forget, palace/mine, palace/status and palace/wakeUp.`,
 			}
 			switch {
 			case lspMode:
-				err := lsp.Serve(c.Context(), os.Stdin, os.Stdout, lsp.Options{Home: g.home, ModelDir: g.modelDir, Version: version})
-				if errors.Is(err, lsp.ErrNoShutdown) {
-					return exitError{code: 1, err: err}
-				}
-				return err
+				// An exit without shutdown (lsp.ErrNoShutdown) is exit
+				// code 1, as LSP asks.
+				return lsp.Serve(c.Context(), os.Stdin, os.Stdout, lsp.Options{Home: g.home, ModelDir: g.modelDir, Version: version})
 			case instructions:
 				fmt.Fprint(c.OutOrStdout(), palacemcp.Instructions())
 				return nil

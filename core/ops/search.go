@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -67,11 +68,15 @@ const SnippetMark = "**"
 
 // SearchRequest is a search as every front receives it.
 type SearchRequest struct {
-	Query  string
-	Wing   string
-	Room   string
-	Kind   string
-	Source string // path prefix
+	Query string
+	Wing  string
+	Room  string
+	Kind  string
+	// Source keeps drawers whose source path starts with it. Sources are
+	// stored as absolute paths; a relative prefix is taken from Dir (its
+	// trailing separator kept: "src/" is a folder, "src/a" any path
+	// starting so), and without a Dir it is refused.
+	Source string
 	Since  string // YYYY-MM-DD or RFC 3339, inclusive
 	Until  string // YYYY-MM-DD (that whole day) or RFC 3339, exclusive
 	Limit  int    // 0: DefaultSearchLimit
@@ -95,6 +100,10 @@ type SearchRequest struct {
 	// rest of the palace's ranking (see preferWing). It is not checked: a
 	// project not mined yet searches the whole palace.
 	DefaultWing string
+	// Dir is the folder the caller works in: the CLI's working directory,
+	// an MCP session's only root, an LSP server's only folder; "" when
+	// there is none, or several.
+	Dir string
 }
 
 // Validate names the first bad field.
@@ -120,8 +129,12 @@ func checkQuery(q string) error {
 
 // filter checks r and turns it into the store's filter.
 func (r SearchRequest) filter() (store.Filter, error) {
-	f := store.Filter{Wing: r.Wing, Room: r.Room, Kind: r.Kind, SourcePrefix: r.Source}
+	f := store.Filter{Wing: r.Wing, Room: r.Room, Kind: r.Kind}
 	if err := checkQuery(r.Query); err != nil {
+		return f, err
+	}
+	var err error
+	if f.SourcePrefix, err = sourcePrefix(r.Source, r.Dir); err != nil {
 		return f, err
 	}
 	if err := checkEnum("kind", r.Kind, Kinds); err != nil {
@@ -142,7 +155,6 @@ func (r SearchRequest) filter() (store.Filter, error) {
 	if err := r.checkAcross(); err != nil {
 		return f, err
 	}
-	var err error
 	if f.Since, err = parseDate("since", r.Since, false); err != nil {
 		return f, err
 	}
@@ -150,6 +162,27 @@ func (r SearchRequest) filter() (store.Filter, error) {
 		return f, err
 	}
 	return f, nil
+}
+
+// sourcePrefix is the absolute path prefix a search's source filter
+// means: source itself when absolute, else taken from dir, its trailing
+// separator kept. A relative prefix with no dir is refused: a guess of the
+// folder would filter by some other path and answer "nothing found".
+func sourcePrefix(source, dir string) (string, error) {
+	if source == "" || filepath.IsAbs(source) {
+		return source, nil
+	}
+	if err := checkText("source", source); err != nil {
+		return "", err
+	}
+	if dir == "" || !filepath.IsAbs(dir) {
+		return "", input.Invalid("source", "%s is a relative path and this caller has no folder to take it from: give an absolute path", input.Quote(source))
+	}
+	abs := filepath.Join(dir, source)
+	if strings.HasSuffix(source, "/") || strings.HasSuffix(source, string(filepath.Separator)) {
+		abs += string(filepath.Separator)
+	}
+	return abs, nil
 }
 
 // parseDate reads a date field; endOfDay makes a bare date cover its day.

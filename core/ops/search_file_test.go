@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/palace-dev/palace/core/embed"
@@ -104,4 +105,23 @@ func TestSearchByFile(t *testing.T) {
 		t.Errorf("by drawer: %s %q, %v", res.By, rows(res.Hits), err)
 	}
 	wantClass(t, "by bogus", SearchRequest{Query: "x", By: "bogus"}.Validate(), Invalid, "by")
+}
+
+// A relative source is taken from the caller's folder, its trailing
+// separator kept; with no folder it is refused naming the field.
+func TestSourcePrefix(t *testing.T) {
+	for _, c := range []struct{ source, dir, want, err string }{
+		{"", "", "", ""},
+		{"/abs/x", "", "/abs/x", ""},
+		{"src/", "/proj", "/proj/src/", ""},
+		{"src/a", "/proj", "/proj/src/a", ""},
+		{"../other/", "/proj/sub", "/proj/other/", ""},
+		{"src/", "", "", "source"},
+		{"src/", "rel", "", "source"},
+	} {
+		got, err := sourcePrefix(c.source, c.dir)
+		if got != c.want || (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("sourcePrefix(%q, %q) = %q, %v; want %q, error naming %q", c.source, c.dir, got, err, c.want, c.err)
+		}
+	}
 }

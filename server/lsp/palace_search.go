@@ -43,6 +43,9 @@ func palaceSearch(ctx context.Context, s *server, raw json.RawMessage) (any, err
 	req := ops.SearchRequest{Query: ps.Query, Wing: ps.Wing, Room: ps.Room, Kind: ps.Kind, Source: ps.Source,
 		Since: ps.Since, Until: ps.Until, Mode: ps.Mode, Route: ps.Route, By: ps.By,
 		Detail: ps.Detail, Budget: ps.Budget, Across: ps.Across, Default: ops.PersonSearch}
+	if f := s.folders.only(); f != nil {
+		req.Dir = f.path // a relative source is the folder's
+	}
 	if ps.Limit != nil {
 		if err := ops.CheckGiven("limit", *ps.Limit, ops.MaxSearchLimit); err != nil {
 			return nil, err

@@ -79,5 +79,8 @@ func runSearch(ctx context.Context, s *Server, a args) (any, error) {
 	if in.Wing == "" {
 		r.DefaultWing = s.knownWing(ctx) // asks the client for its roots
 	}
+	if in.Source != "" {
+		r.Dir = s.onlyRootDir(ctx) // a relative source is the root's
+	}
 	return ops.Search(ctx, s.p, r)
 }

@@ -66,6 +66,16 @@ func (s *Server) projectOf(ctx context.Context, wing string) string {
 	return ""
 }
 
+// onlyRootDir is the folder of the client's only root, "" with none or
+// several: where a relative path the agent gives is taken from.
+func (s *Server) onlyRootDir(ctx context.Context) string {
+	rs, err := s.roots(ctx)
+	if err != nil || len(rs) != 1 {
+		return ""
+	}
+	return rs[0].Dir
+}
+
 // knownWing is the session's wing when one is known, else "" (the whole
 // palace): reading tools never fail for want of a wing.
 func (s *Server) knownWing(ctx context.Context) string {
