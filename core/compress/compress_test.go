@@ -6,20 +6,10 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/aaak"
-	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
-
-func openPalace(t *testing.T) *palace.Palace {
-	t.Helper()
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &embed.Config{LibDirs: []string{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
 
 func addNote(t *testing.T, p *palace.Palace, room, text string) {
 	t.Helper()
@@ -52,7 +42,7 @@ func codesOf(t *testing.T, src string) []string {
 // the saved map can bring them back.
 func TestEntityMapIsSavedAndShared(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	addNote(t, p, "billing", "We decided to move the billing cron job to the new scheduler because the old one dropped jobs during every deploy. It was approved by Kaiser.")
 	addNote(t, p, "login", "We rewrote the flaky login integration test so that it waits for the token refresh before asserting. It was reviewed by Kai.")
 	docs, err := Run(ctx, p, Request{})
@@ -104,7 +94,7 @@ func TestEntityMapIsSavedAndShared(t *testing.T) {
 // palace it may only read once the names are known.
 func TestRunWithoutNewNamesDoesNotWrite(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	addNote(t, p, "notes", "the cache is warmed before the first request arrives.")
 	if _, err := Run(ctx, p, Request{}); err != nil {
 		t.Fatal(err)
@@ -117,7 +107,7 @@ func TestRunWithoutNewNamesDoesNotWrite(t *testing.T) {
 // Names already in the palace's map keep their codes; new ones get others.
 func TestRunExtendsTheStoredMap(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	addNote(t, p, "billing", "We decided to move the billing cron job to the new scheduler. It was approved by Kaiser.")
 	// An earlier run gave KAI to Kai.
 	if err := p.Store.SetMeta(ctx, entitiesKey, `{"Kai":"KAI"}`); err != nil {

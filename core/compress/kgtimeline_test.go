@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/aaak"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -25,7 +26,7 @@ func day(s string) *time.Time {
 // neutral). testdata/kgtimeline.want holds the document and its decoding.
 func TestKGTimelineArc(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	addNote(t, p, "db", "We chose Postgres 14 for Orion, but I am worried about write scaling.")
 	addNote(t, p, "db2", "Orion finally moved to CockroachDB and we are relieved.")
 	ds, err := p.Store.ListDrawers(ctx, store.Filter{}, 10)

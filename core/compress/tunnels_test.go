@@ -10,6 +10,7 @@ import (
 
 	"github.com/palace-dev/palace/aaak"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -21,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the .want files of testdata (tu
 func tunnelPalace(t *testing.T) *palace.Palace {
 	t.Helper()
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	for wing, rooms := range map[string][]store.Room{
 		"api": {{Room: "auth", Keywords: []string{"login", "token"}}, {Room: "sessions", Keywords: []string{"cookie", "session", "expiry"}},
 			{Room: "billing", Keywords: []string{"invoice"}}},

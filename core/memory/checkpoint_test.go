@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/extract"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -165,7 +166,7 @@ func TestCheckpointBounds(t *testing.T) {
 // Secrets in what a session said never reach the checkpoint, not even its
 // metadata (the digest kept for the next one).
 func TestCheckpointRedacts(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	token := "ghp_" + strings.Repeat("A1b2C3d4", 5)
 	ms := []SessionMessage{user("Use the token "+token+" to push", 0),
 		agent("[tool_use mcp__palace__palace_remember] {\"text\":\"CI pushes with "+token+"\"}\nPushed with "+token+". Still need to rotate it?", 1)}
@@ -187,7 +188,7 @@ func TestCheckpointRedacts(t *testing.T) {
 // again, and it is found by its session whatever wing it went to.
 func TestFileCheckpointReplaces(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	file := func(ms []SessionMessage, reader string) CheckpointResult {
 		t.Helper()
 		res, err := FileCheckpoint(ctx, p, Checkpoint{Wing: "billing", Session: "7c1d2e3f", Agent: "claude-code",

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -32,7 +33,7 @@ func TestAgentID(t *testing.T) {
 
 func TestDiaryWriteAndRead(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	hour := func(h int) time.Time { return t0.Add(time.Duration(h) * time.Hour) }
 
@@ -132,7 +133,7 @@ func TestDiaryWriteAndRead(t *testing.T) {
 
 func TestDiaryBadInput(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	if _, err := WriteDiary(ctx, p, DiaryEntry{Agent: "a", Text: "fine"}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // Issue 16: a correction or another fact scored as a near duplicate was
@@ -14,7 +16,7 @@ import (
 // names the older one as a possible update; one that differs only in
 // wording is still refused.
 func TestRememberCorrectionsAreWritten(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	cases := []struct {
 		name, old, new string
 		differs        []string // nil: a duplicate, refused
@@ -76,7 +78,7 @@ func TestRememberCorrectionsAreWritten(t *testing.T) {
 // The vector finder's neighbours go through the same decision.
 func TestRememberVectorNeighbourDiffering(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	stored := remember(t, p, note("Deploy the admin API to staging first.", "proj"), false)
 	d, err := p.Store.GetDrawer(ctx, stored.ID)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -36,7 +37,7 @@ func metaOf(t *testing.T, p interface {
 // wake-up can put it first without comparing again, and a note saved in a
 // session keeps the session and turns. A plain note keeps no metadata.
 func TestRememberStoresUpdatesAndProvenance(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	old := remember(t, p, note("The retry policy of the payment client is 3 attempts.", "proj"), false)
 	if !old.Added {
 		t.Fatalf("first note not written: %+v", old)
@@ -64,7 +65,7 @@ func TestRememberStoresUpdatesAndProvenance(t *testing.T) {
 // TestDiaryKeepsProvenance: an entry written in a session keeps it beside
 // the agent in its metadata.
 func TestDiaryKeepsProvenance(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	res, err := WriteDiary(context.Background(), p, DiaryEntry{Agent: "Claude Code", Text: "Moved the retries to the client.",
 		Wing: "proj", Provenance: store.Provenance{Session: "mcp-00bb"}})
 	if err != nil {
@@ -81,7 +82,7 @@ func TestDiaryKeepsProvenance(t *testing.T) {
 // thinks of their lengths, and says why; the other hits keep their order.
 func TestSearchShowsTheCorrectionFirst(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	old := remember(t, p, note("The retry policy of the payment client is 3 attempts.", "proj"), false)
 	remember(t, p, note("Payment client timeouts are 30 seconds per attempt.", "proj"), false)
 	fix := remember(t, p, note("Correction, after the incident review of the payment client: its retry policy is 5 attempts, not 3, "+

@@ -7,23 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/route"
 	"github.com/palace-dev/palace/core/store"
 )
-
-// openPalace opens a palace without an embedding model, whatever the
-// environment says, so the lexical checks are what is tested.
-func openPalace(t *testing.T) *palace.Palace {
-	t.Helper()
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &embed.Config{LibDirs: []string{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
 
 // drawerCount is the number of drawers, deleted ones included, so "nothing
 // written" is checked strictly.
@@ -62,7 +50,7 @@ const pnpm = "We switched the monorepo from npm to pnpm because installs took el
 
 func TestRememberAddsAndSkipsExactDuplicates(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	at := time.Date(2026, 5, 1, 9, 30, 15, 123456789, time.UTC)
 	n := Note{Text: "  " + pnpm + "\n", Wing: "proj", Source: "standup", Importance: 4, At: at}
 	res := remember(t, p, n, false)
@@ -129,7 +117,7 @@ func TestRememberAddsAndSkipsExactDuplicates(t *testing.T) {
 }
 
 func TestRememberSameInstantIsOneNote(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	n := note(pnpm, "proj")
 	n.At = time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	first := remember(t, p, n, true)
@@ -144,7 +132,7 @@ func TestRememberSameInstantIsOneNote(t *testing.T) {
 }
 
 func TestRememberNearDuplicates(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	orig := remember(t, p, note(pnpm, "proj"), false)
 	cases := []struct {
 		name, text string
@@ -199,7 +187,7 @@ func TestRememberNearDuplicates(t *testing.T) {
 
 func TestRememberExactMatchesAnyKind(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	h := store.ContentHash(pnpm)
 	mined := store.Drawer{ID: store.DrawerID("proj", "/src/NOTES.md", 0, h), Wing: "proj", Room: "docs", Kind: store.KindFile,
 		Source: "/src/NOTES.md", LineStart: 3, LineEnd: 3, Content: pnpm, ContentHash: h}
@@ -226,7 +214,7 @@ func (f fakeFinder) FindNear(context.Context, string, string) ([]Neighbour, erro
 
 func TestRememberUsesTheGivenNearFinder(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	stored := remember(t, p, note("The build cache lives in /var/cache/palace.", "proj"), false)
 	d, err := p.Store.GetDrawer(ctx, stored.ID)
 	if err != nil {
@@ -257,7 +245,7 @@ func TestRememberChinese(t *testing.T) {
 		t.Skip("loads the Chinese dictionaries")
 	}
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	text := "我们决定把知识图谱存在同一个数据库文件里，因为备份更简单。"
 	res := remember(t, p, note(text, "proj"), false)
 	d, err := p.Store.GetDrawer(ctx, res.ID)
@@ -274,7 +262,7 @@ func TestRememberChinese(t *testing.T) {
 }
 
 func TestRememberBadInput(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	remember(t, p, note(pnpm, "proj"), false)
 	ok := note("A perfectly fine note about the build.", "proj")
 	with := func(f func(*Note)) Note { n := ok; f(&n); return n }
@@ -366,7 +354,7 @@ func TestNamesFollowTaxonomyRules(t *testing.T) {
 // Concurrent identical notes: the exact check inside the write transaction
 // lets exactly one through.
 func TestRememberConcurrentDuplicates(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	const n = 8
 	results := make(chan RememberResult, n)
 	errs := make(chan error, n)
@@ -397,7 +385,7 @@ func TestRememberConcurrentDuplicates(t *testing.T) {
 // filled the report with exact duplicates, and the near ones were then cut
 // at a negative length (a panic).
 func TestRememberManyForcedCopies(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	for i := range maxReported + 3 {
 		n := Note{Text: "x", Wing: "w", Importance: 1, At: time.Date(2026, 5, 1, 9, 0, i, 0, time.UTC)}
 		res := remember(t, p, n, true)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // nearPair is one line of testdata/near/pairs.txt.
@@ -62,7 +64,7 @@ func readNearPairs(t *testing.T) []nearPair {
 // short notes included.
 func TestRememberReversedDecisions(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	finders := []NearFinder{LexicalFinder{P: p, Threshold: 0.01}}
 	for i, c := range readNearPairs(t) {
 		t.Run(fmt.Sprintf("line %d", c.line), func(t *testing.T) {
@@ -144,7 +146,7 @@ func TestIsTypo(t *testing.T) {
 // undoes; said once more, it is a duplicate again. Notes are stamped to
 // the second, so the same holds within one second, by the order written.
 func TestRememberRestatedDecision(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	at := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	const up, down = "increase the connection pool size for the orders database", "decrease the connection pool size for the orders database"
 	for _, step := range []time.Duration{time.Second, time.Millisecond} {

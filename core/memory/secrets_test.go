@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -26,7 +27,7 @@ func secretToken(seed uint64) (token, body string) {
 
 func TestRememberRedactsSecrets(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	tok, body := secretToken(1)
 	res := remember(t, p, note("CI pushes tags with the bot token "+tok+" (rotate in March).", "proj"), false)
 	if !res.Added || !reflect.DeepEqual(res.Redacted, []string{"github-token"}) {
@@ -59,7 +60,7 @@ func TestRememberRedactsSecrets(t *testing.T) {
 
 func TestDiaryRedactsSecrets(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	tok, body := secretToken(3)
 	at := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 	res, err := WriteDiary(ctx, p, DiaryEntry{Agent: "claude", Text: "Deploy failed: the log printed " + tok + " in clear.", At: at})
@@ -93,7 +94,7 @@ func TestDiaryRedactsSecrets(t *testing.T) {
 // this file holds none.)
 func TestRememberRedactsProsePasswords(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	pw, cli := "Tr0ub4"+"dor-3x", "S3cret"+"Pass99"
 	for _, c := range []struct{ text, want string }{
 		{"the prod db pass" + "word is: " + pw + " (do not share)", "the prod db pass" + "word is: [REDACTED:password] (do not share)"},

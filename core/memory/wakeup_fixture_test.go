@@ -15,6 +15,7 @@ import (
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -38,7 +39,7 @@ func TestWakeUpFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			secs := splitFixture(t, string(raw))
-			p := openPalace(t)
+			p := palacetest.OpenPalace(t)
 			buildFixture(t, p, secs[0].body)
 			home := p.Store.Home()
 			var out strings.Builder

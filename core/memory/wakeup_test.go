@@ -14,6 +14,7 @@ import (
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -31,7 +32,7 @@ var now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 func seedWake(t *testing.T) *palace.Palace {
 	t.Helper()
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	home := p.Store.Home()
 	if err := os.WriteFile(filepath.Join(home, IdentityFile), []byte(identity+"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -284,7 +285,7 @@ func TestWakeUpSameAfterReopen(t *testing.T) {
 }
 
 func TestWakeUpEmptyPalace(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	for _, f := range []string{FormatText, FormatAAAK, FormatJSON} {
 		w := wake(t, p, WakeRequest{Format: f, Wing: "nothing-here"})
 		if w.Text != "" || w.Tokens != 0 || w.Decided == nil || w.Drawers == nil || w.Facts == nil || w.Agents == nil || w.Diary == nil ||

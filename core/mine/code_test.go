@@ -10,6 +10,7 @@ import (
 
 	"github.com/palace-dev/palace/core/chunk"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -19,7 +20,7 @@ import (
 // drawers for the files that did not change.
 func TestMineCodeFiles(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	long := "\t_ = strings.Repeat(\"x\", 1) // filler to pass the size limit\n"
 	good := "package x\n\nimport \"strings\"\n\n// Alpha is the first.\nfunc Alpha() {\n" + strings.Repeat(long, 4) + "}\n\n// Beta calls Alpha.\nfunc Beta() {\n" + strings.Repeat(long, 4) + "\tAlpha()\n}\n"
 	root := tree(t, map[string]string{
@@ -96,7 +97,7 @@ func TestRemineKeepsCodeIndex(t *testing.T) {
 	after := "package x\n\nimport \"strings\"\n\n" + fn("AlphaStart", "betaHelper") + fn("BetaMiddle", "deltaRenamedCall") + fn("OmegaAdded", "epsilonCall")
 	o := Options{Wing: "w", Chunk: chunk.Options{Size: 400}}
 	root := tree(t, map[string]string{"a.go": before})
-	again := openPalace(t)
+	again := palacetest.OpenPalace(t)
 	if _, err := Run(ctx, again, root, o); err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestRemineKeepsCodeIndex(t *testing.T) {
 	if sum, err := Run(ctx, again, root, o); err != nil || sum.FilesMined != 1 {
 		t.Fatalf("re-mine: %+v %v", sum, err)
 	}
-	fresh := openPalace(t)
+	fresh := palacetest.OpenPalace(t)
 	if _, err := Run(ctx, fresh, root, o); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestRemineKeepsCodeIndex(t *testing.T) {
 // each drawer's metadata names the language its file was parsed as.
 func TestMineCPlusPlusHeader(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	root := tree(t, map[string]string{
 		"ledger.h": "#pragma once\nnamespace books {\nclass Ledger {\n public:\n  bool post(long cents);\n};\n}  // namespace books\n",
 		"table.h":  "#pragma once\nstruct table { int size; };\nint table_put(struct table *t, int v);\n",

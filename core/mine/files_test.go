@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -35,7 +36,7 @@ func drawers(t *testing.T, st *store.Store, wing string) []store.Drawer {
 // older mine made of one is pruned.
 func TestPalaceFilesAreNotMined(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	root := tree(t, map[string]string{
 		"palace.yaml":     "# Palace project settings: the wing this folder mines into and its rooms.\nwing: proj\n",
 		".palaceignore":   "drafts/\n",
@@ -69,7 +70,7 @@ func TestPalaceFilesAreNotMined(t *testing.T) {
 // to mine, they are mined.
 func TestSensitiveFilesAreNotMined(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	root := tree(t, map[string]string{
 		".ssh/config":          "Host tokhidden\n",
 		".aws/credentials":     "[default]\nregion = tokhidden\n",
@@ -111,7 +112,7 @@ func TestSlackMetadataIsNotMined(t *testing.T) {
 	}
 	for _, mode := range []string{ModeAuto, ModeConvos, ModeProjects} {
 		t.Run(mode, func(t *testing.T) {
-			p := openPalace(t)
+			p := palacetest.OpenPalace(t)
 			root := tree(t, files)
 			sum, err := Run(context.Background(), p, root, Options{Wing: "w", Mode: mode})
 			if err != nil {
@@ -148,7 +149,7 @@ func TestSlackMetadataIsNotMined(t *testing.T) {
 // transcript (one "> " line) is one, not a skipped not_conversation.
 func TestConvosModeMinesShortTranscripts(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	root := tree(t, map[string]string{
 		"short.md":  "> Who signs off on the release?\n\nDana does, on Thursdays.\n",
 		"people.md": "Alice: are we shipping?\nBob: tomorrow\n",
@@ -168,7 +169,7 @@ func TestConvosModeMinesShortTranscripts(t *testing.T) {
 	}
 	// The same file in auto mode is a project file: in a project, one
 	// quoted line is just a quotation.
-	q := openPalace(t)
+	q := palacetest.OpenPalace(t)
 	if _, err := Run(ctx, q, filepath.Join(root, "short.md"), Options{Wing: "a"}); err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestConvosModeMinesShortTranscripts(t *testing.T) {
 // citation names: "> Who signs off?", not a rendering "user: Who signs off?".
 func TestTextTranscriptDrawersAreVerbatim(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	meeting := fixture(t, "text/team-meeting.txt")
 	root := tree(t, map[string]string{
 		"short.md":          "> Who signs off?\n\nDana does.\n",
@@ -241,7 +242,7 @@ func TestDefaultWing(t *testing.T) {
 		{"own", "given", "workspace", "given"},
 		{"plain/a.md", "", "workspace", "workspace"},
 	} {
-		p := openPalace(t)
+		p := palacetest.OpenPalace(t)
 		sum, err := Run(context.Background(), p, filepath.Join(root, tt.dir), Options{Wing: tt.wing, DefaultWing: tt.def})
 		if err != nil || sum.Wing != tt.want {
 			t.Errorf("mine %s (wing %q, default %q) -> wing %v, %v; want %s", tt.dir, tt.wing, tt.def, sum.Wing, err, tt.want)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // toolOutput is about size bytes of what a tool prints: numbered log lines
@@ -79,7 +81,7 @@ func BenchmarkLongMessage(b *testing.B) {
 				if err := os.WriteFile(path, data, 0o600); err != nil {
 					b.Fatal(err)
 				}
-				p := openPalace(b)
+				p := palacetest.OpenPalace(b)
 				b.StartTimer()
 				start := time.Now()
 				if _, err := Run(context.Background(), p, path, Options{Wing: "shop", Mode: ModeConvos}); err != nil {

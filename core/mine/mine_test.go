@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -170,7 +170,7 @@ func drawersOf(t *testing.T, st *store.Store, wing string) map[string]int {
 
 func TestIncremental(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	st := p.Store
 	root := tree(t, map[string]string{
 		"a.md": "alpha words here",
@@ -241,7 +241,7 @@ func TestCancelledMineResumesWithoutDuplicates(t *testing.T) {
 	}
 	root := tree(t, files)
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	st := p.Store
 	cctx, cancel := context.WithCancel(ctx)
 	n := 0
@@ -260,7 +260,7 @@ func TestCancelledMineResumesWithoutDuplicates(t *testing.T) {
 	if s.SourcesPruned != 0 {
 		t.Errorf("resume pruned %d sources", s.SourcesPruned)
 	}
-	freshP := openPalace(t)
+	freshP := palacetest.OpenPalace(t)
 	fresh := freshP.Store
 	if _, err := Run(ctx, freshP, root, Options{Wing: "w"}); err != nil {
 		t.Fatal(err)
@@ -299,16 +299,6 @@ func TestConfig(t *testing.T) {
 	if _, err := LoadConfig(root); err == nil {
 		t.Errorf("unknown field accepted")
 	}
-}
-
-func openPalace(t testing.TB) *palace.Palace {
-	t.Helper()
-	p, err := palace.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
 }
 
 // `palace init --force` never writes through a palace.yaml that is a

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // onlyTree is a folder where every rule a walk applies decides something:
@@ -43,7 +45,7 @@ func onlyTree(t *testing.T) string {
 func TestOnlyMinesFilesAsTheFolderMineDoes(t *testing.T) {
 	ctx := context.Background()
 	root := onlyTree(t)
-	folder, only := openPalace(t), openPalace(t)
+	folder, only := palacetest.OpenPalace(t), palacetest.OpenPalace(t)
 	if _, err := Run(ctx, folder, root, Options{}); err != nil {
 		t.Fatal(err)
 	}

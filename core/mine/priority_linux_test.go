@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // threadNices reads the nice value of each of this process's threads
@@ -81,7 +83,7 @@ func TestLowerThreadPriority(t *testing.T) {
 // the ones still there shortly after the mine.
 func lowDuring(t *testing.T, root string, o Options, low int) (most int, left []int) {
 	t.Helper()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	before := map[int]bool{} // a main thread parked by another test
 	for tid, nice := range threadNices(t) {
 		before[tid] = nice == low

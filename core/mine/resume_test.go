@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -126,7 +127,7 @@ func mineLog(t testing.TB, ctx context.Context, p *palace.Palace, path string) *
 // cleanDump is what a first mine of path's current content holds.
 func cleanDump(t *testing.T, path string, keysOnly bool) []string {
 	t.Helper()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	mineLog(t, context.Background(), p, path)
 	return drawerDump(t, p, keysOnly)
 }
@@ -139,7 +140,7 @@ func TestAppendedSessionParsesOnlyTheNewPart(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "s-long.jsonl")
 	writeLog(t, path, ccSession(t, 0, 3000), false)
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	first := mineLog(t, ctx, p, path)
 	fi, _ := os.Stat(path)
 	// Pieces overlap by the exchange each goes on from.
@@ -191,7 +192,7 @@ func TestRewrittenSessionIsMinedWhole(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "s-long.jsonl")
 			writeLog(t, path, base, false)
-			p := openPalace(t)
+			p := palacetest.OpenPalace(t)
 			mineLog(t, ctx, p, path)
 			writeLog(t, path, next(), false)
 			mineLog(t, ctx, p, path)
@@ -212,7 +213,7 @@ func TestLongSessionMinedInPiecesResumes(t *testing.T) {
 	writeLog(t, path, data, false)
 	want := cleanDump(t, path, false)
 
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	// Cancel once the first piece is written: the writer reports each
 	// committed transaction through the store's audit log; a mine's
@@ -264,7 +265,7 @@ func TestAppendedCodexSession(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "rollout-2026-03-01T10-00-00-cx-1.jsonl")
 	writeLog(t, path, []byte(b.String()), false)
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	mineLog(t, ctx, p, path)
 	more := msg("user", "one more question") + msg("assistant", "one more answer")
 	writeLog(t, path, []byte(more), true)

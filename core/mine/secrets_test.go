@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/convo"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -39,7 +40,7 @@ func secretHits(t *testing.T, st *store.Store, wing, token string) int {
 
 func TestMineRedactsBeforeStoring(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ghBody := secretTok(1, 36)
 	gh := "gh" + "p_" + ghBody
 	pwBody := secretTok(2, 12)
@@ -113,7 +114,7 @@ func TestMineRedactsBeforeStoring(t *testing.T) {
 // it did not change; a second mine in the same mode is a no-op.
 func TestKeepSecretsTogglesRemine(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	body := secretTok(3, 36)
 	root := tree(t, map[string]string{
 		".env":     "GITHUB_TOKEN=" + "gh" + "o_" + body + "\n",
@@ -169,7 +170,7 @@ func TestKeepSecretsTogglesRemine(t *testing.T) {
 
 func TestMineRedactsConversations(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ghBody := secretTok(4, 36)
 	pwBody := secretTok(5, 10)
 	// A Claude Code session (JSONL: a secret's line is its record's) and a
@@ -216,7 +217,7 @@ func TestMineRedactsConversations(t *testing.T) {
 // on its line.
 func TestMineReportsHeadingSecretOnce(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	body := secretTok(6, 36)
 	transcript := "# deploy with gh" + "p_" + body + "\n\n> can you check the deploy?\n\nYes, it is green.\n\n> and the cache?\n\nWarm.\n\n> thanks\n\nAnytime.\n"
 	root := tree(t, map[string]string{"chat.txt": transcript})

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -58,7 +59,7 @@ func TestMineStoresTheSame(t *testing.T) {
 	} {
 		write(t, src, rel, content)
 	}
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ctx := context.Background()
 	if _, err := Run(ctx, p, src, Options{Wing: "golden"}); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -119,7 +120,7 @@ func TestAgentAddListRm(t *testing.T) {
 
 func TestAgentBadInput(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t, withoutModel(t))
+	p := palacetest.OpenPalace(t, withoutModel(t))
 	ok := AgentAddRequest{Name: "reviewer", Focus: "reviews"}
 	with := func(f func(*AgentAddRequest)) AgentAddRequest { r := ok; f(&r); return r }
 	for _, c := range []struct {
@@ -157,14 +158,14 @@ func TestAgentBadInput(t *testing.T) {
 // only: it names wings from all over the palace.
 func TestAgentsStatusAndExport(t *testing.T) {
 	ctx := context.Background()
-	a := openPalace(t, withoutModel(t))
+	a := palacetest.OpenPalace(t, withoutModel(t))
 	fileNote(t, a, "api", "the pool is sized by GOMAXPROCS")
 	rev := addAgent(t, a, AgentAddRequest{Name: "reviewer", Focus: "reviews Go changes", Wing: "api"})
 	st, err := Status(ctx, a, StatusRequest{})
 	if err != nil || !reflect.DeepEqual(st.Agents, []Agent{rev}) {
 		t.Errorf("status agents: %+v %v", st.Agents, err)
 	}
-	if st, err := Status(ctx, openPalace(t, withoutModel(t)), StatusRequest{}); err != nil || st.Agents == nil || len(st.Agents) != 0 {
+	if st, err := Status(ctx, palacetest.OpenPalace(t, withoutModel(t)), StatusRequest{}); err != nil || st.Agents == nil || len(st.Agents) != 0 {
 		t.Errorf("status of a palace without agents: %#v %v", st.Agents, err)
 	}
 
@@ -181,7 +182,7 @@ func TestAgentsStatusAndExport(t *testing.T) {
 		return file
 	}
 	whole, wing := export(""), export("api")
-	b := openPalace(t, withoutModel(t))
+	b := palacetest.OpenPalace(t, withoutModel(t))
 	if res, err := Import(ctx, b, ImportRequest{File: wing}); err != nil || len(listAgents(t, b)) != 0 {
 		t.Errorf("a one-wing export carried the agents: %+v %v %+v", res, err, listAgents(t, b))
 	}
@@ -194,7 +195,7 @@ func TestAgentsStatusAndExport(t *testing.T) {
 
 	// A palace that had agents and removed them all takes the file's; one
 	// with its own keeps them and reports the conflict.
-	c := openPalace(t, withoutModel(t))
+	c := palacetest.OpenPalace(t, withoutModel(t))
 	addAgent(t, c, AgentAddRequest{Name: "gone", Focus: "x"})
 	if _, err := AgentRm(ctx, c, AgentRmRequest{Name: "gone"}); err != nil {
 		t.Fatal(err)
@@ -202,7 +203,7 @@ func TestAgentsStatusAndExport(t *testing.T) {
 	if _, err := Import(ctx, c, ImportRequest{File: whole}); err != nil || !reflect.DeepEqual(listAgents(t, c), []Agent{rev}) {
 		t.Errorf("import into an emptied registry: %v %+v", err, listAgents(t, c))
 	}
-	d := openPalace(t, withoutModel(t))
+	d := palacetest.OpenPalace(t, withoutModel(t))
 	own := addAgent(t, d, AgentAddRequest{Name: "architect", Focus: "layers"})
 	res, err := Import(ctx, d, ImportRequest{File: whole})
 	if err != nil || !reflect.DeepEqual(res.Conflicts, []string{"setting " + store.SettingAgents}) || !reflect.DeepEqual(listAgents(t, d), []Agent{own}) {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 func TestAudit(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t, withoutModel(t))
+	p := palacetest.OpenPalace(t, withoutModel(t))
 	fileNote(t, p, "proj", "a note")
 	for _, c := range []struct {
 		req   AuditRequest

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // cpSession is a Claude Code session in its documented log shape: a
@@ -48,7 +49,7 @@ func cpRequest(path string) CheckpointRequest {
 // path in the session's folder, the decision the extractor reads, the
 // agent's own note, and the question its last reply leaves open.
 func TestCheckpointOfClaudeCodeSession(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	res, err := Checkpoint(context.Background(), p, cpRequest(writeLog(t, t.TempDir(), cpLog(t))))
 	if err != nil {
 		t.Fatal(err)
@@ -78,11 +79,11 @@ func TestCheckpointOfClaudeCodeSession(t *testing.T) {
 func TestCheckpointFollowsTheLog(t *testing.T) {
 	ctx := context.Background()
 	log := cpLog(t)
-	whole, err := Checkpoint(ctx, openPalace(t), cpRequest(writeLog(t, t.TempDir(), log)))
+	whole, err := Checkpoint(ctx, palacetest.OpenPalace(t), cpRequest(writeLog(t, t.TempDir(), log)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	path := writeLog(t, t.TempDir(), nil)
 	lines := bytes.SplitAfter(log, []byte("\n"))
 	var ids []string
@@ -142,7 +143,7 @@ func TestCheckpointOfCodexSession(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Checkpoint(context.Background(), openPalace(t), CheckpointRequest{Transcript: path, Wing: "billing",
+	res, err := Checkpoint(context.Background(), palacetest.OpenPalace(t), CheckpointRequest{Transcript: path, Wing: "billing",
 		Session: "0199453c-7d2e-7c31-9b8a-2f6d4e1a5c90", Agent: "codex"})
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +155,7 @@ func TestCheckpointOfCodexSession(t *testing.T) {
 }
 
 func TestCheckpointRefuses(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	garbage := filepath.Join(t.TempDir(), "x.jsonl")
 	os.WriteFile(garbage, []byte("not a session\n"), 0o600)
 	for _, r := range []CheckpointRequest{

@@ -3,11 +3,13 @@ package ops
 import (
 	"context"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 func TestDoctorAndRepairOnAHealthyPalace(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t, withoutModel(t))
+	p := palacetest.OpenPalace(t, withoutModel(t))
 	fileNote(t, p, "proj", "a note")
 	d, err := Doctor(ctx, p, DoctorRequest{})
 	if err != nil || !d.OK || d.Integrity != "ok" || len(d.Failed) != 0 || len(d.Checks) != 6 || d.Schema != d.Supported {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/aaak"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 func TestKGGraphValidateNamesTheField(t *testing.T) {
@@ -46,7 +47,7 @@ func TestKGGraphValidateNamesTheField(t *testing.T) {
 // The operations' outcome classes, and the timeline as AAAK.
 func TestKGGraphOps(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	for _, f := range [][3]string{{"Kai", "works_on", "Orion"}, {"Orion", "uses", "Postgres 14"}} {
 		if _, err := KGAdd(ctx, p, KGAddRequest{Subject: f[0], Predicate: f[1], Object: f[2], ValidFrom: "2025-01-01"}); err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // wantField checks that err is invalid input naming field.
@@ -63,7 +64,7 @@ func TestKGValidateNamesTheField(t *testing.T) {
 // message: the result's reason, "conflict: " said once.
 func TestKGConflict(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	if _, err := KGAdd(ctx, p, KGAddRequest{Subject: "Alice", Predicate: "works at", Object: "Acme", ValidFrom: "2020-01-01"}); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestKGConflict(t *testing.T) {
 
 func TestKGReads(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	for _, o := range []string{"Bob", "Carol", "Dan"} {
 		if _, err := KGAdd(ctx, p, KGAddRequest{Subject: "Alice", Predicate: "knows", Object: o, ValidFrom: "2020-01-01"}); err != nil {
 			t.Fatal(err)
@@ -127,7 +128,7 @@ func TestKGReads(t *testing.T) {
 
 func TestFunctional(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	l, err := Functional(ctx, p, FunctionalRequest{})
 	if err != nil || strings.Join(l.Functional, ",") != "lives_in,owner,role,status,works_at" {
 		t.Fatalf("default list: %+v, %v", l, err)

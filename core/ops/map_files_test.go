@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -17,7 +18,7 @@ import (
 // relative too. A room of many folders is parted by folder, at most
 // MapParts of them, the rest counted.
 func TestMapParts(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ctx := context.Background()
 	when := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	var ds []store.Drawer

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -14,7 +15,7 @@ import (
 // first non-blank line cut to mapLineRunes; with more rooms than
 // MapTopBudget allows Top each, every room lists fewer, and at least one.
 func TestMapTopBudget(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ctx := context.Background()
 	rooms := MapTopBudget/MapPageTop + 1 // one room too many for MapPageTop each
 	var ds []store.Drawer

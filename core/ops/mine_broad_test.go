@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // A home folder, a folder holding it, the file system root and the
@@ -67,7 +68,7 @@ func TestMineRefusesHomeAndRoot(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	res, err := Mine(ctx, p, MineRequest{Path: userHome, NoVectors: true})
 	if !errors.Is(err, input.ErrInvalid) || res.Summary != nil {
 		t.Fatalf("Mine(home) = %+v, %v; want invalid input and no summary", res.Summary, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -37,7 +38,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 // front: `palace mine --mode bogus` exits 2 as `palace search --mode bogus`
 // does.
 func TestMineRequestValidate(t *testing.T) {
-	p := openPalace(t, palace.Options{})
+	p := palacetest.OpenPalace(t, palace.Options{})
 	dir := writeTree(t, map[string]string{"a.md": "alpha\n"})
 	fifo := filepath.Join(t.TempDir(), "pipe")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
@@ -82,7 +83,7 @@ func TestMineRequestValidate(t *testing.T) {
 func TestMineThenEmbed(t *testing.T) {
 	tiny, _ := filepath.Abs(filepath.Join("..", "embed", "testdata", "tiny"))
 	cfg := embed.Config{ModelDir: tiny, Backend: embed.BackendGo, LibDirs: []string{}}
-	p := openPalace(t, palace.Options{Embed: &cfg})
+	p := palacetest.OpenPalace(t, palace.Options{Embed: &cfg})
 	dir := writeTree(t, map[string]string{"a.md": "alpha words\n", "b.md": "beta words\n"})
 	ctx := context.Background()
 	res, err := Mine(ctx, p, MineRequest{Path: dir, NoVectors: true})
@@ -104,7 +105,7 @@ func TestMineThenEmbed(t *testing.T) {
 // A partly readable export is mined (its valid part) and the result says
 // so; it is not a failure.
 func TestMineNoticesPartlyReadableExports(t *testing.T) {
-	p := openPalace(t, palace.Options{})
+	p := palacetest.OpenPalace(t, palace.Options{})
 	line := `{"type":"user","sessionId":"s1","uuid":"u1","timestamp":"2025-09-02T08:14:55Z","message":{"role":"user","content":"hello there"}}`
 	dir := writeTree(t, map[string]string{"s.jsonl": line + "\n{broken\n"})
 	res, err := Mine(context.Background(), p, MineRequest{Path: dir, NoVectors: true})
@@ -115,7 +116,7 @@ func TestMineNoticesPartlyReadableExports(t *testing.T) {
 
 // Files reports what became of each file asked about (an editor's saves).
 func TestMineReportsFiles(t *testing.T) {
-	p := openPalace(t, palace.Options{})
+	p := palacetest.OpenPalace(t, palace.Options{})
 	dir := writeTree(t, map[string]string{"a.md": "alpha\n", "palace.yaml": "wing: w\n", ".gitignore": "x.md\n", "x.md": "ignored\n"})
 	a, cfg, x, gone := filepath.Join(dir, "a.md"), filepath.Join(dir, "palace.yaml"), filepath.Join(dir, "x.md"), filepath.Join(dir, "gone.md")
 	res, err := Mine(context.Background(), p, MineRequest{Path: dir, NoVectors: true, Files: []string{a, cfg, x, gone}})

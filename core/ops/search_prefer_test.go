@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // A search made in a project's session without a wing answers with the
@@ -12,7 +14,7 @@ import (
 // stands; a wing named, or an unknown project wing, changes nothing.
 func TestSearchPrefersTheSessionWing(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	for _, n := range []RememberRequest{
 		{Wing: "batch-jobs", Text: "jobs: the reindex job timeout is 30m and it retries twice at night"},
 		{Wing: "batch-jobs", Text: "jobs: the export job timeout is 10m, timeout errors page the on-call"},

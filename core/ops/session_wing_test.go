@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -18,7 +19,7 @@ import (
 // wing, the diary keeps the agent's own wing and the fact none.
 func TestSessionWingDefaults(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	prov := store.Provenance{Session: "mcp-0011223344556677"}
 	if _, err := Remember(ctx, p, RememberRequest{Text: "The shop deploys from the release branch.", Wing: "shop",
 		Importance: DefaultImportance, Provenance: prov}); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/query"
 )
 
@@ -40,7 +41,7 @@ func TestTaxonomyValidateNamesTheField(t *testing.T) {
 
 func TestTaxonomyOps(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	kw := func(w ...string) *[]string { return &w }
 	name := "Billing"
 	ch, err := TaxonomySet(ctx, p, TaxonomySetRequest{Wing: "shop", Room: "billing", Keywords: kw("Invoice", "payment", "invoice"), DisplayName: &name})
@@ -85,7 +86,7 @@ func TestTaxonomyOps(t *testing.T) {
 // palace.yaml in one of the caller's folders is named in the warning.
 func TestTaxonomyProjectFile(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	proj := t.TempDir()
 	if err := os.WriteFile(filepath.Join(proj, mine.ConfigName), []byte("wing: shop\nrooms:\n  - name: billing\n    keywords: [invoice]\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -36,7 +37,7 @@ func fileNote(t *testing.T, p *palace.Palace, wing, text string) store.Drawer {
 
 func TestExportImport(t *testing.T) {
 	ctx := context.Background()
-	a := openPalace(t, withoutModel(t))
+	a := palacetest.OpenPalace(t, withoutModel(t))
 	fileNote(t, a, "proj", "the release is on Friday")
 	if _, err := kg.SetFunctional(ctx, a.Store, "leads", true); err != nil {
 		t.Fatal(err)
@@ -53,7 +54,7 @@ func TestExportImport(t *testing.T) {
 	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b := openPalace(t, withoutModel(t))
+	b := palacetest.OpenPalace(t, withoutModel(t))
 	got, err := Import(ctx, b, ImportRequest{File: file})
 	if err != nil || got.File != file || got.Added["setting"] != 1 || got.Added["drawer"] != 1 || len(got.Conflicts) != 0 {
 		t.Fatalf("import: %+v %v", got, err)
@@ -69,7 +70,7 @@ func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 
 func TestImportRefusals(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t, withoutModel(t))
+	p := palacetest.OpenPalace(t, withoutModel(t))
 	if _, err := Import(ctx, p, ImportRequest{File: " "}); Classify(err) != Invalid || !strings.HasPrefix(err.Error(), "file ") {
 		t.Errorf("blank file: %v", err)
 	}
@@ -103,7 +104,7 @@ func TestRowKinds(t *testing.T) {
 // A large import is one long transaction: it reports its progress.
 func TestImportProgress(t *testing.T) {
 	ctx := context.Background()
-	a := openPalace(t, withoutModel(t))
+	a := palacetest.OpenPalace(t, withoutModel(t))
 	for i := range 2500 {
 		fileNote(t, a, "proj", fmt.Sprintf("note number %d", i))
 	}
@@ -117,7 +118,7 @@ func TestImportProgress(t *testing.T) {
 	}
 	var calls [][2]int
 	progress := func(done, total int) { calls = append(calls, [2]int{done, total}) }
-	if _, err := Import(ctx, openPalace(t, withoutModel(t)), ImportRequest{File: file, Progress: progress}); err != nil {
+	if _, err := Import(ctx, palacetest.OpenPalace(t, withoutModel(t)), ImportRequest{File: file, Progress: progress}); err != nil {
 		t.Fatal(err)
 	}
 	want := [][2]int{{0, 2500}, {1000, 2500}, {2000, 2500}, {2500, 2500}}
@@ -130,7 +131,7 @@ func TestImportProgress(t *testing.T) {
 // folder that holds anything.
 func TestSalvage(t *testing.T) {
 	ctx := context.Background()
-	a := openPalace(t, withoutModel(t))
+	a := palacetest.OpenPalace(t, withoutModel(t))
 	fileNote(t, a, "proj", "the release is on Friday")
 	fileNote(t, a, "proj", "the freeze starts Thursday")
 	into := filepath.Join(t.TempDir(), "new")
@@ -156,7 +157,7 @@ func TestSalvage(t *testing.T) {
 // in the importing palace are segmented.
 func TestImportRecordsHan(t *testing.T) {
 	ctx := context.Background()
-	a := openPalace(t, withoutModel(t))
+	a := palacetest.OpenPalace(t, withoutModel(t))
 	fileNote(t, a, "proj", "我们在清华大学开会")
 	var buf bytes.Buffer
 	if _, err := Export(ctx, a, ExportRequest{}, &buf); err != nil {
@@ -166,7 +167,7 @@ func TestImportRecordsHan(t *testing.T) {
 	if err := os.WriteFile(file, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b := openPalace(t, withoutModel(t))
+	b := palacetest.OpenPalace(t, withoutModel(t))
 	if han, err := b.Store.HoldsHan(ctx); err != nil || han {
 		t.Fatalf("a new palace holds Han text: %v %v", han, err)
 	}

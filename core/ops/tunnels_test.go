@@ -9,6 +9,7 @@ import (
 
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -18,7 +19,7 @@ import (
 func tunnelPalace(t *testing.T) *palace.Palace {
 	t.Helper()
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	for wing, rooms := range map[string][]store.Room{
 		"api": {{Room: "auth", Keywords: []string{"login", "jwt"}}, {Room: "sessions", Keywords: []string{"cookie", "session"}}},
 		"web": {{Room: "auth"}, {Room: "login", Keywords: []string{"session", "cookie"}}},
@@ -67,7 +68,7 @@ func TestTunnelsOp(t *testing.T) {
 	}
 	_, err = Tunnels(ctx, p, TunnelsRequest{Wing: "desktop"})
 	wantField(t, "unknown wing", err, "wing")
-	empty, err := Tunnels(ctx, openPalace(t), TunnelsRequest{})
+	empty, err := Tunnels(ctx, palacetest.OpenPalace(t), TunnelsRequest{})
 	if err != nil || empty.Tunnels == nil || len(empty.Tunnels) != 0 {
 		t.Errorf("an empty palace: %+v %v, want an empty list", empty, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // A project's palace.yaml sets the wake-up budget of its wing
@@ -15,7 +17,7 @@ import (
 // read or a budget out of range is an error naming it.
 func TestWakeUpBudgetOfTheProject(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	if _, err := Remember(ctx, p, RememberRequest{Wing: "shop", Text: "Checkout retries capture twice.", Importance: 3}); err != nil {
 		t.Fatal(err)
 	}

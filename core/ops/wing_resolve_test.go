@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/input"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // writeFiles writes each relative path under root with its body; a path
@@ -134,7 +135,7 @@ func TestMineDefaultsToTheProjectWing(t *testing.T) {
 		"repo/.git/HEAD":     "ref: refs/heads/main\n",
 		"repo/notes/a.md":    "the deploy runs on fridays\n",
 	})
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ctx := context.Background()
 	for _, c := range []struct {
 		req  MineRequest

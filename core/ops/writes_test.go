@@ -8,22 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
-
-// openWritesPalace opens an empty palace without an embedding model,
-// whatever the environment says.
-func openWritesPalace(t *testing.T) *palace.Palace {
-	t.Helper()
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &embed.Config{LibDirs: []string{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
 
 func wantWriteOutcome(t *testing.T, what string, err error, class string) {
 	t.Helper()
@@ -34,7 +22,7 @@ func wantWriteOutcome(t *testing.T, what string, err error, class string) {
 
 func TestWritesValidate(t *testing.T) {
 	ctx := context.Background()
-	p := openWritesPalace(t)
+	p := palacetest.OpenPalace(t)
 	note := RememberRequest{Text: "We deploy with pnpm.", Wing: "proj", Importance: DefaultImportance}
 	blank, noImportance, loud := note, note, note
 	blank.Text = " \n"
@@ -77,7 +65,7 @@ func TestWritesValidate(t *testing.T) {
 
 func TestRememberOp(t *testing.T) {
 	ctx := context.Background()
-	p := openWritesPalace(t)
+	p := palacetest.OpenPalace(t)
 	req := RememberRequest{Text: "We deploy with pnpm, never npm, since installs took eleven minutes.", Wing: "proj", Importance: 4}
 	res, err := Remember(ctx, p, req)
 	if err != nil || !res.Added || res.Room != DefaultRoom || res.Source != DefaultSource {
@@ -111,7 +99,7 @@ func TestRememberOp(t *testing.T) {
 
 func TestDiaryOps(t *testing.T) {
 	ctx := context.Background()
-	p := openWritesPalace(t)
+	p := palacetest.OpenPalace(t)
 	w, err := DiaryWrite(ctx, p, DiaryWriteRequest{Agent: "Claude Code", Text: "Fixed the flaky test."})
 	if err != nil || !w.Added || w.Wing != DiaryWingPrefix+"claude-code" || w.Topic != DefaultTopic {
 		t.Fatalf("diary write: %+v %v", w, err)
@@ -127,7 +115,7 @@ func TestDiaryOps(t *testing.T) {
 
 func TestForgetTwice(t *testing.T) {
 	ctx := context.Background()
-	p := openWritesPalace(t)
+	p := palacetest.OpenPalace(t)
 	n, err := Remember(ctx, p, RememberRequest{Text: "A note to forget.", Wing: "proj", Importance: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +153,7 @@ func hitsForWrites(t *testing.T, p *palace.Palace, q string) int {
 // back until the user unpurges it.
 func TestPurgeSurvivesRemine(t *testing.T) {
 	ctx := context.Background()
-	p := openWritesPalace(t)
+	p := palacetest.OpenPalace(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ops.md")
 	// A secret the redactor does not know, as a user would find one.
@@ -242,7 +230,7 @@ func TestPurgeSurvivesRemine(t *testing.T) {
 
 func TestUnpurgeRefusals(t *testing.T) {
 	ctx := context.Background()
-	p := openWritesPalace(t)
+	p := palacetest.OpenPalace(t)
 	n, err := Remember(ctx, p, RememberRequest{Text: "the staging vault phrase is hunter2-zebra", Wing: "proj", Importance: 3})
 	if err != nil {
 		t.Fatal(err)

@@ -6,13 +6,14 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
 // TestFindSaysWhatItIsAbout: about names the identifier, else the
 // enclosing function, else the place; empty explains a panel with no hits.
 func TestFindSaysWhatItIsAbout(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	doc := "package upload\n\nfunc verifyUpload(data []byte) error {\n\tgot := computeChecksum(data)\n\n\treturn nil\n}\n\n\n"
 	put(t, p, "proj", store.KindFile, "/proj/upload/upload.go", 1, doc)
 	ctx := context.Background()
@@ -55,7 +56,7 @@ func TestFindSaysWhatItIsAbout(t *testing.T) {
 }
 
 func TestFindInAnEmptyPalaceSaysSo(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	doc := "func verifyUpload() {}\n"
 	res, err := Find(context.Background(), p, Request{Path: "/proj/a.go", Root: "/proj", Text: doc, Start: Position{0, 8}, End: Position{0, 8}})
 	if err != nil || !strings.Contains(res.Empty, "no drawers yet") {
@@ -67,7 +68,7 @@ func TestFindInAnEmptyPalaceSaysSo(t *testing.T) {
 // its drawer around the strongest clue, on word boundaries, the clues
 // marked; FTS5's 24 tokens of code were about a line.
 func TestRelevantSnippetsAreLonger(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	var b strings.Builder
 	for i := 0; i < 30; i++ {
 		b.WriteString("// filler words before the interesting part of this drawer\n")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -16,7 +17,7 @@ import (
 // (the common ones would make it score every drawer), still finds the drawer
 // holding the identifier first, and the common words still rank.
 func TestFindSearchesRareCluesAndDropsCommonWords(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ctx := context.Background()
 	doc := `// Copyright The Authors. Use of this source code is governed by a license.
 
@@ -175,7 +176,7 @@ func TestCutHasAFloor(t *testing.T) {
 // without the floor it was dropped as common and only the enclosing name,
 // in 1 drawer, was searched).
 func TestFindInASmallPalaceKeepsAClueHeldByAFew(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ctx := context.Background()
 	doc := "package sched\n\nfunc plan() {\n\treturn qzWidgetPlanner.next()\n}\n"
 	const path, root = "/proj/sched/plan.go", "/proj"

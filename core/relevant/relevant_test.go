@@ -11,6 +11,7 @@ import (
 
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -177,17 +178,6 @@ func TestExtractNoStopWordClues(t *testing.T) {
 	}
 }
 
-func openPalace(t *testing.T) *palace.Palace {
-	t.Helper()
-	t.Setenv("PALACE_MODEL_DIR", "")
-	p, err := palace.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
-
 func put(t *testing.T, p *palace.Palace, wing, kind, source string, line int, content string) string {
 	t.Helper()
 	d := store.Drawer{Wing: wing, Room: "general", Kind: kind, Source: source, Content: content,
@@ -203,7 +193,7 @@ func put(t *testing.T, p *palace.Palace, wing, kind, source string, line int, co
 }
 
 func TestFindRanksByClues(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	doc := "func verifyUpload(data []byte) error {\n\tgot := computeChecksum(data)\n\treturn check(got)\n}\n"
 	own := put(t, p, "proj", store.KindFile, "/proj/upload.go", 1, doc)
 	both := put(t, p, "proj", store.KindNote, "note", 0, "verifyUpload relies on computeChecksum being CRC-32C.")
@@ -245,7 +235,7 @@ func TestFindRanksByClues(t *testing.T) {
 }
 
 func TestFindRefusesBadInput(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	for _, r := range []Request{{Limit: -1}, {Limit: MaxLimit + 1}, {Mode: "psychic"}, {Start: Position{Line: -1}}, {Exclude: []Span{{5, 2}}}} {
 		if _, err := Find(context.Background(), p, r); !errors.Is(err, input.ErrInvalid) {
 			t.Errorf("%+v: err = %v, want invalid input", r, err)
@@ -258,7 +248,7 @@ func TestFindRefusesBadInput(t *testing.T) {
 }
 
 func TestMentions(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	put(t, p, "proj", store.KindFile, "/proj/a.go", 1, "retryBudget is spent here")
 	put(t, p, "proj", store.KindNote, "note", 0, "we cap retryBudget at 3")
 	put(t, p, "chats", store.KindConversation, "/c.jsonl", 1, "why is retryBudget 3?")
@@ -276,7 +266,7 @@ func TestMentions(t *testing.T) {
 // import its qualifier names) and where a definition keyword comes right
 // before it, not in the whole palace: a method elsewhere is not read.
 func TestWidelyHeldNameIsLookedUpNearbyAndAfterKeywords(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t)
 	ctx := context.Background()
 	var ds []store.Drawer
 	mk := func(source string, line int, content, meta string) {

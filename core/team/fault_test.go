@@ -15,6 +15,7 @@ import (
 
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // proxy stands between members and PostgreSQL: down cuts every
@@ -105,7 +106,7 @@ func TestTeamWritesQueueWhileUnreachable(t *testing.T) {
 	urls := teamDB(t, "alice", "bob")
 	pu, _ := url.Parse(urls["alice"])
 	px := newProxy(t, pu.Host)
-	a, b := open(t), open(t)
+	a, b := palacetest.OpenPalace(t), palacetest.OpenPalace(t)
 	join(t, a, px.via(urls["alice"]))
 	must[ops.TeamShareResult](t)(ops.TeamShare(ctx, a, ops.TeamShareRequest{Wing: "api"}))
 	must[ops.TeamGrantRequest](t)(ops.TeamGrant(ctx, a, ops.TeamGrantRequest{Wing: "api", Role: roleOf(urls["bob"])}))
@@ -157,7 +158,7 @@ func TestTeamConvergence(t *testing.T) {
 	names := []string{"alice", "bob", "carol"}
 	ms := make([]*palace.Palace, 3)
 	for i, name := range names {
-		ms[i] = open(t)
+		ms[i] = palacetest.OpenPalace(t)
 		join(t, ms[i], px.via(urls[name]))
 		if i == 0 {
 			must[ops.TeamShareResult](t)(ops.TeamShare(ctx, ms[0], ops.TeamShareRequest{Wing: "api"}))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/team"
 )
 
@@ -78,16 +79,6 @@ func teamDB(t *testing.T, names ...string) map[string]string {
 	return out
 }
 
-func open(t *testing.T) *palace.Palace {
-	t.Helper()
-	p, err := palace.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
-
 func must[T any](t *testing.T) func(T, error) T {
 	return func(v T, err error) T {
 		t.Helper()
@@ -120,7 +111,7 @@ func join(t *testing.T, p *palace.Palace, u string) {
 func TestTeamSyncConverges(t *testing.T) {
 	ctx := context.Background()
 	urls := teamDB(t, "alice", "bob")
-	a, b := open(t), open(t)
+	a, b := palacetest.OpenPalace(t), palacetest.OpenPalace(t)
 	keep := must[ops.RememberResult](t)(ops.Remember(ctx, a, ops.RememberRequest{Importance: ops.DefaultImportance, Text: "we pinned pgx to v5.12 for the COPY fix", Wing: "api"}))
 	gone := must[ops.RememberResult](t)(ops.Remember(ctx, a, ops.RememberRequest{Importance: ops.DefaultImportance, Text: "the staging password rotates on Mondays", Wing: "api"}))
 	must[ops.RememberResult](t)(ops.Remember(ctx, a, ops.RememberRequest{Importance: ops.DefaultImportance, Text: "private to alice", Wing: "home"}))
@@ -209,7 +200,7 @@ func roleOf(u string) string {
 func TestTeamAccess(t *testing.T) {
 	ctx := context.Background()
 	urls := teamDB(t, "alice", "rita", "eve")
-	a, r, e := open(t), open(t), open(t)
+	a, r, e := palacetest.OpenPalace(t), palacetest.OpenPalace(t), palacetest.OpenPalace(t)
 	must[ops.RememberResult](t)(ops.Remember(ctx, a, ops.RememberRequest{Importance: ops.DefaultImportance, Text: "the launch date is secret", Wing: "plans"}))
 	join(t, a, urls["alice"])
 	must[ops.TeamShareResult](t)(ops.TeamShare(ctx, a, ops.TeamShareRequest{Wing: "plans"}))

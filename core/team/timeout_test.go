@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/team"
 )
 
@@ -146,7 +147,7 @@ func isTimeout(t *testing.T, what string, err error, step, host string, bound ti
 func TestTeamSilentServerTimesOut(t *testing.T) {
 	s := newStall(t, "")
 	u := "postgres://alice:secretpw@" + s.addr + "/team"
-	p := open(t)
+	p := palacetest.OpenPalace(t)
 
 	_, err := returns(t, "join", func(ctx context.Context) (ops.TeamJoinResult, error) {
 		return ops.TeamJoin(ctx, p, ops.TeamJoinRequest{URL: u})
@@ -208,7 +209,7 @@ func TestTeamStalledServerTimesOutEachStep(t *testing.T) {
 	}
 	s := newStall(t, pu.Host)
 	via := s.via(t, urls["alice"])
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	join(t, a, via)
 	must[ops.TeamShareResult](t)(ops.TeamShare(ctx, a, ops.TeamShareRequest{Wing: "api"}))
 	for _, text := range []string{"the deploy freeze starts on Friday", "staging moved to the new cluster", "we pinned pgx to v5.12"} {

@@ -10,6 +10,7 @@ import (
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -59,7 +60,7 @@ func describe(t *testing.T, p *palace.Palace, entity string) string {
 func TestTeamWhatTravels(t *testing.T) {
 	ctx := context.Background()
 	urls := teamDB(t, "alice", "bob")
-	a, b := open(t), open(t)
+	a, b := palacetest.OpenPalace(t), palacetest.OpenPalace(t)
 
 	proj := t.TempDir()
 	write := func(name, text string) {
@@ -218,7 +219,7 @@ func TestTeamPulledDrawersAreEmbedded(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := embed.Config{ModelDir: tiny, Backend: embed.BackendGo, LibDirs: []string{}}
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	b, err := palace.Open(t.TempDir(), palace.Options{Embed: &cfg})
 	if err != nil {
 		t.Fatal(err)

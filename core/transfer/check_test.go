@@ -10,6 +10,7 @@ import (
 
 	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -76,13 +77,13 @@ func edit(t *testing.T, file, kind, col string, v any) (string, int) {
 // and the palace is left exactly as it was.
 func TestImportChecksEveryField(t *testing.T) {
 	ctx := context.Background()
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	fillEnglish(t, a, "w")
 	good := export(t, a, "")
-	if _, err := importAll(ctx, open(t), "good.jsonl", strings.NewReader(good)); err != nil {
+	if _, err := importAll(ctx, palacetest.OpenPalace(t), "good.jsonl", strings.NewReader(good)); err != nil {
 		t.Fatalf("a palace's own export is refused: %v", err)
 	}
-	c := open(t)
+	c := palacetest.OpenPalace(t)
 	fillEnglish(t, c, "mine")
 	before := export(t, c, "")
 	for _, tc := range []struct {
@@ -158,7 +159,7 @@ func TestImportChecksEveryField(t *testing.T) {
 // so a file cannot make a drawer match words it does not contain.
 func TestImportDerivesIndexText(t *testing.T) {
 	ctx := context.Background()
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	fillEnglish(t, a, "w")
 	lines := strings.Split(export(t, a, ""), "\n")
 	noisy := "user: ship it <system-reminder>hushword</system-reminder>\n\nassistant: shipped"
@@ -181,7 +182,7 @@ func TestImportDerivesIndexText(t *testing.T) {
 		lines[i] = string(b)
 	}
 	file := strings.Join(lines, "\n")
-	b := open(t)
+	b := palacetest.OpenPalace(t)
 	if _, err := importAll(ctx, b, "x.jsonl", strings.NewReader(file)); err != nil {
 		t.Fatal(err)
 	}

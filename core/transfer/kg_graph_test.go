@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/kg"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // An entity's type and aliases are the palace's own data: they travel in
@@ -13,14 +14,14 @@ import (
 // entity's.
 func TestTypesAndAliasesTravel(t *testing.T) {
 	ctx := context.Background()
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	if _, err := kg.Add(ctx, a.Store, kg.Fact{Subject: "Kai", Predicate: "works_on", Object: "Orion", ValidFrom: "2025-01-01"}, kg.AddOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := kg.Entity(ctx, a.Store, kg.EntityRequest{Name: "Kai", Type: "person", Alias: []string{"Kai Chen"}}); err != nil {
 		t.Fatal(err)
 	}
-	b := open(t)
+	b := palacetest.OpenPalace(t)
 	if _, err := importAll(ctx, b, "kg.jsonl", strings.NewReader(export(t, a, ""))); err != nil {
 		t.Fatal(err)
 	}

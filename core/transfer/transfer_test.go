@@ -16,18 +16,9 @@ import (
 
 	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
-
-func open(t *testing.T) *palace.Palace {
-	t.Helper()
-	p, err := palace.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
 
 func fill(t *testing.T, p *palace.Palace) {
 	t.Helper()
@@ -81,10 +72,10 @@ func importAll(ctx context.Context, p *palace.Palace, name string, r io.Reader) 
 
 func TestRoundTrip(t *testing.T) {
 	ctx := context.Background()
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	fill(t, a)
 	first := export(t, a, "")
-	b := open(t)
+	b := palacetest.OpenPalace(t)
 	res, err := importAll(ctx, b, "x", strings.NewReader(first))
 	if err != nil {
 		t.Fatal(err)
@@ -116,10 +107,10 @@ func TestRoundTrip(t *testing.T) {
 
 func TestConflictsAndBadFiles(t *testing.T) {
 	ctx := context.Background()
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	fill(t, a)
 	data := export(t, a, "")
-	b := open(t)
+	b := palacetest.OpenPalace(t)
 	changed := strings.Replace(data, `"importance":3`, `"importance":5`, 1)
 	if _, err := importAll(ctx, b, "x", strings.NewReader(data)); err != nil {
 		t.Fatal(err)
@@ -128,7 +119,7 @@ func TestConflictsAndBadFiles(t *testing.T) {
 	if err != nil || len(res.Conflicts) != 1 || !strings.HasPrefix(res.Conflicts[0], "drawer ") {
 		t.Errorf("conflict not reported: %+v %v", res, err)
 	}
-	c := open(t)
+	c := palacetest.OpenPalace(t)
 	lines := strings.Split(data, "\n")
 	bad := map[string]string{
 		"not an export":  `{"hello":1}` + "\n",
@@ -154,7 +145,7 @@ func TestConflictsAndBadFiles(t *testing.T) {
 // palace that imports A's export, so B refuses the contradiction A refuses.
 func TestSettingsRoundTrip(t *testing.T) {
 	ctx := context.Background()
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	fill(t, a)
 	if _, err := kg.SetFunctional(ctx, a.Store, "leads", true); err != nil {
 		t.Fatal(err)
@@ -163,7 +154,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := export(t, a, "")
-	b := open(t)
+	b := palacetest.OpenPalace(t)
 	res, err := importAll(ctx, b, "x", strings.NewReader(first))
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +191,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 // entity map with no entity, which takes the file's.
 func TestSettingConflicts(t *testing.T) {
 	ctx := context.Background()
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	if _, err := kg.SetFunctional(ctx, a.Store, "leads", true); err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +199,7 @@ func TestSettingConflicts(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := export(t, a, "")
-	b := open(t)
+	b := palacetest.OpenPalace(t)
 	if _, err := kg.SetFunctional(ctx, b.Store, "owns", true); err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +225,7 @@ func TestSettingConflicts(t *testing.T) {
 // setting the palace does not carry, or cannot read, refuses the file.
 func TestSettingRowsChecked(t *testing.T) {
 	ctx := context.Background()
-	a := open(t)
+	a := palacetest.OpenPalace(t)
 	fill(t, a)
 	lines := strings.SplitAfter(export(t, a, ""), "\n")
 	v1 := strings.Replace(lines[0], fmt.Sprintf(`"version":%d`, Version), `"version":1`, 1)
@@ -243,10 +234,10 @@ func TestSettingRowsChecked(t *testing.T) {
 			v1 += l
 		}
 	}
-	if _, err := importAll(ctx, open(t), "v1.jsonl", strings.NewReader(v1)); err != nil {
+	if _, err := importAll(ctx, palacetest.OpenPalace(t), "v1.jsonl", strings.NewReader(v1)); err != nil {
 		t.Errorf("version 1 export refused: %v", err)
 	}
-	c := open(t)
+	c := palacetest.OpenPalace(t)
 	for name, row := range map[string]string{
 		"local key": `{"type":"setting","row":{"key":"audit.seq","value":"7"}}`,
 		"bad list":  `{"type":"setting","row":{"key":"kg.functional","value":"leads"}}`,
@@ -335,7 +326,7 @@ func TestExportNamesAGarbledDrawer(t *testing.T) {
 		}
 		// The file imports but for the laxer drawer, which the import
 		// refuses by name, as it would the older version's own export.
-		if _, err := Read(context.Background(), open(t), "x", strings.NewReader(out)); err == nil || !strings.Contains(err.Error(), "importance") {
+		if _, err := Read(context.Background(), palacetest.OpenPalace(t), "x", strings.NewReader(out)); err == nil || !strings.Contains(err.Error(), "importance") {
 			t.Errorf("import of the export of wing %q: %v, want the laxer drawer's importance refused", wing, err)
 		}
 	}

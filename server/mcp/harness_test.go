@@ -14,22 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/palace"
 )
-
-// openPalace opens an empty palace in a temporary folder with no embedding
-// model (lexical search), whatever the environment says.
-func openPalace(t *testing.T) *palace.Palace {
-	t.Helper()
-	home := t.TempDir()
-	p, err := palace.Open(home, palace.Options{Embed: &embed.Config{Home: home}, Actor: "mcp"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
 
 // tinyModel is the test embedding model core/embed ships.
 func tinyModel(t *testing.T) string {

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 func TestCheckAddr(t *testing.T) {
@@ -111,7 +114,7 @@ func post(t *testing.T, url string, hdr map[string]string, body string) (*http.R
 }
 
 func TestHTTPGuard(t *testing.T) {
-	s := newTestServer(t, openPalace(t), Options{})
+	s := newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{})
 	url, tok := startHTTP(t, s)
 	auth := map[string]string{"Authorization": "Bearer " + tok}
 	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"http-test","version":"1"}}}`
@@ -148,7 +151,7 @@ func TestHTTPGuard(t *testing.T) {
 }
 
 func TestHTTPRefusesRemoteWithoutFlag(t *testing.T) {
-	s := newTestServer(t, openPalace(t), Options{HTTP: "0.0.0.0:0"})
+	s := newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{HTTP: "0.0.0.0:0"})
 	err := s.ServeHTTP(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "--allow-remote") {
 		t.Errorf("non-loopback address served: %v", err)

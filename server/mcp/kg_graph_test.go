@@ -3,12 +3,15 @@ package mcp
 import (
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // palace_kg_graph: the three-hop question through traverse, an entity's
 // type and aliases, rm; and palace_kg's timeline as AAAK.
 func TestKnowledgeGraphTyped(t *testing.T) {
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), nil)
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), nil)
 	ids := map[string]string{}
 	for _, f := range [][5]string{
 		{"kai", "Kai", "works_on", "Orion", "2025-01-01"},

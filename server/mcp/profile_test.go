@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // maxStartCost is issue 43's bound on what the default profile costs an
@@ -72,7 +75,7 @@ func names(tools []listedTool) []string {
 // tools/list come to at most 8,000 characters. Before issue 43 they were
 // 31,737 (5,866 + 25,871).
 func TestDefaultProfileStartCost(t *testing.T) {
-	instr, list, tools := startCost(t, New(openPalace(t), Options{Log: io.Discard}))
+	instr, list, tools := startCost(t, New(palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{Log: io.Discard}))
 	t.Logf("default profile: instructions %d + tools/list %d = %d characters, %d tools", instr, list, instr+list, len(tools))
 	if instr+list > maxStartCost {
 		t.Errorf("the default profile costs %d characters before the first call (instructions %d, tools/list %d); the bound is %d",
@@ -111,7 +114,7 @@ func TestDefaultProfileStartCost(t *testing.T) {
 // TestFullProfileListsEverything: the full profile lists every tool with
 // every parameter, and its instructions are the same protocol.
 func TestFullProfileListsEverything(t *testing.T) {
-	instr, list, tools := startCost(t, New(openPalace(t), Options{Log: io.Discard, Profile: ProfileFull}))
+	instr, list, tools := startCost(t, New(palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{Log: io.Discard, Profile: ProfileFull}))
 	t.Logf("full profile: instructions %d + tools/list %d = %d characters, %d tools", instr, list, instr+list, len(tools))
 	var want []string
 	for _, tl := range allTools() {
@@ -140,7 +143,7 @@ func TestFullProfileListsEverything(t *testing.T) {
 // session (with its profile) and the AAAK legend, not a copy of the memory
 // protocol the instructions already gave.
 func TestStatusWithoutProtocol(t *testing.T) {
-	c := startStdio(t, New(openPalace(t), Options{Log: io.Discard}), nil)
+	c := startStdio(t, New(palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{Log: io.Discard}), nil)
 	r := c.tool("palace_status", nil)
 	if r.IsError {
 		t.Fatalf("palace_status: %s", r.text())
@@ -177,7 +180,7 @@ func TestStatusWithoutProtocol(t *testing.T) {
 // palace_kg, is refused with -32602 saying where it is, before anything
 // runs.
 func TestProfileRefusals(t *testing.T) {
-	core := startStdio(t, New(openPalace(t), Options{Log: io.Discard}), nil)
+	core := startStdio(t, New(palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{Log: io.Discard}), nil)
 	core.invalid("palace_taxonomy", map[string]any{"action": "list"}, `tool "palace_taxonomy" not found: it is in the full profile only`)
 	core.invalid("palace_kg_review", map[string]any{"action": "review"}, "--profile full")
 	core.invalid("palace_kg", map[string]any{"action": "add", "subject": "a", "predicate": "b", "object": "c", "valid_to": "2026-01-01"},
@@ -188,7 +191,7 @@ func TestProfileRefusals(t *testing.T) {
 	// An unknown tool is still mcp-go's own answer.
 	core.invalid("palace_nope", map[string]any{}, "not found")
 
-	full := startStdio(t, newTestServer(t, openPalace(t), Options{Profile: ProfileFull}), nil)
+	full := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{Profile: ProfileFull}), nil)
 	full.invalid("palace_kg", map[string]any{"action": "review"}, `"review" is palace_kg_review's: call palace_kg_review with it`)
 	// A parameter of another action, or of another of the KG tools, is
 	// named as such.

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // TestSessionSavesIntoTheProjectWing: a session rooted at a folder inside
@@ -17,7 +20,7 @@ func TestSessionSavesIntoTheProjectWing(t *testing.T) {
 	proj := t.TempDir()
 	writeFile(t, proj, "palace.yaml", "wing: shop\n")
 	writeFile(t, proj, "src/api/handler.go", "package api\n")
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	c := startStdio(t, newTestServer(t, p, Options{}), []string{filepath.Join(proj, "src", "api")})
 
 	var note struct {
@@ -82,7 +85,7 @@ func TestRootWithoutWingIsKept(t *testing.T) {
 	broken := filepath.Join(home, "broken")
 	writeFile(t, broken, "palace.yaml", "wing: [\n")
 
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), []string{home, broken, proj})
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), []string{home, broken, proj})
 	var st statusResult
 	c.ok("palace_status", nil, &st)
 	rs := st.Session.Roots
@@ -95,7 +98,7 @@ func TestRootWithoutWingIsKept(t *testing.T) {
 		t.Errorf("roots %+v", rs)
 	}
 
-	c = startStdio(t, newTestServer(t, openPalace(t), Options{}), []string{home, broken})
+	c = startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), []string{home, broken})
 	msg := c.fails("palace_remember", map[string]any{"content": "a note"}, "no root of the client maps to one")
 	if !strings.Contains(msg, "belongs to no project") || !strings.Contains(msg, "palace.yaml") {
 		t.Errorf("error %q does not say why each root has no wing", msg)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // A client whose workspace root is the user's home folder (palace_mine
@@ -20,7 +23,7 @@ func TestMineHomeRootRefused(t *testing.T) {
 	t.Setenv("HOME", userHome)
 	t.Chdir(userHome)
 
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	c := startStdio(t, newTestServer(t, p, Options{AllowPaths: []string{userHome}}), []string{userHome})
 	for _, path := range []string{".", userHome, userHome + "/", "proj/.."} {
 		c.fails("palace_mine", map[string]any{"path": path}, "invalid input: path")
@@ -38,7 +41,7 @@ func TestMineHomeRootRefused(t *testing.T) {
 		t.Errorf("a project inside home: %+v", res)
 	}
 
-	proj := startStdio(t, newTestServer(t, openPalace(t), Options{}), []string{filepath.Join(userHome, "proj")})
+	proj := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), []string{filepath.Join(userHome, "proj")})
 	proj.ok("palace_mine", map[string]any{"path": "."}, &res)
 	if res.FilesMined != 1 {
 		t.Errorf(`"." of a project root, the server in the home folder: %+v`, res)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/search"
 )
 
@@ -20,7 +22,7 @@ func TestMineWingsModesAndTranscripts(t *testing.T) {
 	writeFile(t, proj, "tools/gen.go", "package tools\n\n// toktools generates code\n")
 	writeFile(t, proj, "notes/standup.md", "> Who signs off on the release?\n\nDana does, on Thursdays.\n")
 
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	c := startStdio(t, newTestServer(t, p, Options{}), []string{proj})
 	var res struct {
 		Wing       string         `json:"wing"`
@@ -60,7 +62,7 @@ func TestMineOutsideRootsTellsNothing(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(proj, "out")); err != nil {
 		t.Skipf("symlinks unavailable: %v", err)
 	}
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), []string{proj})
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), []string{proj})
 	for _, pair := range [][2]string{
 		{filepath.Join(outside, "secret.md"), filepath.Join(outside, "nothing.md")},
 		{"../outside/secret.md", "../outside/nothing.md"},

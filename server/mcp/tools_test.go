@@ -17,13 +17,14 @@ import (
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/core/vectors"
 )
 
 func TestProtocolBasics(t *testing.T) {
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), nil)
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), nil)
 	var list struct {
 		Tools []struct {
 			Name string `json:"name"`
@@ -71,7 +72,7 @@ func TestProtocolBasics(t *testing.T) {
 }
 
 func TestRememberSearchGetForget(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	c := startStdio(t, newTestServer(t, p, Options{}), nil)
 	note := "We deploy the billing service with pnpm, never npm: npm's lockfile drifted twice."
 	var rem memory.RememberResult
@@ -165,7 +166,7 @@ func TestRememberSearchGetForget(t *testing.T) {
 // exports. palace_forget with purge erases it; doing it again is an
 // answer, not an error.
 func TestForgetPurge(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	c := startStdio(t, newTestServer(t, p, Options{}), nil)
 	const secret = "the vault unlock phrase is tokmarmalade-kumquat-zeppelin"
 	var rem memory.RememberResult
@@ -208,7 +209,7 @@ func TestForgetPurge(t *testing.T) {
 }
 
 func TestGetNeighbours(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	dir := t.TempDir()
 	var b strings.Builder
 	for i := range 60 {
@@ -244,7 +245,7 @@ func TestWingFromFlagAndRoots(t *testing.T) {
 		return map[string]any{"content": fmt.Sprintf("note number %d about the wing rules", i)}
 	}
 	t.Run("no wing known", func(t *testing.T) {
-		c := startStdio(t, newTestServer(t, openPalace(t), Options{}), nil)
+		c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), nil)
 		c.fails("palace_remember", note(1), `invalid input: wing is needed and none is known for this session`)
 		var st statusResult
 		c.ok("palace_status", nil, &st)
@@ -254,7 +255,7 @@ func TestWingFromFlagAndRoots(t *testing.T) {
 	})
 	t.Run("flag", func(t *testing.T) {
 		proj := t.TempDir()
-		c := startStdio(t, newTestServer(t, openPalace(t), Options{Wing: "flagged"}), []string{proj})
+		c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{Wing: "flagged"}), []string{proj})
 		var r memory.RememberResult
 		c.ok("palace_remember", note(2), &r)
 		if r.Wing != "flagged" {
@@ -264,7 +265,7 @@ func TestWingFromFlagAndRoots(t *testing.T) {
 	t.Run("roots palace.yaml and folder name", func(t *testing.T) {
 		proj := t.TempDir()
 		writeFile(t, proj, "palace.yaml", "wing: alpha\n")
-		c := startStdio(t, newTestServer(t, openPalace(t), Options{}), []string{proj})
+		c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), []string{proj})
 		var r memory.RememberResult
 		c.ok("palace_remember", note(3), &r)
 		if r.Wing != "alpha" {
@@ -289,7 +290,7 @@ func TestWingFromFlagAndRoots(t *testing.T) {
 		a, b := t.TempDir(), t.TempDir()
 		writeFile(t, a, "palace.yaml", "wing: one\n")
 		writeFile(t, b, "palace.yaml", "wing: two\n")
-		c := startStdio(t, newTestServer(t, openPalace(t), Options{}), []string{a, b})
+		c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), []string{a, b})
 		c.fails("palace_remember", note(5), "several wings (one, two)")
 		var r memory.RememberResult
 		c.ok("palace_remember", map[string]any{"content": "explicit wing wins", "wing": "two"}, &r)
@@ -300,7 +301,7 @@ func TestWingFromFlagAndRoots(t *testing.T) {
 }
 
 func TestKnowledgeGraph(t *testing.T) {
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), nil)
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), nil)
 	var add struct {
 		Added, Conflict, Duplicate bool
 		Conflicts                  []struct{ Object string }
@@ -361,7 +362,7 @@ func TestKnowledgeGraph(t *testing.T) {
 func TestTaxonomy(t *testing.T) {
 	proj := t.TempDir()
 	writeFile(t, proj, "palace.yaml", "wing: shop\nrooms:\n  - name: billing\n    keywords: [invoice]\n")
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), []string{proj})
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), []string{proj})
 	var ch ops.TaxonomyChange
 	c.ok("palace_taxonomy", map[string]any{"action": "set", "room": "search", "keywords": []string{"Query", "ranking", "query"}}, &ch)
 	if ch.Action != "added" || ch.Room.Wing != "shop" || strings.Join(ch.Room.Keywords, ",") != "query,ranking" {
@@ -398,7 +399,7 @@ func TestTaxonomy(t *testing.T) {
 }
 
 func TestDiaryAndWakeUp(t *testing.T) {
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	if err := os.WriteFile(filepath.Join(p.Store.Home(), memory.IdentityFile), []byte("You work for Ada on the shop project."), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +453,7 @@ func TestMineInsideRootsOnly(t *testing.T) {
 	allowed := t.TempDir()
 	writeFile(t, allowed, "notes.md", "an allowed folder about retries\n")
 
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	c := startStdio(t, newTestServer(t, p, Options{AllowPaths: []string{allowed}}), []string{proj})
 	var res struct {
 		Wing       string `json:"wing"`
@@ -551,7 +552,7 @@ func TestSearchSameAsCore(t *testing.T) {
 // TestConcurrentCalls runs many tool calls at once: mcp-go serves them on
 // several goroutines, and every answer must still come back whole.
 func TestConcurrentCalls(t *testing.T) {
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{Wing: "load"}), nil)
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{Wing: "load"}), nil)
 	var wg sync.WaitGroup
 	errs := make(chan string, 40)
 	for i := range 20 {
@@ -584,7 +585,7 @@ func TestConcurrentCalls(t *testing.T) {
 }
 
 func TestSubscriptionsCompletionsLogging(t *testing.T) {
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{Wing: "subs"}), nil)
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{Wing: "subs"}), nil)
 	if _, err := c.call("resources/subscribe", map[string]any{"uri": statusURI}); err != nil {
 		t.Fatalf("subscribe: %v", err)
 	}
@@ -649,7 +650,7 @@ func (c *client) awaitNotifications(method string, n int) []rpcMsg {
 // A correction of a stored note is written, and the note it may update is
 // returned under updates with how they differ (issue 16).
 func TestRememberCorrectionListsUpdate(t *testing.T) {
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), nil)
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), nil)
 	var old, fix memory.RememberResult
 	c.ok("palace_remember", map[string]any{"content": "Use port 8080 for the admin API", "wing": "shop"}, &old)
 	c.ok("palace_remember", map[string]any{"content": "Do not use port 8080 for the admin API", "wing": "shop"}, &fix)
@@ -664,7 +665,7 @@ func TestRememberCorrectionListsUpdate(t *testing.T) {
 // a diary written under the registered name lands in that wing.
 func TestStatusListsAgents(t *testing.T) {
 	ctx := context.Background()
-	p := openPalace(t)
+	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	for _, r := range []ops.AgentAddRequest{
 		{Name: "reviewer", Focus: "reviews Go changes for races", Wing: "shop"},
 		{Name: "architect", Focus: "keeps the layering", Diary: "design"},
