@@ -415,11 +415,9 @@ func badMineCase(name, reason string, bad func(t *testing.T, dir string) string,
 				return badCLI(t, e.home, args...)
 			}
 			badChown(t, e.home)
-			start := time.Now()
+			// A mine stuck on the bad entry is killed by runAsNobody's
+			// deadline and gives no summary: check fails on it.
 			out, errOut, code := runAsNobody(t, e.home, args...)
-			if time.Since(start) > 20*time.Second {
-				t.Errorf("mine took %v", time.Since(start))
-			}
 			return badResult{code, out, errOut}
 		},
 		check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
@@ -525,12 +523,7 @@ func badCases() []badCase {
 	cases = append(cases, badsecretsCases()...)
 	cases = append(cases, badCostsCases()...)
 	cases = append(cases, badHooksCases()...)
-	cases = append(cases, badbenchcodeCases()...)
-	cases = append(cases, badbenchteamCases()...)
 	cases = append(cases, badbyfileCases()...)
-	cases = append(cases, badbenchrelevantCases()...)
-	cases = append(cases, badbenchmineCases()...)
-	cases = append(cases, badbenchlocomoCases()...)
 	return cases
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -58,7 +59,7 @@ func shortProposals(ps []kg.Proposal) []string {
 // read for facts as they are written, and say what they proposed.
 func TestFactsOnWrite(t *testing.T) {
 	ctx := context.Background()
-	p := openWritesPalace(t)
+	p := palacetest.OpenPalace(t)
 	note, err := Remember(ctx, p, RememberRequest{Text: "Kai works on Orion. Dana owns the billing service. Maybe we should use Loki.",
 		Wing: "orion", Importance: DefaultImportance})
 	if err != nil {
@@ -115,10 +116,12 @@ func TestFactsOnWrite(t *testing.T) {
 }
 
 // TestFactsOnWriteBudget: reading after a write stops at its budget, says
-// how much it left, and 'kg extract' reads the rest.
+// how much it left, and 'kg extract' reads the rest. The result's own
+// account (Stopped, Read, Left) says whether the budget was kept, not the
+// test's clock.
 func TestFactsOnWriteBudget(t *testing.T) {
 	ctx := context.Background()
-	p := openWritesPalace(t)
+	p := palacetest.OpenPalace(t)
 	var ids []string
 	now := time.Now().UTC()
 	for i := range 200 {
@@ -130,15 +133,13 @@ func TestFactsOnWriteBudget(t *testing.T) {
 		}
 		ids = append(ids, d.ID)
 	}
-	start := time.Now()
 	res, notice := proposeAfterWrite(ctx, p, "orion", nil, time.Nanosecond)
-	if took := time.Since(start); !res.Stopped || res.Left != 200 || res.Read != 0 || !strings.Contains(notice, "palace kg extract") || took > time.Second {
-		t.Errorf("with no time: %+v, %q after %s; want stopped with 200 left", res, notice, took)
+	if !res.Stopped || res.Left != 200 || res.Read != 0 || !strings.Contains(notice, "palace kg extract") {
+		t.Errorf("with no time: %+v, %q; want stopped with 200 left, none read", res, notice)
 	}
-	start = time.Now()
 	res, notice = proposeAfterWrite(ctx, p, "", ids[:1], WriteExtractBudget)
-	if took := time.Since(start); res.Stopped || res.Read != 1 || res.Proposed != 1 || notice != "" || took > WriteExtractBudget {
-		t.Errorf("one drawer: %+v, %q after %s; want it read within %s", res, notice, took, WriteExtractBudget)
+	if res.Stopped || res.Read != 1 || res.Proposed != 1 || notice != "" {
+		t.Errorf("one drawer: %+v, %q; want it read within %s", res, notice, WriteExtractBudget)
 	}
 	all, err := KGExtract(ctx, p, KGExtractRequest{Wing: "orion"})
 	if err != nil || all.Stopped || all.Read != 199 || all.Proposed != 199 || len(all.Proposals) != kg.MaxListedProposals {

@@ -79,7 +79,9 @@ func TestCheckpointMode(t *testing.T) {
 	half := bytes.Join(lines[:len(lines)/2], nil)
 	s := cpSetup(t, half)
 
+	began := time.Now()
 	first := s.event(t, EventStop, s.in)
+	firstTook := time.Since(began)
 	if first.Answer != nil || first.Checkpoint == "" || first.Wing != "billing" || first.Summary.DrawersAdded == 0 {
 		t.Fatalf("first Stop: %+v, answer %s", first, first.Answer)
 	}
@@ -118,7 +120,9 @@ func TestCheckpointMode(t *testing.T) {
 		t.Errorf("a later SessionStart puts the checkpoint first again:\n%s", res.Answer)
 	}
 
-	// SessionEnd files what came since, within its second.
+	// SessionEnd files what came since, within its second: its bound is
+	// that second plus twice what the first Stop (half the session read,
+	// mined and filed) took on this machine in this test.
 	var vat string
 	for _, l := range lines {
 		if strings.Contains(string(l), "Now the VAT lines") {
@@ -126,10 +130,10 @@ func TestCheckpointMode(t *testing.T) {
 		}
 	}
 	s.appendLines(t, []byte(vat))
-	began := time.Now()
+	began = time.Now()
 	end := s.event(t, EventSessionEnd, Input{SessionID: cpSessionID, TranscriptPath: s.transcript, CWD: s.in.CWD})
-	if end.Answer != nil || end.Humans != 5 || end.Checkpoint == cp.ID || time.Since(began) > sessionEndBudget+time.Second {
-		t.Fatalf("SessionEnd after %v: %+v", time.Since(began), end)
+	if took := time.Since(began); end.Answer != nil || end.Humans != 5 || end.Checkpoint == cp.ID || took > sessionEndBudget+2*firstTook {
+		t.Fatalf("SessionEnd after %v (the first Stop took %v): %+v", took, firstTook, end)
 	}
 }
 
