@@ -3,6 +3,9 @@ package mcp
 import (
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 type reviewAnswer struct {
@@ -25,7 +28,7 @@ type reviewAnswer struct {
 // listed by review with the fact it would supersede, and written only when
 // the agent accepts it.
 func TestKGExtractReview(t *testing.T) {
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), nil)
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), nil)
 	c.ok("palace_kg", map[string]any{"action": "add", "subject": "billing service", "predicate": "owner", "object": "Rafael", "valid_from": "2025-01-01"}, nil)
 	var rem struct {
 		ID       string
@@ -68,7 +71,7 @@ func TestKGExtractReview(t *testing.T) {
 }
 
 func TestKGReviewRefusals(t *testing.T) {
-	c := startStdio(t, newTestServer(t, openPalace(t), Options{}), nil)
+	c := startStdio(t, newTestServer(t, palacetest.OpenPalace(t, palace.Options{Actor: "mcp"}), Options{}), nil)
 	c.invalid("palace_kg_review", map[string]any{"action": "extract", "ids": []string{"p_1"}}, `"ids" does not apply to action "extract"`)
 	c.invalid("palace_kg_review", map[string]any{"action": "review", "decision": "maybe"}, `"decision" must be one of list, accept, reject`)
 	c.invalid("palace_kg_review", map[string]any{"action": "review", "min_confidence": 2}, `"min_confidence"`)
