@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/vectors"
 )
 
 // progressFunc returns a progress callback that draws a bar labelled desc
@@ -33,12 +33,8 @@ func progressFunc(desc string, on bool) func(done, total int) {
 	}
 }
 
-// fillVectors runs the embedding phase with a progress bar on a terminal.
-func fillVectors(c *cobra.Command, p *palace.Palace, batch int, bar bool) (vectors.Summary, error) {
-	return vectors.Fill(c.Context(), p, vectors.Options{Batch: batch, Progress: progressFunc("embedding", bar)})
-}
-
-func printVectorSummary(w io.Writer, v vectors.Summary) {
+// printVectorSummary says what an embedding pass did.
+func printVectorSummary(w io.Writer, v ops.VectorSummary) {
 	if v.Model == "" {
 		fmt.Fprintf(w, "vectors: none (%s); %d drawers searchable lexically only\n", v.Reason, v.Pending)
 		return
@@ -59,26 +55,18 @@ whose vectors came from another model is rebuilt for this one. Each batch is
 committed on its own, so an interrupted reindex continues where it stopped.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			p, err := g.open()
-			if err != nil {
-				return err
+			req := ops.EmbedRequest{Batch: batch, Progress: progressFunc("embedding", !asJSON)}
+			v, err := withPalace(g, func(p *palace.Palace) (ops.VectorSummary, error) {
+				return ops.Embed(c.Context(), p, req)
+			})
+			if err == nil && v.Model == "" {
+				// Reindex is asked for vectors: without a model it failed.
+				err = fmt.Errorf("no embedding model: %s", v.Reason)
 			}
-			defer p.Close()
-			v, err := fillVectors(c, p, batch, !asJSON)
-			if err != nil {
-				return err
-			}
-			if v.Model == "" {
-				return fmt.Errorf("no embedding model: %s", v.Reason)
-			}
-			if asJSON {
-				return printJSON(c.OutOrStdout(), v)
-			}
-			printVectorSummary(c.OutOrStdout(), v)
-			return nil
+			return finish(c, asJSON, v, err, printVectorSummary)
 		},
 	}
-	c.Flags().IntVar(&batch, "batch", vectors.DefaultBatch, "drawers embedded and committed together")
+	c.Flags().IntVar(&batch, "batch", ops.DefaultEmbedBatch, "drawers embedded and committed together")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	return c
 }
@@ -98,30 +86,20 @@ the cosine of the two texts' content-word sets (finder ` + ops.FinderLexical + `
 there were no vectors. The first line (--json: "finder") names the finder.`,
 		Args: args(cobra.MinimumNArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			p, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer p.Close()
 			req.Text = strings.Join(a, " ")
-			res, err := ops.Dup(c.Context(), p, req)
-			if err != nil {
-				return inputErr(err)
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			switch res.Finder {
-			case ops.FinderVector:
-				fmt.Fprintln(out, "finder: vector (cosine of embeddings)")
-			default:
-				fmt.Fprintf(out, "finder: lexical (cosine of content-word sets; %s)\n", termLine(res.Notice))
-			}
-			for _, n := range res.Near {
-				fmt.Fprintf(out, "%.3f  %s  [%s/%s]  %s\n", n.Similarity, termLine(n.Citation), termLine(n.Wing), termLine(n.Room), termLine(n.ID))
-			}
-			return nil
+			return writeOp(c, g, asJSON, func(ctx context.Context, p *palace.Palace) (ops.DupResult, error) {
+				return ops.Dup(ctx, p, req)
+			}, func(out io.Writer, res ops.DupResult) {
+				switch res.Finder {
+				case ops.FinderVector:
+					fmt.Fprintln(out, "finder: vector (cosine of embeddings)")
+				default:
+					fmt.Fprintf(out, "finder: lexical (cosine of content-word sets; %s)\n", termLine(res.Notice))
+				}
+				for _, n := range res.Near {
+					fmt.Fprintf(out, "%.3f  %s  [%s/%s]  %s\n", n.Similarity, termLine(n.Citation), termLine(n.Wing), termLine(n.Room), termLine(n.ID))
+				}
+			})
 		},
 	}
 	c.Flags().StringVar(&req.Wing, "wing", "", "only this wing")

@@ -91,3 +91,19 @@ func TestCorruptModel(t *testing.T) {
 		t.Errorf("palace changed: %+v", st)
 	}
 }
+
+// Reindex goes through ops.Embed, as a mine's embedding does on every
+// front: a negative batch is bad input naming its flag (exit 2), not
+// silently the default batch.
+func TestReindexBadBatch(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	writeTree(t, dir, map[string]string{"a.md": "some words\n"})
+	mineOK(t, home, dir, "--no-vectors")
+	_, errOut, code := runPalace(t, home, "--model-dir", tinyModel(t), "reindex", "--batch", "-1")
+	if code != 2 || !strings.Contains(errOut, "--batch -1") {
+		t.Errorf("reindex --batch -1: exit %d, %q; want 2 naming --batch", code, errOut)
+	}
+	if out, _, _ := runPalace(t, home, "status"); !strings.Contains(out, "no vectors") {
+		t.Errorf("a refused reindex embedded: %q", out)
+	}
+}

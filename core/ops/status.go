@@ -3,6 +3,8 @@ package ops
 import (
 	"context"
 
+	"github.com/palace-dev/palace/core/embed"
+
 	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
@@ -53,3 +55,7 @@ func Status(ctx context.Context, p *palace.Palace, _ StatusRequest) (StatusResul
 	}
 	return res, nil
 }
+
+// NoModel reports whether the palace has no embedding model: no drawer
+// will be embedded, so none waits for a vector, and searches are lexical.
+func (r StatusResult) NoModel() bool { return r.Embedding.Backend == embed.BackendNone }

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"github.com/palace-dev/palace/core/embed"
+	"github.com/palace-dev/palace/core/vectors"
 )
 
 // What the CLI shows and needs of the engine, named by the contract so
@@ -17,3 +18,12 @@ const NoModelHint = embed.NoModelHint
 // SetupScript is the bash script that installs the pinned ONNX Runtime
 // library (`palace setup ort` runs it; the CLI keeps the spawning).
 var SetupScript = embed.SetupScript
+
+// VectorSummary is what an embedding pass did (Embed's result, and a
+// mine's when it embeds): how many drawers it embedded, with which model
+// and backend, in how long, and how many still wait.
+type VectorSummary = vectors.Summary
+
+// DefaultEmbedBatch is how many drawers Embed embeds and commits together
+// when the request names no batch.
+const DefaultEmbedBatch = vectors.DefaultBatch
