@@ -8,15 +8,20 @@ export PALACE_HOME
 PALACE_ORT_LIB ?= $(CURDIR)/.cache/ort-lib/libonnxruntime.so
 export PALACE_ORT_LIB
 BIN := bin/palace
+BENCHBIN := bin/palace-bench
 
 .PHONY: setup build demo test vet fuzz bench clean
 
 setup:
 	@bash scripts/setup.sh
 
+# palace and, beside it, palace-bench: the benchmarks' own binary, which
+# `palace bench` runs.
 build: setup
 	@echo "==> go build -o $(BIN) ./cmd/palace"
 	@go build -o $(BIN) ./cmd/palace
+	@echo "==> go build -o $(BENCHBIN) ./cmd/palace-bench"
+	@go build -o $(BENCHBIN) ./cmd/palace-bench
 
 # The main job: mine this repository into $(PALACE_HOME), then search it.
 demo: build
@@ -58,7 +63,7 @@ fuzz:
 	@bash scripts/fuzz.sh $(FUZZTIME)
 
 bench: build
-	@$(BIN) bench mine "$$(go env GOROOT)/src"
+	@$(BENCHBIN) mine "$$(go env GOROOT)/src"
 
 clean:
 	rm -rf bin .demo-palace

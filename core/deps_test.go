@@ -86,8 +86,12 @@ const layers = `
 	ENGINE, MCPLIB < server/mcp;
 	ENGINE, LSPLIB < server/lsp;
 	ENGINE < server/hook;
-	ENGINE, MCPLIB, LSPLIB, EMBEDRT, os/exec < cmd/palace/internal/bench;
-	server/mcp, server/lsp, server/hook, cmd/palace/internal/bench, CLILIB < cmd/palace;
+	server/mcp, server/lsp, server/hook, CLILIB, os/exec < cmd/palace;
+
+	# The benchmarks: a binary of their own, which palace does not link
+	# (TestProductLinksNoBench); 'palace bench' runs it.
+	ENGINE, MCPLIB, LSPLIB, EMBEDRT, os/exec < cmd/palace-bench/internal/bench;
+	cmd/palace-bench/internal/bench, CLILIB < cmd/palace-bench;
 `
 
 // boundary is a rule about who imports one package (or tree), whatever the
@@ -107,30 +111,36 @@ var boundaries = []boundary{
 		why: "all SQL lives in core/store; fronts tell a busy palace by ops.Classify, not by the driver's codes"},
 	{imp: "github.com/asg017/sqlite-vec-go-bindings/...", only: []string{"core/store"},
 		why: "the vector index is a store table like any other"},
-	// The benchmark harness (cmd/palace/internal/bench) builds and reads its
-	// palaces directly: it measures the engine and is not a front.
+	// The benchmarks (cmd/palace-bench/internal/bench) build and read their
+	// palaces directly: they measure the engine and are not a front. Mines,
+	// servers and hooks they run as palace children; in process they keep
+	// what needs the store: the floor (a bare FTS5 table), palaces of
+	// synthetic drawers and vectors at a chosen size (bench vectors, the
+	// suite's search sizes), the files a mine recorded (the floor's input,
+	// the LSP positions), the drawers relevant is asked about, and the team
+	// bench's bulk notes.
 	{imp: "core/store", not: []string{"server/mcp", "server/lsp", "server/hook", "cmd/palace"},
 		why: "fronts call core/ops, which owns validation, busy retries and orchestration"},
 	{imp: "aaak", only: []string{"core/compress", "core/memory/wakeup.go", "core/ops/search_size.go", "cmd/palace/aaak.go"},
 		why: "AAAK is an output dialect: compress and the wake-up write it, `palace aaak` checks and decodes it, and a search's token budget counts with its estimator, as the wake-up's does; mining, search and storage never see it"},
 	{imp: "github.com/knights-analytics/hugot/...", only: []string{"core/embed"},
 		why: "the embedding runtime is core/embed's business"},
-	{imp: "github.com/yalue/onnxruntime_go", only: []string{"core/embed", "cmd/palace/internal/bench"},
+	{imp: "github.com/yalue/onnxruntime_go", only: []string{"core/embed", "cmd/palace-bench/internal/bench"},
 		why: "the embedding runtime is core/embed's business; the benchmark measures it directly"},
-	{imp: "github.com/sugarme/tokenizer/...", only: []string{"core/embed", "cmd/palace/internal/bench"},
+	{imp: "github.com/sugarme/tokenizer/...", only: []string{"core/embed", "cmd/palace-bench/internal/bench"},
 		why: "the embedding runtime is core/embed's business; the benchmark measures it directly"},
 	{imp: "github.com/tree-sitter/...", only: []string{"core/code"},
 		why: "parsing source is core/code's business: the rest of the engine sees chunks, symbols and references"},
-	{imp: "os/exec", only: []string{"cmd/palace/model.go", "cmd/palace/internal/bench"},
-		why: "the engine never spawns processes; `palace setup ort` runs its install script and the benchmark harness drives palace binaries"},
-	{imp: "github.com/mark3labs/mcp-go/...", only: []string{"server/mcp", "cmd/palace/internal/bench"},
+	{imp: "os/exec", only: []string{"cmd/palace/model.go", "cmd/palace/bench.go", "cmd/palace/bench_other.go", "cmd/palace-bench/..."},
+		why: "the engine never spawns processes; `palace setup ort` runs its install script, `palace bench` finds and runs palace-bench, and the benchmarks drive palace binaries"},
+	{imp: "github.com/mark3labs/mcp-go/...", only: []string{"server/mcp", "cmd/palace-bench/internal/bench"},
 		why: "the MCP library belongs to the MCP front (and the benchmark's client)"},
-	{imp: "go.lsp.dev/...", only: []string{"server/lsp", "cmd/palace/internal/bench"},
+	{imp: "go.lsp.dev/...", only: []string{"server/lsp", "cmd/palace-bench/internal/bench"},
 		why: "the LSP libraries belong to the LSP front (and the benchmark's client)"},
-	{imp: "github.com/jackc/pgx/...", only: []string{"core/team", "cmd/palace/internal/bench"},
+	{imp: "github.com/jackc/pgx/...", only: []string{"core/team", "cmd/palace-bench/internal/bench"},
 		why: "the team database is core/team's business; the store stays the only package that speaks SQL to the palace; the team benchmark creates and drops its own database and roles"},
-	{imp: "github.com/spf13/cobra/...", only: []string{"cmd/palace"},
-		why: "flags and commands are the CLI's business"},
+	{imp: "github.com/spf13/cobra/...", only: []string{"cmd/palace", "cmd/palace-bench"},
+		why: "flags and commands are the CLI's business (and the benchmarks' own binary's)"},
 	{imp: "server/...", only: []string{"cmd/palace"},
 		why: "the engine imports no front and fronts do not import each other; `palace serve` and `palace hook` start them"},
 	{imp: "cmd/...", only: []string{"cmd/..."},
@@ -522,4 +532,36 @@ func TestDepsCatchesForbiddenImports(t *testing.T) {
 			}
 		}
 	})
+}
+
+// notInProduct are packages the product binary, palace, must not link,
+// directly or through anything it imports: the benchmarks are a binary of
+// their own (cmd/palace-bench), and only they drive the servers as clients.
+var notInProduct = []string{
+	module + "/cmd/palace-bench/...",
+	"github.com/mark3labs/mcp-go/client/...",
+}
+
+// TestProductLinksNoBench: everything cmd/palace links (go list -deps,
+// with GOFLAGS' build tags) is outside notInProduct.
+func TestProductLinksNoBench(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "./cmd/palace")
+	cmd.Dir = ".."
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps ./cmd/palace: %v\n%s", err, stderr.String())
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, module+"/core/ops") {
+		t.Fatalf("go list -deps ./cmd/palace: no core/ops among %d packages", len(deps))
+	}
+	for _, d := range deps {
+		for _, p := range notInProduct {
+			if covers(p, d) {
+				t.Errorf("palace links %s (%s): the benchmarks and the MCP client belong to palace-bench", d, p)
+			}
+		}
+	}
 }

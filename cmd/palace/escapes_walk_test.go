@@ -30,7 +30,7 @@ var walkSkipped = map[string]string{
 	"palace serve":      "a server: its stdout is MCP or LSP protocol, escaped by JSON; the protocol suites drive it",
 	"palace model pull": "downloads a model over the network",
 	"palace team join":  "connects to the team's PostgreSQL server",
-	"palace bench team": "needs a PostgreSQL server it may create databases in",
+	"palace bench":      "runs palace-bench, a binary of its own: cmd/palace-bench's walk runs every bench command",
 	"palace setup ort":  "downloads ONNX Runtime with npm, even given a folder",
 }
 
@@ -60,7 +60,7 @@ type hostilePalace struct {
 	rmID                       string
 	rmFactID                   string
 	acceptID, rejectID         string
-	aaakBad, aaakGood, locomo  string
+	aaakBad, aaakGood          string
 	export, badImport          string
 	transcript, initDir, split string
 	scratch                    string
@@ -68,7 +68,7 @@ type hostilePalace struct {
 
 // seedHostile fills a palace with hostile text wherever Palace stores text
 // it did not write: file names and contents, wing, room and entity names,
-// notes, diaries, agents, facts and proposals, AAAK and benchmark files.
+// notes, diaries, agents, facts and proposals and AAAK files.
 // Names refuse control characters (the core's rule) but take the bidi
 // controls; contents and file names take everything.
 func seedHostile(t *testing.T) hostilePalace {
@@ -139,9 +139,6 @@ func seedHostile(t *testing.T) hostilePalace {
 	}
 	h.aaakBad = write("bad"+rlo+".aaak", "V1|w"+rlo+"|r|d|s\n0:ALI|t|\"say "+clearScreen+" "+clipboard+" "+rlo+"hi"+pdf+"\"|★|joy|CORE\n")
 	h.aaakGood = write("good.aaak", "V1|w|r|d|s\n0:ALI|t|\"plain quote\"|★|joy|CORE\n")
-	h.locomo = write("locomo.json", `[{"sample_id":"walk`+rlo+`","conversation":{"speaker_a":"Ca`+rlo+`ro","speaker_b":"Mel\u001b[2J",`+
-		`"session_1_date_time":"1:56 pm on 8 May, 2023","session_1":[{"speaker":"Ca`+rlo+`ro","dia_id":"D1:1","text":"walkzebra \u001b]52;c;aGk=\u0007 hi"}]},`+
-		`"qa":[{"question":"What did Ca`+rlo+`ro say \u001b[2J?","answer":"hi `+rlo+`","evidence":["D1:1"],"category":1}]}]`)
 	turn := `{"type":"user","message":{"role":"user","content":"walkzebra \u001b[2J hi \u202e"},"uuid":"u%d","sessionId":"walk-session","cwd":%q,"timestamp":"2026-11-30T10:0%d:00Z"}` + "\n" +
 		`{"type":"assistant","message":{"id":"m%d","role":"assistant","model":"claude-opus","content":[{"type":"text","text":"ok \u001b]52;c;aGk=\u0007"}]},"uuid":"a%d","sessionId":"walk-session","cwd":%q,"timestamp":"2026-11-30T10:0%d:30Z"}` + "\n"
 	var transcript strings.Builder
@@ -242,14 +239,12 @@ func walkTable(h hostilePalace) map[string][]walkRun {
 	hostileArg := "walkzebra " + rlo + "arg" + pdf
 	hookIn := hookJSON("walk-session", h.transcript, h.proj)
 	hookStart := strings.Replace(hookIn, `"Stop"`, `"SessionStart"`, 1)
-	gitRepo := filepath.Join(h.scratch, "missing-repo"+rlo)
 	return map[string][]walkRun{
 		// Command groups refuse a missing subcommand; palace prints its
-		// help and bench runs its suite.
+		// help.
 		"palace":               {run(0, "")},
 		"palace aaak":          {run(2, "")},
 		"palace agent":         {run(2, "")},
-		"palace bench":         {run(0, "", "--quick", "--only", "mine", "--src", h.proj, "--home", filepath.Join(h.scratch, "bench"))},
 		"palace diary":         {run(2, "")},
 		"palace drawer":        {run(2, "")},
 		"palace hook":          {run(2, "")},
@@ -270,13 +265,6 @@ func walkTable(h hostilePalace) map[string][]walkRun {
 		"palace agent list":     {run(0, bidi)},
 		"palace agent rm":       {run(0, bidi, h.agent+"2")},
 		"palace audit":          {run(0, bidi)},
-		"palace bench code":     {run(1, bidi, "--repo", gitRepo, "--max", "1")},
-		"palace bench embed":    {run(2, "", "--iters", "1", "--skip-go")},
-		"palace bench locomo":   {run(0, "", "--data", h.locomo)},
-		"palace bench loop":     {run(2, bidi, "--only", "walk"+rlo+"loop")},
-		"palace bench mine":     {run(0, "", h.proj, "--home", filepath.Join(h.scratch, "bench-mine"))},
-		"palace bench relevant": {run(0, "", "--repo", h.proj, "--max", "1")},
-		"palace bench vectors":  {run(0, "", "--n", "50", "--dim", "8", "--queries", "1", "--wings", "2")},
 		"palace compress":       {run(0, bidi)},
 		"palace diary read":     {run(0, bidi, "claude"), run(0, bidi, "claude", "--wing", h.wing)},
 		"palace diary write":    {run(0, bidi, "claude", hostileArg+"\rFORGED", "--wing", h.wing)},

@@ -10,11 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/cmd/palace/internal/bench"
+	"github.com/palace-dev/palace/cmd/palace-bench/internal/bench"
 	"github.com/palace-dev/palace/core/extract"
 )
 
-func newBenchLoopCmd() *cobra.Command {
+func newBenchLoopCmd(g *globals) *cobra.Command {
 	var (
 		asJSON         bool
 		dir, exe, talk string
@@ -63,7 +63,7 @@ and the misses of each scenario. --exe BIN drives another palace binary
 				return usageError{err}
 			}
 			o := bench.LoopOptions{Scenarios: scenarios, Progress: c.ErrOrStderr()}
-			if o.Exe, err = loopExe(exe); err != nil {
+			if o.Exe, err = loopExe(g, exe); err != nil {
 				return err
 			}
 			if talk != "" {
@@ -92,20 +92,16 @@ and the misses of each scenario. --exe BIN drives another palace binary
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON, with every SessionStart text checked")
 	c.Flags().StringVar(&dir, "scenarios", "", "a folder of *.yaml scenarios to run instead of the built-in ones")
 	c.Flags().StringSliceVar(&only, "only", nil, "run only these scenarios, by name (comma-separated)")
-	c.Flags().StringVar(&exe, "exe", "", "the palace binary to drive (default: this one)")
+	c.Flags().StringVar(&exe, "exe", "", "the palace binary to drive (default: the one --palace names)")
 	c.Flags().StringVar(&talk, "talk", "", "a labelled set (JSON lines, as core/extract/testdata/talk_*.jsonl) to score extraction on")
 	return c
 }
 
 // loopExe is the binary to drive: exe made absolute (the hooks run it
-// from project folders), or this one.
-func loopExe(exe string) (string, error) {
+// from project folders), or the palace the other benchmarks run.
+func loopExe(g *globals, exe string) (string, error) {
 	if exe == "" {
-		self, err := os.Executable()
-		if err != nil {
-			return "", fmt.Errorf("find the palace binary: %w", err)
-		}
-		return self, nil
+		return g.palaceBinary()
 	}
 	abs, err := filepath.Abs(exe)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/cmd/palace/internal/bench"
+	"github.com/palace-dev/palace/cmd/palace-bench/internal/bench"
 	"github.com/palace-dev/palace/core/embed"
 )
 
@@ -27,9 +27,10 @@ func newBenchSuiteCmd(g *globals) *cobra.Command {
 		Short: "Run the performance suite, or one benchmark (subcommands)",
 		Long: `Bench with no subcommand runs the performance suite and prints one table:
 each figure, its value, its target (an upper bound) and whether it is met.
-Progress goes to stderr. Children are this same binary with a temporary
-palace home and no embedding model (PALACE_EMBED_BACKEND=none); --home only
-says where to look for the onnxruntime library ($PALACE_HOME/lib).
+Progress goes to stderr. Children are the palace binary (the one that ran
+'palace bench', or --palace) with a temporary palace home and no embedding
+model (PALACE_EMBED_BACKEND=none); --home only says where to look for the
+onnxruntime library ($PALACE_HOME/lib).
 
 Figures, by their --json key (under "figures"; each has what, value, unit,
 and target and ok where there is a target, or unavailable with the reason):
@@ -97,9 +98,9 @@ unavailable. With default sizes the suite takes a few minutes.`,
 			if err := o.Check(); err != nil {
 				return usageError{err}
 			}
-			exe, err := os.Executable()
+			exe, err := g.palaceBinary()
 			if err != nil {
-				return fmt.Errorf("bench: find this binary: %w", err)
+				return err
 			}
 			o.Exe, o.ModelDir, o.Progress = exe, g.modelDir, c.ErrOrStderr()
 			o.Embed = embed.ConfigFromEnv(g.home)

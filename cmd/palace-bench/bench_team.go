@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/cmd/palace/internal/bench"
+	"github.com/palace-dev/palace/cmd/palace-bench/internal/bench"
 )
 
-func newBenchTeamCmd() *cobra.Command {
+func newBenchTeamCmd(g *globals) *cobra.Command {
 	o := bench.TeamOptions{}
 	var asJSON bool
 	c := &cobra.Command{
@@ -37,7 +37,7 @@ It ends with the team database's size and the log's bytes per operation.`,
 			if o.URL == "" {
 				o.URL = os.Getenv("PALACE_TEST_PG")
 			}
-			self, err := os.Executable()
+			self, err := g.palaceBinary()
 			if err != nil {
 				return err
 			}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/palace-dev/palace/cmd/palace/internal/bench"
+	"github.com/palace-dev/palace/cmd/palace-bench/internal/bench"
 	"github.com/palace-dev/palace/core/embed"
 )
 

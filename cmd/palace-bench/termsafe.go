@@ -1,0 +1,165 @@
+package main
+
+// A copy of cmd/palace/termsafe.go: palace-bench prints the same stored
+// text (file names, LoCoMo turns, scenario names) and escapes it the same way.
+// TestTermsafeCopy keeps the two the same.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Stored text comes from files, transcripts and agents Palace does not
+// control: a file name or a line holding ESC ] 52 writes the clipboard, ESC [
+// 2 J clears the screen, a CR or LF forges an output line. Human output
+// passes every stored string through termLine (one-line fields: names,
+// citations, ids, snippets) or termText (verbatim content, where LF and TAB
+// are the text's own). JSON output (--json, export) stays exact: it passes
+// through termJSON, which writes as \u escapes the characters encoding/json
+// leaves raw.
+
+// termLine renders s for one line of terminal output: every control
+// character (C0, DEL, C1), including CR, LF and TAB, the Unicode bidi
+// overrides and line separators, and each byte of invalid UTF-8 is shown as
+// a visible escape (\n, \x1b, \u202e, \xff).
+func termLine(s string) string { return termEscape(s, false) }
+
+// termText renders multi-line content for a terminal: LF and TAB are kept,
+// everything termLine escapes otherwise is escaped (CR too, since it
+// overwrites the line already printed).
+func termText(s string) string { return termEscape(s, true) }
+
+func termEscape(s string, multiline bool) string {
+	i := 0
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if termUnsafe(r, n, multiline) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s // the common case: nothing to escape, no copy
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case !termUnsafe(r, n, multiline):
+			b.WriteString(s[i : i+n])
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// termUnsafe reports whether the rune r (n bytes long) must be escaped.
+func termUnsafe(r rune, n int, multiline bool) bool {
+	switch {
+	case r == utf8.RuneError && n == 1: // invalid UTF-8 (a lone 0x9b is CSI on some terminals)
+		return true
+	case r == '\n' || r == '\t':
+		return !multiline
+	case r < 0x20 || r == 0x7f: // C0 and DEL
+		return true
+	case r >= 0x80 && r <= 0x9f: // C1
+		return true
+	case r == 0x2028 || r == 0x2029: // line and paragraph separators
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi embeddings, overrides, isolates
+		return true
+	}
+	return false
+}
+
+// termLines applies termLine to each string of ss.
+func termLines(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = termLine(s)
+	}
+	return out
+}
+
+// termJSON escapes, in JSON text, what encoding/json writes raw and a
+// terminal would act on: DEL, the C1 controls (U+009B is CSI) and the bidi
+// controls (encoding/json escapes the C0 controls, U+2028 and U+2029
+// itself). In JSON text these can only stand inside a string, where a \u
+// escape means the same character, so the output decodes to the same
+// values. b is returned as it is when nothing needs escaping.
+func termJSON(b []byte) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i < len(b); {
+		if b[i] < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		// Invalid UTF-8 is left alone: a \x escape is not JSON, and
+		// encoding/json never writes it.
+		if (r != utf8.RuneError || n > 1) && termUnsafe(r, n, true) {
+			out = append(out, b[last:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			last = i + n
+		}
+		i += n
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+// termJSONWriter passes JSON written in pieces (an export, through a
+// bufio.Writer) through termJSON. A character cut between two writes is
+// held back until its rest arrives; flush writes what is left.
+type termJSONWriter struct {
+	w    io.Writer
+	tail []byte
+}
+
+func (t *termJSONWriter) Write(p []byte) (int, error) {
+	b := append(t.tail, p...)
+	keep := 0
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				keep = len(b) - i
+			}
+			break
+		}
+	}
+	t.tail = append([]byte(nil), b[len(b)-keep:]...)
+	if _, err := t.w.Write(termJSON(b[:len(b)-keep])); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// flush writes the bytes held back: none, unless the JSON ended inside a
+// character.
+func (t *termJSONWriter) flush() error {
+	if len(t.tail) == 0 {
+		return nil
+	}
+	_, err := t.w.Write(t.tail)
+	t.tail = nil
+	return err
+}
