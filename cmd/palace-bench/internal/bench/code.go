@@ -117,7 +117,7 @@ func Code(ctx context.Context, o CodeOptions) (*CodeReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench code: mine HEAD's tree: %w", err)
 	}
-	st, err := p.Store.Status(ctx)
+	st, err := ops.Status(ctx, p, ops.StatusRequest{})
 	if err != nil {
 		return nil, err
 	}

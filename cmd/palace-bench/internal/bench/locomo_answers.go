@@ -64,7 +64,7 @@ func (a *answers) ask(ctx context.Context, p *palace.Palace, q string, evidence 
 	}
 	hits := make([]search.Hit, len(res.Hits))
 	for i, h := range res.Hits {
-		d, err := p.Store.GetDrawer(ctx, h.ID)
+		d, err := ops.Get(ctx, p, ops.GetRequest{ID: h.ID})
 		if err != nil {
 			return fmt.Errorf("answer %q: %w", q, err)
 		}

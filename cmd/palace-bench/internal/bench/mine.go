@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/mine"
+	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
@@ -156,7 +157,7 @@ func mineIn(ctx context.Context, dir, home string, cores int, undo func() error)
 	if r.Search, _, err = Searches(ctx, p, Queries(), search.Request{}); err != nil {
 		return nil, err
 	}
-	s, err := p.Store.Status(ctx)
+	s, err := ops.Status(ctx, p, ops.StatusRequest{})
 	if err != nil {
 		return nil, err
 	}
