@@ -9,7 +9,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,7 +20,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/palace-dev/palace/core/store"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // badRawMCP is a `palace serve --mcp` of its own, spoken to line by line,
@@ -138,41 +137,6 @@ func rawResult(line string, e *struct {
 	return badResult{out: line}
 }
 
-// badSlowSearch makes reading any drawer's text for a search (FTS5's
-// highlight and snippet read the content view) run a query that takes
-// minutes, so the search is inside SQLite until it is interrupted. The view
-// is restored when the case ends, before the "after" snapshot.
-func badSlowSearch(t *testing.T, home string) (restore func()) {
-	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(home, store.DBName)+"?_busy_timeout=10000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var orig string
-	if err := db.QueryRow(`SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'drawers_search'`).Scan(&orig); err != nil {
-		t.Fatal(err)
-	}
-	exec := func(qs ...string) {
-		t.Helper()
-		for _, q := range qs {
-			if _, err := db.Exec(q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		}
-	}
-	exec(`DROP VIEW drawers_search`, `CREATE VIEW drawers_search AS
-		SELECT seq, coalesce(index_text, content) || (
-			WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000000)
-			SELECT substr(max(x), 1, 0) FROM c) AS body,
-			'w' || hex(wing) || 'k' || kind AS scope,
-			code_symbols AS symbols, code_path AS path, code_parts AS parts
-		FROM drawers WHERE deleted_at IS NULL`)
-	return func() {
-		exec(`DROP VIEW drawers_search`, orig)
-		db.Close()
-	}
-}
-
 func badmcpcancelCases() []badCase {
 	var outside string
 	return []badCase{
@@ -235,7 +199,7 @@ func badmcpcancelCases() []badCase {
 		{
 			name: "search cancelled while SQLite runs", front: "mcp",
 			act: func(t *testing.T, e *badEnv) badResult {
-				defer badSlowSearch(t, e.home)()
+				defer palacetest.SlowSearch(t, e.home)()
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				req := mcp.CallToolRequest{}
@@ -266,7 +230,7 @@ func badmcpcancelCases() []badCase {
 			name: "Ctrl-C interrupts a search inside SQLite", front: "cli", code: 1,
 			want: `^palace: search "tokknown".*context canceled\n$`,
 			act: func(t *testing.T, e *badEnv) badResult {
-				defer badSlowSearch(t, e.home)()
+				defer palacetest.SlowSearch(t, e.home)()
 				cmd := palaceCmd(context.Background(), e.home, "search", "tokknown")
 				var stderr strings.Builder
 				cmd.Stderr = &stderr
@@ -301,7 +265,7 @@ func badmcpcancelCases() []badCase {
 			act: func(t *testing.T, e *badEnv) badResult {
 				l := badStartRawLSP(t, e)
 				defer l.stop()
-				defer badSlowSearch(t, e.home)()
+				defer palacetest.SlowSearch(t, e.home)()
 				l.send(`{"jsonrpc":"2.0","id":77,"method":"palace/search","params":{"query":"tokknown"}}`)
 				// Long enough for the search to be inside SQLite; an answer
 				// before the cancel would be a result, not -32800.

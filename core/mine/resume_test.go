@@ -15,52 +15,6 @@ import (
 	"github.com/palace-dev/palace/core/store"
 )
 
-// ccSession is a Claude Code session log of n lines from line first on
-// (first > 0 continues one): prompts, replies streamed over two lines of
-// one message id, tool calls and their results, and lines that carry no
-// message.
-func ccSession(t testing.TB, first, n int) []byte {
-	words := strings.Fields("parser cache token deploy index vector schema query router budget commit branch merge rollback latency shard")
-	text := func(i, k int) string {
-		var b strings.Builder
-		for j := 0; j < k; j++ {
-			b.WriteString(words[(i*7+j*3+j*j)%len(words)])
-			b.WriteByte(' ')
-		}
-		return fmt.Sprintf("%sstep %d", b.String(), i)
-	}
-	var out []byte
-	for i := first; i < first+n; i++ {
-		l := map[string]any{"sessionId": "s-long", "cwd": "/work/shop", "gitBranch": "main", "version": "2.0.1",
-			"timestamp": fmt.Sprintf("2026-03-01T%02d:%02d:%02dZ", i/3600%24, i/60%60, i%60)}
-		turn := i / 6
-		switch i % 6 {
-		case 0:
-			l["type"], l["message"] = "user", map[string]any{"role": "user", "content": text(i, 12)}
-		case 1:
-			l["type"], l["message"] = "assistant", map[string]any{"id": fmt.Sprintf("a%d", turn), "role": "assistant", "model": "m1",
-				"content": []any{map[string]any{"type": "text", "text": text(i, 30)}}}
-		case 2:
-			l["type"], l["message"] = "assistant", map[string]any{"id": fmt.Sprintf("a%d", turn), "role": "assistant", "model": "m1",
-				"content": []any{map[string]any{"type": "tool_use", "name": "Bash", "input": map[string]any{"command": "grep -rn " + text(i, 2)}}}}
-		case 3:
-			l["type"], l["message"] = "user", map[string]any{"role": "user",
-				"content": []any{map[string]any{"type": "tool_result", "content": text(i, 40)}}}
-		case 4:
-			l["type"], l["message"] = "assistant", map[string]any{"id": fmt.Sprintf("b%d", turn), "role": "assistant", "model": "m1",
-				"content": []any{map[string]any{"type": "text", "text": text(i, 20)}}}
-		default:
-			l["type"], l["content"] = "system", "hook ran"
-		}
-		b, err := json.Marshal(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(append(out, b...), '\n')
-	}
-	return out
-}
-
 // drawerDump is every drawer of a palace as one comparable line each:
 // everything a mine decides about a drawer but when it ran; with keys
 // only, what the crash tests compare (a whole re-mine keeps a drawer whose
@@ -139,7 +93,7 @@ func cleanDump(t *testing.T, path string, keysOnly bool) []string {
 func TestAppendedSessionParsesOnlyTheNewPart(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "s-long.jsonl")
-	writeLog(t, path, ccSession(t, 0, 3000), false)
+	writeLog(t, path, palacetest.ClaudeSession(t, "s-long", 0, 3000), false)
 	p := palacetest.OpenPalace(t)
 	first := mineLog(t, ctx, p, path)
 	fi, _ := os.Stat(path)
@@ -148,7 +102,7 @@ func TestAppendedSessionParsesOnlyTheNewPart(t *testing.T) {
 		t.Fatalf("first mine: %+v, want the whole %d bytes parsed once", first, fi.Size())
 	}
 	for round := 0; round < 3; round++ {
-		more := ccSession(t, 3000+2*round, 2)
+		more := palacetest.ClaudeSession(t, "s-long", 3000+2*round, 2)
 		writeLog(t, path, more, true)
 		sum := mineLog(t, ctx, p, path)
 		if sum.FilesMined != 1 || sum.DrawersAdded == 0 {
@@ -173,12 +127,12 @@ func TestAppendedSessionParsesOnlyTheNewPart(t *testing.T) {
 // ends exactly as a clean mine of its new content.
 func TestRewrittenSessionIsMinedWhole(t *testing.T) {
 	ctx := context.Background()
-	base := ccSession(t, 0, 600)
+	base := palacetest.ClaudeSession(t, "s-long", 0, 600)
 	cases := map[string]func() []byte{
 		"head edited": func() []byte {
 			b := append([]byte(nil), base...)
 			copy(b[strings.Index(string(b), "step 0"):], "STEP 0")
-			return append(b, ccSession(t, 600, 4)...)
+			return append(b, palacetest.ClaudeSession(t, "s-long", 600, 4)...)
 		},
 		"truncated": func() []byte { return base[:len(base)/2] },
 		"last exchange edited": func() []byte {
@@ -206,7 +160,7 @@ func TestRewrittenSessionIsMinedWhole(t *testing.T) {
 // exactly as a clean mine.
 func TestLongSessionMinedInPiecesResumes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s-long.jsonl")
-	data := ccSession(t, 0, 4000) // about 5 pieces
+	data := palacetest.ClaudeSession(t, "s-long", 0, 4000) // about 5 pieces
 	if len(data) < 3*pieceBytes {
 		t.Fatalf("the session is %d bytes, too small for pieces", len(data))
 	}

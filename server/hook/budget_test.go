@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // The wake-up SessionStart answers with takes the budget the install
@@ -27,7 +29,7 @@ func TestSessionStartBudget(t *testing.T) {
 		t.Error("install with budget -1 accepted")
 	}
 
-	s := newSessionSetup(t, longSession(t, 0, 4))
+	s := newSessionSetup(t, palacetest.ClaudeSession(t, longSessionID, 0, 4))
 	s.run(t, DefaultTimeout) // the Stop files the session into its wing
 	within := func(o RunOptions) string {
 		t.Helper()

@@ -79,8 +79,8 @@ func (s *sessionSetup) stopWithin(t *testing.T, run int, base time.Duration) (Re
 // message was quadratic in its length: every Stop timed out on the output
 // and nothing after it was ever stored.)
 func TestRunStoresSessionWithHugeToolOutput(t *testing.T) {
-	before := longSession(t, 0, 600)
-	output := append(bigToolOutput(t, 10<<20), longSession(t, 600, 600)...)
+	before := palacetest.ClaudeSession(t, longSessionID, 0, 600)
+	output := append(bigToolOutput(t, 10<<20), palacetest.ClaudeSession(t, longSessionID, 600, 600)...)
 	s := newSessionSetup(t, before)
 	s.o.NoProjectMine = true
 	first, base := s.stopWithin(t, 1, 0)
@@ -131,7 +131,7 @@ func TestRunStoresSessionWithHugeToolOutput(t *testing.T) {
 		t.Fatalf("the checkpoint read over the Stop runs differs from one read at once:\n got %s\nwant %s", got, want)
 	}
 
-	more := longSession(t, 1200, 2)
+	more := palacetest.ClaudeSession(t, longSessionID, 1200, 2)
 	s.appendLines(t, more)
 	if res, _ := s.stopWithin(t, run+1, base); res.Partial || res.Summary.DrawersAdded == 0 || res.Summary.BytesParsed > int64(len(more))+16<<10 {
 		t.Fatalf("two lines appended after the output: %+v", res.Summary)

@@ -2,12 +2,10 @@ package hook
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,51 +16,6 @@ import (
 )
 
 const longSessionID = "5b0c2e7a-long-session"
-
-// longSession is n lines of a Claude Code session log from line first on
-// (first > 0 continues one): prompts, replies streamed over two lines of
-// one message id, tool calls and their results, and lines with no message.
-func longSession(tb testing.TB, first, n int) []byte {
-	words := strings.Fields("parser cache token deploy index vector schema query router budget commit branch merge rollback latency shard")
-	text := func(i, k int) string {
-		var b strings.Builder
-		for j := 0; j < k; j++ {
-			b.WriteString(words[(i*7+j*3+j*j)%len(words)])
-			b.WriteByte(' ')
-		}
-		return fmt.Sprintf("%sstep %d", b.String(), i)
-	}
-	var out []byte
-	for i := first; i < first+n; i++ {
-		l := map[string]any{"sessionId": longSessionID, "cwd": "/work/shop", "version": "2.0.1",
-			"timestamp": time.Date(2026, 3, 1, 0, 0, i, 0, time.UTC).Format(time.RFC3339)}
-		id := fmt.Sprintf("a%d", i/6)
-		switch i % 6 {
-		case 0:
-			l["type"], l["message"] = "user", map[string]any{"role": "user", "content": text(i, 12)}
-		case 1, 2:
-			block := map[string]any{"type": "text", "text": text(i, 30)}
-			if i%6 == 2 {
-				block = map[string]any{"type": "tool_use", "name": "Bash", "input": map[string]any{"command": "grep -rn " + text(i, 2)}}
-			}
-			l["type"], l["message"] = "assistant", map[string]any{"id": id, "role": "assistant", "model": "m1", "content": []any{block}}
-		case 3:
-			l["type"], l["message"] = "user", map[string]any{"role": "user",
-				"content": []any{map[string]any{"type": "tool_result", "content": text(i, 40)}}}
-		case 4:
-			l["type"], l["message"] = "assistant", map[string]any{"id": "b" + id, "role": "assistant", "model": "m1",
-				"content": []any{map[string]any{"type": "text", "text": text(i, 20)}}}
-		default:
-			l["type"], l["content"] = "system", "hook ran"
-		}
-		b, err := json.Marshal(l)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out = append(append(out, b...), '\n')
-	}
-	return out
-}
 
 // sessionSetup is a transcript folder, a project and a palace for hook runs.
 type sessionSetup struct {
@@ -162,7 +115,7 @@ func (s *sessionSetup) checkpointText(tb testing.TB) string {
 // and in the end the palace holds exactly what a clean mine gives. Then
 // two appended lines cost a run a few kilobytes of parsing.
 func TestRunStoresLongSessionAcrossRuns(t *testing.T) {
-	data := longSession(t, 0, 24000)
+	data := palacetest.ClaudeSession(t, longSessionID, 0, 24000)
 	s := newSessionSetup(t, data)
 	// The clean mine: the same transcript into a palace of its own.
 	clean := *s
@@ -221,7 +174,7 @@ func TestRunStoresLongSessionAcrossRuns(t *testing.T) {
 		t.Fatalf("the checkpoint read over %d runs differs from one read at once:\n got %s\nwant %s", runs, got, want)
 	}
 
-	more := longSession(t, 24000, 2)
+	more := palacetest.ClaudeSession(t, longSessionID, 24000, 2)
 	s.appendLines(t, more)
 	res = s.run(t, DefaultTimeout)
 	if res.Partial || res.Summary.DrawersAdded == 0 || res.Summary.BytesParsed > int64(len(more))+16<<10 {
@@ -239,7 +192,7 @@ func TestRunStoresLongSessionAcrossRuns(t *testing.T) {
 //	go test -bench 'Session/append' -benchtime 20x -run '^$' ./server/hook
 func BenchmarkSession(b *testing.B) {
 	for _, n := range []int{20000, 80000, 320000} {
-		data := longSession(b, 0, n)
+		data := palacetest.ClaudeSession(b, longSessionID, 0, n)
 		name := fmt.Sprintf("%dk", n/1000)
 		b.Run("full/"+name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -259,7 +212,7 @@ func BenchmarkSession(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				s.appendLines(b, longSession(b, n+2*i, 2))
+				s.appendLines(b, palacetest.ClaudeSession(b, longSessionID, n+2*i, 2))
 				b.StartTimer()
 				res := s.run(b, DefaultTimeout)
 				if res.Partial || res.Summary.DrawersAdded == 0 {

@@ -3,10 +3,8 @@ package mcp
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +13,6 @@ import (
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/palace/palacetest"
-	"github.com/palace-dev/palace/core/store"
 )
 
 // rawConn is the server's stdio seen line by line, with no handshake done:
@@ -214,45 +211,12 @@ func TestErrorsBoundWhatTheyEcho(t *testing.T) {
 	}
 }
 
-// slowContent makes every read of a drawer's text from the FTS content view
-// run a query that takes minutes, so a search spends its time inside SQLite
-// (in highlight/snippet) until it is interrupted. It returns a function that
-// restores the view.
-func slowContent(t *testing.T, home string) func() {
-	t.Helper()
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(home, store.DBName)+"?_busy_timeout=10000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	var orig string
-	if err := db.QueryRow(`SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'drawers_search'`).Scan(&orig); err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q ...string) {
-		t.Helper()
-		for _, s := range q {
-			if _, err := db.Exec(s); err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
-		}
-	}
-	exec(`DROP VIEW drawers_search`, `CREATE VIEW drawers_search AS
-		SELECT seq, coalesce(index_text, content) || (
-			WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 4000000000)
-			SELECT substr(max(x), 1, 0) FROM c) AS body,
-			'w' || hex(wing) || 'k' || kind AS scope,
-			code_symbols AS symbols, code_path AS path, code_parts AS parts
-		FROM drawers WHERE deleted_at IS NULL`)
-	return func() { exec(`DROP VIEW drawers_search`, orig) }
-}
-
 func TestCancelledRequestInterruptsSQLite(t *testing.T) {
 	p := palacetest.OpenPalace(t, palace.Options{Actor: "mcp"})
 	if _, err := ops.Remember(context.Background(), p, ops.RememberRequest{Text: "tokslow needle note", Wing: "proj", Importance: ops.DefaultImportance}); err != nil {
 		t.Fatal(err)
 	}
-	restore := slowContent(t, p.Store.Home())
+	restore := palacetest.SlowSearch(t, p.Store.Home())
 	defer restore()
 	c := startRaw(t, newTestServer(t, p, Options{Wing: "proj"}))
 	c.initialize()
