@@ -7,9 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/dates"
 	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -18,7 +16,7 @@ import (
 // spaces, or standard input when the only argument is "-".
 func textArg(c *cobra.Command, a []string) (string, error) {
 	if len(a) == 1 && a[0] == "-" {
-		return memory.ReadText(c.InOrStdin())
+		return ops.ReadText(c.InOrStdin())
 	}
 	return strings.Join(a, " "), nil
 }
@@ -92,52 +90,18 @@ or input (nothing written).`,
 		RunE: func(c *cobra.Command, a []string) error {
 			var err error
 			if r.Text, err = textArg(c, a); err != nil {
-				return inputErr(err)
+				return err
 			}
 			// Bad input is refused before the palace is opened.
 			if err := r.Validate(); err != nil {
-				return usageError{input.Rename(err, flagNames)}
+				return input.Rename(err, flagNames)
 			}
 			res, err := withPalace(g, func(p *palace.Palace) (ops.RememberResult, error) {
 				return ops.Remember(c.Context(), p, r)
 			})
-			if err != nil {
-				return inputErr(input.Rename(err, flagNames))
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if res.Notice != "" {
-				fmt.Fprintln(c.ErrOrStderr(), "palace: "+termLine(res.Notice))
-			}
-			printRedacted(out, res.Redacted)
-			if res.Added {
-				fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, termLine(res.Wing), termLine(res.Room))
-				for _, u := range res.Updates {
-					fmt.Fprintf(out, "written; it may update %s (differs: %s; %s)\n", u.ID, strings.Join(u.Differs, ", "), termLine(u.Change()))
-					printMatch(out, u.Match)
-				}
-				switch {
-				case len(res.Duplicates) == 0:
-				case r.Force:
-					fmt.Fprintln(out, "written despite these duplicates (--force):")
-				default:
-					// A decision said again after a newer note changed it.
-					fmt.Fprintln(out, "written again: it repeats these, which the note above changed since:")
-				}
-			} else {
-				what := "this note"
-				if res.Duplicates[0].Kind != "exact" {
-					what = "something close to this note"
-				}
-				fmt.Fprintf(out, "not written: wing %s already holds %s (use --force to add it anyway):\n", termLine(res.Wing), what)
-			}
-			for _, m := range res.Duplicates {
-				printMatch(out, m)
-			}
-			printProposed(out, res.Proposed)
-			return nil
+			return finish(c, asJSON, res, input.Rename(err, flagNames), func(out io.Writer, res ops.RememberResult) {
+				printRemembered(out, c.ErrOrStderr(), res, r.Force)
+			})
 		},
 	}
 	c.Flags().StringVar(&r.Wing, "wing", "", "wing to file the note in (required)")
@@ -150,9 +114,44 @@ or input (nothing written).`,
 	return c
 }
 
+// printRemembered prints what remember did: the notice (on errOut), the
+// secrets redacted, the note written or why not, the notes it may update
+// and the facts it proposes.
+func printRemembered(out, errOut io.Writer, res ops.RememberResult, force bool) {
+	if res.Notice != "" {
+		fmt.Fprintln(errOut, "palace: "+termLine(res.Notice))
+	}
+	printRedacted(out, res.Redacted)
+	if res.Added {
+		fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, termLine(res.Wing), termLine(res.Room))
+		for _, u := range res.Updates {
+			fmt.Fprintf(out, "written; it may update %s (differs: %s; %s)\n", u.ID, strings.Join(u.Differs, ", "), termLine(u.Change()))
+			printMatch(out, u.Match)
+		}
+		switch {
+		case len(res.Duplicates) == 0:
+		case force:
+			fmt.Fprintln(out, "written despite these duplicates (--force):")
+		default:
+			// A decision said again after a newer note changed it.
+			fmt.Fprintln(out, "written again: it repeats these, which the note above changed since:")
+		}
+	} else {
+		what := "this note"
+		if res.Duplicates[0].Kind != "exact" {
+			what = "something close to this note"
+		}
+		fmt.Fprintf(out, "not written: wing %s already holds %s (use --force to add it anyway):\n", termLine(res.Wing), what)
+	}
+	for _, m := range res.Duplicates {
+		printMatch(out, m)
+	}
+	printProposed(out, res.Proposed)
+}
+
 // printMatch prints a drawer close to a note: how close, where, and its
 // start.
-func printMatch(out io.Writer, m memory.Match) {
+func printMatch(out io.Writer, m ops.NoteMatch) {
 	how := "exact"
 	if m.Kind != "exact" {
 		how = fmt.Sprintf("near %.2f (%s)", m.Similarity, m.Method)
@@ -191,29 +190,23 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 			var err error
 			e.Agent = a[0]
 			if e.Text, err = textArg(c, a[1:]); err != nil {
-				return inputErr(err)
+				return err
 			}
 			if err := e.Validate(); err != nil {
-				return usageError{input.Rename(err, flagNames)}
+				return input.Rename(err, flagNames)
 			}
 			res, err := withPalace(g, func(p *palace.Palace) (ops.DiaryWriteResult, error) {
 				return ops.DiaryWrite(c.Context(), p, e)
 			})
-			if err != nil {
-				return inputErr(input.Rename(err, flagNames))
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			printRedacted(out, res.Redacted)
-			verb := "wrote"
-			if !res.Added {
-				verb = "already written:"
-			}
-			fmt.Fprintf(out, "%s %s to %s/%s at %s\n", verb, termLine(res.ID), termLine(res.Wing), termLine(res.Topic), res.At.Format("2006-01-02T15:04:05Z"))
-			printProposed(out, res.Proposed)
-			return nil
+			return finish(c, asJSON, res, input.Rename(err, flagNames), func(out io.Writer, res ops.DiaryWriteResult) {
+				printRedacted(out, res.Redacted)
+				verb := "wrote"
+				if !res.Added {
+					verb = "already written:"
+				}
+				fmt.Fprintf(out, "%s %s to %s/%s at %s\n", verb, termLine(res.ID), termLine(res.Wing), termLine(res.Topic), res.At.Format("2006-01-02T15:04:05Z"))
+				printProposed(out, res.Proposed)
+			})
 		},
 	}
 	c.Flags().StringVar(&e.Topic, "topic", "", "the entry's topic, its room (default \""+ops.DefaultTopic+"\")")
@@ -242,37 +235,31 @@ func newDiaryReadCmd(g *globals) *cobra.Command {
 			// here the flag has its default, so 0 was typed, and is refused
 			// as MCP refuses "last": 0.
 			if q.Last == 0 {
-				return usageError{input.Invalid("--last", "0: want 1 to %d", ops.MaxDiaryLast)}
+				return input.Invalid("--last", "0: want 1 to %d", ops.MaxDiaryLast)
 			}
 			if err := q.Validate(); err != nil {
-				return usageError{input.Rename(err, flagNames)}
+				return input.Rename(err, flagNames)
 			}
 			res, err := readPalace(g, func(p *palace.Palace) (ops.DiaryReadResult, error) {
 				return ops.DiaryRead(c.Context(), p, q)
 			})
-			if err != nil {
-				return inputErr(input.Rename(err, flagNames))
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if len(res.Entries) == 0 {
-				fmt.Fprintf(out, "no diary entries for %s\n", termLine(res.AgentID))
-				return nil
-			}
-			if res.More {
-				fmt.Fprintf(out, "(older entries not shown; raise --last)\n")
-			}
-			for _, e := range res.Entries {
-				fmt.Fprintf(out, "%s  [%s/%s]  %s\n", e.At.Format("2006-01-02 15:04:05Z"), termLine(e.Wing), termLine(e.Topic), termLine(e.ID))
-				fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(termText(e.Text), "\n", "\n  "))
-			}
-			return nil
+			return finish(c, asJSON, res, input.Rename(err, flagNames), func(out io.Writer, res ops.DiaryReadResult) {
+				if len(res.Entries) == 0 {
+					fmt.Fprintf(out, "no diary entries for %s\n", termLine(res.AgentID))
+					return
+				}
+				if res.More {
+					fmt.Fprintf(out, "(older entries not shown; raise --last)\n")
+				}
+				for _, e := range res.Entries {
+					fmt.Fprintf(out, "%s  [%s/%s]  %s\n", e.At.Format("2006-01-02 15:04:05Z"), termLine(e.Wing), termLine(e.Topic), termLine(e.ID))
+					fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(termText(e.Text), "\n", "\n  "))
+				}
+			})
 		},
 	}
 	c.Flags().IntVar(&q.Last, "last", ops.DefaultDiaryLast, fmt.Sprintf("how many of the latest entries, at most %d", ops.MaxDiaryLast))
-	c.Flags().StringVar(&q.Since, "since", "", "only entries written from this time on: "+dates.DateLayout+" or RFC 3339")
+	c.Flags().StringVar(&q.Since, "since", "", "only entries written from this time on: "+ops.DateLayout+" or RFC 3339")
 	c.Flags().StringVar(&q.Wing, "wing", "", "only entries filed in this wing")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the entries as JSON")
 	return c

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/route"
 )
 
 func newTunnelsCmd(g *globals) *cobra.Command {
@@ -38,7 +38,7 @@ room in that wing, all their sides shown; a --wing the palace does not hold
 is bad input (exit 2) and the error lists the wings.
 
 'palace search --across' searches a room in every wing: the rooms of its
-name. 'palace compress' writes a room's tunnels as T: lines.`, route.MinSharedKeywords, route.MinKeywordOverlap),
+name. 'palace compress' writes a room's tunnels as T: lines.`, ops.MinSharedKeywords, ops.MinKeywordOverlap),
 		Example: `  palace tunnels
   palace tunnels --wing api --json`,
 		Args: args(cobra.NoArgs),
@@ -46,23 +46,16 @@ name. 'palace compress' writes a room's tunnels as T: lines.`, route.MinSharedKe
 			if err := req.Validate(); err != nil {
 				return flagError(c, err)
 			}
-			res, err := readPalace(g, func(p *palace.Palace) (ops.TunnelsResult, error) {
-				return ops.Tunnels(c.Context(), p, req)
+			return readOp(c, g, asJSON, func(ctx context.Context, p *palace.Palace) (ops.TunnelsResult, error) {
+				return ops.Tunnels(ctx, p, req)
+			}, func(out io.Writer, res ops.TunnelsResult) {
+				if len(res.Tunnels) == 0 {
+					fmt.Fprintln(out, "no tunnels (rooms of one name in two wings, or rooms of two wings sharing keywords, would be)")
+				}
+				for _, t := range res.Tunnels {
+					printTunnel(out, t)
+				}
 			})
-			if err != nil {
-				return flagError(c, err)
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if len(res.Tunnels) == 0 {
-				fmt.Fprintln(out, "no tunnels (rooms of one name in two wings, or rooms of two wings sharing keywords, would be)")
-			}
-			for _, t := range res.Tunnels {
-				printTunnel(out, t)
-			}
-			return nil
 		},
 	}
 	c.Flags().StringVar(&req.Wing, "wing", "", "only the tunnels with a room in this wing")
@@ -73,7 +66,7 @@ name. 'palace compress' writes a room's tunnels as T: lines.`, route.MinSharedKe
 // printTunnel writes a tunnel's why on one line, then a line per side
 // with its drawers, the names padded to one column.
 func printTunnel(out io.Writer, t ops.Tunnel) {
-	if t.Kind == route.TunnelName {
+	if t.Kind == ops.TunnelByName {
 		fmt.Fprintf(out, "%s: the same name in %d wings\n", termLine(t.Room), len(t.Sides))
 	} else {
 		fmt.Fprintf(out, "%s ~ %s: shared keywords %s (overlap %.2f)\n", termLine(t.Sides[0].Room), termLine(t.Sides[1].Room),

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -67,10 +66,10 @@ count.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
 			if asJSON {
-				if c.Flags().Changed("format") && strings.ToLower(r.Format) != memory.FormatJSON {
+				if c.Flags().Changed("format") && strings.ToLower(r.Format) != ops.WakeJSON {
 					return usageError{fmt.Errorf("--json and --format %s disagree", r.Format)}
 				}
-				r.Format = memory.FormatJSON
+				r.Format = ops.WakeJSON
 			}
 			if c.Flags().Changed("budget") {
 				if err := ops.CheckGiven("budget", r.Budget, ops.MaxWakeBudget); err != nil {
@@ -83,28 +82,23 @@ count.`,
 			if err := r.Validate(); err != nil {
 				return flagError(c, err)
 			}
-			res, err := readPalace(g, func(p *palace.Palace) (memory.WakeResult, error) {
+			res, err := readPalace(g, func(p *palace.Palace) (ops.WakeResult, error) {
 				return ops.WakeUp(c.Context(), p, r)
 			})
-			if err != nil {
-				return flagError(c, err)
-			}
-			out := c.OutOrStdout()
-			if res.Format == memory.FormatJSON {
-				return printJSON(out, res)
-			}
-			if res.Text == "" {
-				fmt.Fprintln(c.ErrOrStderr(), "palace: nothing to wake up with: write $PALACE_HOME/identity.md, remember notes or mine a project (or raise --budget)")
-				return nil
-			}
-			// The text quotes drawers verbatim: its own line breaks and tabs
-			// stay, other control characters are escaped.
-			_, err = io.WriteString(out, termText(res.Text)+"\n")
-			return err
+			// The format as the operation read it (any case, spaces).
+			return finish(c, res.Format == ops.WakeJSON, res, err, func(out io.Writer, res ops.WakeResult) {
+				if res.Text == "" {
+					fmt.Fprintln(c.ErrOrStderr(), "palace: nothing to wake up with: write $PALACE_HOME/identity.md, remember notes or mine a project (or raise --budget)")
+					return
+				}
+				// The text quotes drawers verbatim: its own line breaks and
+				// tabs stay, other control characters are escaped.
+				io.WriteString(out, termText(res.Text)+"\n")
+			})
 		},
 	}
 	c.Flags().StringVar(&r.Wing, "wing", "", "the wing to wake up in (default: the whole palace); one the palace holds")
-	c.Flags().StringVar(&r.Format, "format", memory.FormatText, ops.OneOf(ops.WakeFormats)+" (aaak: one AAAK document; json: the selection and the text)")
+	c.Flags().StringVar(&r.Format, "format", ops.WakeText, ops.OneOf(ops.WakeFormats)+" (aaak: one AAAK document; json: the selection and the text)")
 	c.Flags().IntVar(&r.Budget, "budget", 0, fmt.Sprintf("the most tokens to print, 1 to %d (default: the project's palace.yaml wake_up.budget, else %d)", ops.MaxWakeBudget, ops.DefaultWakeBudget))
 	c.Flags().BoolVar(&asJSON, "json", false, "same as --format json")
 	return c
