@@ -2,6 +2,11 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,62 +16,33 @@ import (
 
 // fixture is a small project whose relevant drawers are known: the cursor
 // on computeChecksum inside verifyUpload should bring the design note that
-// names both first.
-var fixture = map[string]string{
-	"src/upload.go": `package upload
+// names both first. Its one copy is testdata/fixture.json, which the node
+// suite reads too (test/fixture.mjs): file paths to contents, and the
+// cursor.
+var fixture, cursorLine, cursorChar = loadFixture()
 
-import "errors"
-
-// verifyUpload checks a finished upload against the checksum the client sent.
-func verifyUpload(data []byte, want uint32) error {
-	got := computeChecksum(data)
-	if got != want {
-		return errors.New("upload corrupted")
+// loadFixture reads testdata/fixture.json; the cursor is on
+// computeChecksum in src/upload.go (line and character from 0).
+func loadFixture() (files map[string]string, line, char int) {
+	b, err := os.ReadFile(filepath.Join("testdata", "fixture.json"))
+	if err != nil {
+		panic(err)
 	}
-	return nil
-}
-`,
-	"src/checksum.go": `package upload
-
-import "hash/crc32"
-
-var table = crc32.MakeTable(crc32.Castagnoli)
-
-// computeChecksum returns the CRC-32C of b.
-func computeChecksum(b []byte) uint32 {
-	return crc32.Checksum(b, table)
-}
-`,
-	"src/download.go": `package upload
-
-import "errors"
-
-// fetch reads data for a download; data is returned whole.
-func fetch(data []byte) ([]byte, error) {
-	if len(data) == 0 {
-		return nil, errors.New("no data")
+	var f struct {
+		Files  map[string]string `json:"files"`
+		Cursor struct {
+			File            string
+			Line, Character int
+		} `json:"cursor"`
 	}
-	return data, nil
+	if err := json.Unmarshal(b, &f); err != nil {
+		panic(fmt.Sprintf("testdata/fixture.json: %v", err))
+	}
+	if f.Cursor.File != "src/upload.go" || f.Files[f.Cursor.File] == "" {
+		panic(fmt.Sprintf("testdata/fixture.json: the cursor is in %q; the tests ask about src/upload.go", f.Cursor.File))
+	}
+	return f.Files, f.Cursor.Line, f.Cursor.Character
 }
-`,
-	"docs/decisions.md": `# Decisions
-
-## Upload integrity
-
-verifyUpload compares the checksum the client sent with computeChecksum, which
-uses CRC-32C rather than SHA-256: every upload is checked on the request path
-and CRC-32C is hardware accelerated. Revisit if uploads cross untrusted networks.
-
-## Logging
-
-Logs go to stderr as JSON lines.
-`,
-	".gitignore":   "build/\n*.tmp\n",
-	"build/out.go": "package build // generated, ignored\n",
-}
-
-// cursor is where palace/relevant is asked: on computeChecksum in upload.go.
-const cursorLine, cursorChar = 6, 12
 
 // addConversation files a conversation drawer in another wing, as a mined
 // chat export would be: palace/relevant searches conversations too.
@@ -86,4 +62,18 @@ func addConversation(t *testing.T, home, content string) string {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// The fixture's cursor is where its tests say it is: on computeChecksum,
+// inside verifyUpload.
+func TestFixtureCursorOnComputeChecksum(t *testing.T) {
+	lines := strings.Split(fixture["src/upload.go"], "\n")
+	if cursorLine >= len(lines) {
+		t.Fatalf("cursor line %d: upload.go has %d lines", cursorLine, len(lines))
+	}
+	l := lines[cursorLine]
+	if cursorChar > len(l) || !strings.Contains(l, "computeChecksum") ||
+		strings.Index(l, "computeChecksum") > cursorChar || cursorChar >= strings.Index(l, "computeChecksum")+len("computeChecksum") {
+		t.Errorf("cursor %d:%d is not on computeChecksum in %q", cursorLine, cursorChar, l)
+	}
 }
