@@ -48,7 +48,24 @@ class SnippetItem extends vscode.TreeItem {
   }
 }
 
-type RelevantItem = DrawerItem | SnippetItem;
+/**
+ * The answer's note (what under the cursor was skipped as noise, and what
+ * the rows are about instead), one muted line over the rows: a tree item
+ * whose only text is its description, which VS Code draws muted.
+ */
+class NoteItem extends vscode.TreeItem {
+  constructor(readonly note: string) {
+    super('', vscode.TreeItemCollapsibleState.None);
+    this.id = 'note';
+    this.description = note;
+    this.tooltip = note;
+    this.contextValue = 'note';
+    this.iconPath = new vscode.ThemeIcon('info');
+    this.accessibilityInformation = { label: note, role: 'note' };
+  }
+}
+
+type RelevantItem = DrawerItem | SnippetItem | NoteItem;
 
 export class RelevantProvider implements vscode.TreeDataProvider<RelevantItem> {
   private emitter = new vscode.EventEmitter<void>();
@@ -56,6 +73,8 @@ export class RelevantProvider implements vscode.TreeDataProvider<RelevantItem> {
   hits: Hit[] = [];
   /** What the hits are relevant to (palace/relevant's `about`): the view's title names it. */
   about = '';
+  /** palace/relevant's `note`: what under the cursor was skipped as noise; shown as a muted line over the rows. */
+  note = '';
   /** Shown instead of rows when there are none: the server's `empty` sentence, or why we have nothing. */
   message = 'Open a file to see what Palace remembers about it.';
   /** The tree view showing this provider, whose title and message follow the answer. */
@@ -67,7 +86,8 @@ export class RelevantProvider implements vscode.TreeDataProvider<RelevantItem> {
   getTreeItem(e: RelevantItem) { return e; }
   getChildren(e?: RelevantItem): RelevantItem[] {
     if (e) return e instanceof DrawerItem && e.snippet ? [e.snippet] : [];
-    return this.hits.map((h) => new DrawerItem(h));
+    const rows: RelevantItem[] = this.hits.map((h) => new DrawerItem(h));
+    return this.note ? [new NoteItem(plainMarkdown(this.note)), ...rows] : rows;
   }
 
   async update(editor: vscode.TextEditor | undefined): Promise<void> {
@@ -90,11 +110,13 @@ export class RelevantProvider implements vscode.TreeDataProvider<RelevantItem> {
       if (cts.token.isCancellationRequested) return;
       this.hits = res?.hits ?? [];
       this.about = String(res?.about ?? '');
+      this.note = String(res?.note ?? '');
       this.message = String(res?.empty || 'Nothing relevant remembered here yet.');
     } catch (err) {
       if (cts.token.isCancellationRequested) return;
       this.hits = [];
       this.about = '';
+      this.note = '';
       this.message = `Palace: ${String((err as Error).message ?? err)}`;
     }
     this.changed();

@@ -210,23 +210,30 @@ export function resultsMessage(query: string, n: number, wing?: string, room?: s
   return scope ? `No results${what}${where}: clear the scope to search everywhere.` : `No results${what}.`;
 }
 
-/** A drawer palace/map lists under its room (ops.MapDrawer). */
+/** A drawer palace/map lists under its room (ops.MapDrawer): its citation is relative to the wing's root. */
 export interface MapDrawer { id: string; kind?: string; citation?: string; line?: string }
-/** A room of palace/map's result, with the drawers it lists. */
-export interface MapRoom { name: string; drawers: number; top?: MapDrawer[] }
+/** A part of a room of files: a folder (its name ends in "/") or a file, relative to the wing's root. */
+export interface MapPart { name: string; drawers: number; files?: number; language?: string }
+/** A room of palace/map's result, with the drawers it lists and the parts it is made of. */
+export interface MapRoom { name: string; drawers: number; top?: MapDrawer[]; parts?: MapPart[]; rest?: number }
 
 /**
  * A map click's listing of a room: its drawers as the map lists them (a
  * search needs words, and the room's name is not one its drawers say),
  * with the line over them saying how many there are and how many show.
+ * Each row is the drawer's citation (relative to the wing's root, as the
+ * server sends it) with its first line beside it.
  */
 export function roomListing(wing: string, room: MapRoom): { hits: Hit[]; items: ItemModel[]; message: string } {
   const top = room.top ?? [];
   const hits: Hit[] = top.map((d) => ({ id: d.id, kind: d.kind, citation: d.citation, wing, room: room.name }));
-  const items: ItemModel[] = top.map((d) => ({
-    id: d.id, label: d.citation || d.id, description: '', snippet: d.line ? [{ text: d.line, match: false }] : [],
-    tooltip: [d.citation || d.id, `${wing}/${room.name}`, d.line || ''].filter(Boolean).join('\n'), opensSource: false,
-  }));
+  const items: ItemModel[] = top.map((d) => {
+    const first = plainSnippet(d.line, 200);
+    return {
+      id: d.id, label: d.citation || d.id, description: first, snippet: [],
+      tooltip: [d.citation || d.id, `${wing}/${room.name}`, first].filter(Boolean).join('\n'), opensSource: false,
+    };
+  });
   const more = room.drawers - top.length;
   const message = `${plural(room.drawers, 'drawer')} in ${wing}/${room.name}` +
     (more > 0 ? `: the first ${top.length} listed; search to find the others` : '');

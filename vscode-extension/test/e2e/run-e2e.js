@@ -108,7 +108,7 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       // its end can bring the definition.
       const row = page.locator('.pane', { hasText: 'Relevant' }).locator('.monaco-list-row', { hasText: /checksum\.go:\d+/ }).first();
       await row.waitFor({ timeout: 60000 });
-      log(`definition row shown ${Date.now() - opened} ms after upload.go opened during the first mine of ${FILLER + 4} files (status bar now ${JSON.stringify(await bar.innerText())})`);
+      log(`definition row shown ${Date.now() - opened} ms after upload.go opened during the first mine of ${FILLER + 5} files (status bar now ${JSON.stringify(await bar.innerText())})`);
       // checksum.go shares words with upload.go, so the row alone proves
       // nothing about the cursor. The row's aria-label is the item's
       // tooltip, whose why must say it defines the identifier at the cursor
@@ -151,6 +151,33 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       });
       await shot(page, 'hover.png');
       await kb.press('Escape');
+    });
+
+    await step('the cursor on an error variable (err in fetch.go): the Relevant panel shows the server\'s note, one muted line over the rows', async () => {
+      // Line 9 ends with "err != nil {": End, then 11 characters left puts the cursor in that err.
+      const rowsOf = () => page.locator('.pane', { hasText: 'Relevant' }).locator('.monaco-list-row');
+      const note = rowsOf().filter({ hasText: 'Skipped err under the cursor' }).first();
+      for (let attempt = 1; ; attempt++) {
+        await openFile('fetch.go', 9, 1);
+        await kb.press('End');
+        for (let i = 0; i < 11; i++) await kb.press('ArrowLeft');
+        try { await note.waitFor({ timeout: 15000 }); break; }
+        catch (e) {
+          if (attempt === 2) throw new Error(`no note in Relevant: ${JSON.stringify(await rowsOf().allInnerTexts())}`);
+          log('note: not shown on attempt 1; again');
+        }
+      }
+      const texts = (await rowsOf().allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      if (!/^Skipped err under the cursor \(a name every file uses\); the hits are about fetchBlob/.test(texts[0] || '')) throw new Error(`the note is not the first line: ${JSON.stringify(texts)}`);
+      if (texts.length < 2) throw new Error(`no row under the note: ${JSON.stringify(texts)}`);
+      // Muted: the sentence is the item's description, which VS Code draws at reduced opacity.
+      const opacity = await note.locator('.label-description').evaluate((e) => Number(getComputedStyle(e).opacity));
+      if (!(opacity < 1)) throw new Error(`the note is not muted (opacity ${opacity})`);
+      const header = page.locator('.pane-header', { hasText: /Relevant/i }).first();
+      if (!(await header.innerText()).includes('fetchBlob')) throw new Error(`the view's description is not fetchBlob: ${JSON.stringify(await header.innerText())}`);
+      log(`Relevant with a note at the default width: ${JSON.stringify(texts.slice(0, 3))}`);
+      await page.mouse.move(700, 500);
+      await shot(page.locator('#workbench\\.parts\\.sidebar'), 'panel-note.png');
     });
 
     await step('Remember Selection (wing quick pick, room input) stores the selection', async () => {
@@ -236,13 +263,29 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       await shot(page, 'status.png');
     });
 
+    await step('Mine Workspace after the filler notes are deleted prunes their drawers: the status bar falls to the fixture\'s few', async () => {
+      // The first step's 20,000 notes would fill the map (one "+19984 more"
+      // tile): the map steps draw the fixture's code as a user's palace.
+      fs.rmSync(path.join(ws, 'aaa-notes'), { recursive: true, force: true });
+      await palette('Palace: Mine Workspace');
+      const started = Date.now(); const end = started + 60000;
+      let text = '';
+      for (;;) {
+        text = await bar.innerText();
+        const n = /Palace: (\d+) drawers/.exec(text);
+        if (n && Number(n[1]) < 50) break;
+        if (Date.now() > end) throw new Error(`the status bar after Mine Workspace: ${JSON.stringify(text)}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      log(`after the prune (${Date.now() - started} ms): ${JSON.stringify(text)}`);
+    });
+
     await step('Show Map draws the wings and rooms; a room click lists its drawers on the page and in the Search view, the scope shown and cleared with ×', async () => {
       await palette('Palace: Show Map');
       await page.locator('.tab.active', { hasText: 'Palace Map' }).waitFor({ timeout: 10000 });
       const f = await webviewFrame(page, 'rect.room[data-wing="fixture"]');
       const rooms = await f.locator('rect.room[data-wing="fixture"]').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-room')));
       if (!rooms.includes('decisions')) throw new Error(`the map's fixture rooms: ${JSON.stringify(rooms)}`);
-      await shot(page, 'map.png');
       await f.locator('rect.room[data-wing="fixture"][data-room="decisions"]').click();
       await f.locator('#panel h2', { hasText: 'fixture / decisions' }).waitFor({ timeout: 10000 });
       if (!(await f.locator('#panel li').count())) throw new Error('the map lists no drawer of the clicked room');
@@ -255,11 +298,33 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
       if (!(await s.locator('#results li').count())) throw new Error('the Search view lists no drawer of the clicked room');
       if (await s.locator('#q').inputValue()) throw new Error('a room click searched for a word');
       await s.locator('#scopeText', { hasText: 'in fixture/decisions' }).waitFor({ timeout: 5000 });
-      await shot(page, 'room-listing.png');
       await s.locator('#clear').click();
       await s.locator('#scope').waitFor({ state: 'hidden', timeout: 5000 });
       const cleared = [await s.locator('#wing').inputValue(), await s.locator('#room').inputValue()];
       if (cleared.join('') !== '') throw new Error(`the scope after ×: ${cleared.join('/')}`);
+    });
+
+    await step('the map draws the parts of a room of files; a click on a part lists the room with citations relative to the wing\'s root, the first line beside each', async () => {
+      const f = await webviewFrame(page, 'rect.part');
+      const parts = await f.locator('rect.part').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-part')));
+      for (const want of ['checksum.go', 'fetch.go', 'upload.go']) if (!parts.includes(want)) throw new Error(`the map's parts: ${JSON.stringify(parts)}`);
+      log(`map parts: ${JSON.stringify(parts)}`);
+      await shot(page, 'map.png');
+      // A part's label lies over its tile: the click goes to the tile itself.
+      await f.locator('rect.part[data-part="checksum.go"]').dispatchEvent('click');
+      await f.locator('#panel h2', { hasText: 'fixture / general' }).waitFor({ timeout: 10000 });
+      const s = await webviewFrame(page, '#q');
+      await s.locator('#msg', { hasText: /^\d+ drawers in fixture\/general/ }).waitFor({ timeout: 15000 });
+      await s.locator('#scopeText', { hasText: 'in fixture/general' }).waitFor({ timeout: 5000 });
+      const rows = await s.locator('#results li').evaluateAll((ls) => ls.map((l) => [l.querySelector('.title').textContent, (l.querySelector('.src') || { textContent: '' }).textContent.trim()]));
+      // Each row: the citation relative to the wing's root (the workspace folder), the drawer's first line beside it.
+      const bad = rows.filter(([t, d]) => !/^(NOTES\.md|checksum\.go|fetch\.go|upload\.go):\d+(-\d+)?$/.test(t) || !d);
+      if (!rows.length || bad.length) throw new Error(`listed rows are not "file.go:LINES first line": ${JSON.stringify(rows)}`);
+      const cs = rows.find(([t]) => t.startsWith('checksum.go:'));
+      if (!cs) throw new Error(`checksum.go not listed: ${JSON.stringify(rows)}`);
+      log(`room listing rows: ${JSON.stringify(rows)}`);
+      await page.mouse.move(700, 500);
+      await shot(page, 'room-listing.png');
     });
 
     await step('the Palace output holds no [error] line', async () => {

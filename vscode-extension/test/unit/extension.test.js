@@ -119,6 +119,34 @@ test('Relevant: cursor on computeChecksum in upload.go lists checksum.go with wh
   assert.ok(T.state.shown.opts.selection, 'jumps to lines');
 });
 
+test('Relevant: the cursor on an error variable (err in fetch.go) shows the server\'s note, one line over the rows', async () => {
+  const file = path.join(ws, 'fetch.go');
+  const text = fs.readFileSync(file, 'utf8');
+  const doc = T.makeDocument(vscode.Uri.file(file), text, 'go');
+  const line = text.split('\n').findIndex((l) => l.includes('err != nil'));
+  const col = text.split('\n')[line].indexOf('err != nil') + 1;
+  T.openEditor(doc, new vscode.Selection(line, col, line, col));
+  await until(async () => { await api.refreshRelevant(); return api.relevant.about === 'fetchBlob' && api.relevant.hits.length; }, 15000, 'an answer about fetchBlob');
+  const tree = T.state.treeProviders['palace.relevant'];
+  const items = tree.getChildren();
+  // The first item is the note: no label, the sentence as its (muted) description, no command, no children.
+  const note = items[0];
+  assert.strictEqual(note.contextValue, 'note', JSON.stringify(items.map((i) => [i.label, i.description])));
+  assert.strictEqual(note.label, '');
+  assert.strictEqual(note.description, 'Skipped err under the cursor (a name every file uses); the hits are about fetchBlob, around it.');
+  assert.strictEqual(note.tooltip, note.description);
+  assert.strictEqual(note.command, undefined);
+  assert.deepStrictEqual(tree.getChildren(note), []);
+  // The rows follow it, one per hit; the view names what they are about.
+  assert.deepStrictEqual(items.slice(1).map((i) => i.hit.id), api.relevant.hits.map((h) => h.id));
+  assert.strictEqual(T.state.treeViews['palace.relevant'].description, 'fetchBlob');
+  // A word that is a name gives no note: the line goes away.
+  const at = text.split('\n')[line].indexOf('verifyUpload') + 2;
+  T.openEditor(doc, new vscode.Selection(line, at, line, at));
+  await until(async () => { await api.refreshRelevant(); return api.relevant.about === 'verifyUpload'; }, 15000, 'an answer about verifyUpload');
+  assert.ok(!tree.getChildren().some((i) => i.contextValue === 'note'), 'no note on a name');
+});
+
 test('palace.hover, on by default: hovering computeChecksum in upload.go shows how many memories mention it', async () => {
   assert.strictEqual(api.client.initializationOptions().hover, true);
   assert.strictEqual((await api.client.status()).server.hover, true, 'the server was started with hover on');

@@ -164,7 +164,7 @@ test('roomListing: a map click lists the room\'s drawers (no search for its name
   const room = { name: 'doc', drawers: 7, top: [{ id: 'd1', kind: 'file', citation: 'doc/gen.go:1-20', line: 'package doc' }, { id: 'd2', kind: 'note', citation: 'note 2026-01-02', line: '' }] };
   const l = m.roomListing('cobra', room);
   assert.deepStrictEqual(l.hits.map((h) => [h.id, h.wing, h.room, h.citation]), [['d1', 'cobra', 'doc', 'doc/gen.go:1-20'], ['d2', 'cobra', 'doc', 'note 2026-01-02']]);
-  assert.deepStrictEqual(l.items.map((i) => [i.id, i.label, i.snippet.map((s) => s.text).join('')]), [['d1', 'doc/gen.go:1-20', 'package doc'], ['d2', 'note 2026-01-02', '']]);
+  assert.deepStrictEqual(l.items.map((i) => [i.id, i.label, i.description]), [['d1', 'doc/gen.go:1-20', 'package doc'], ['d2', 'note 2026-01-02', '']]);
   assert.strictEqual(l.message, '7 drawers in cobra/doc: the first 2 listed; search to find the others');
   assert.strictEqual(m.roomListing('cobra', { name: 'doc', drawers: 1, top: [room.top[0]] }).message, '1 drawer in cobra/doc');
 });
@@ -178,4 +178,37 @@ test('searchHtml: the scope shows over the results with a one-click clear', () =
   assert.match(html, /\$\('msg'\)\.textContent = m\.error \? m\.error : m\.message;/);
   // The scope's display:flex must not override its hidden attribute.
   assert.match(html, /\.scope\[hidden\]\{display:none\}/);
+});
+
+test('roomListing: a room of files with parts and rest, more drawers than listed: each row is the citation (relative to the wing\'s root) with the first line beside it', () => {
+  // palace/map's room as the server sends it since rooms have parts:
+  // citations relative to the wing's root, parts biggest first, rest the
+  // file drawers of the parts left out, top at most 5 of the drawers.
+  const room = {
+    name: 'general', drawers: 811, kinds: { file: 811 }, languages: { go: 790, markdown: 21 },
+    parts: [{ name: 'doc/', drawers: 120, files: 9, language: 'go' }, { name: 'command.go', drawers: 88, files: 1, language: 'go' }],
+    rest: 403,
+    top: [
+      { id: 'a1', kind: 'file', citation: 'command.go:24-40', line: '// Command is just   that, a command for your application.' },
+      { id: 'a2', kind: 'file', citation: 'doc/man_docs.go:1-30', line: 'package doc' },
+      { id: 'a3', kind: 'file', citation: 'args.go:24-40', line: 'func legacyArgs(cmd *Command, args []string) error {' },
+      { id: 'a4', kind: 'file', citation: 'README.md:1-12', line: '' },
+      { id: 'a5', kind: 'file', citation: 'cobra.go:50-71', line: 'func OnInitialize(y ...func()) {' },
+    ],
+  };
+  const l = m.roomListing('cobra', room);
+  assert.deepStrictEqual(l.items.map((i) => [i.label, i.description]), [
+    ['command.go:24-40', '// Command is just that, a command for your application.'],
+    ['doc/man_docs.go:1-30', 'package doc'],
+    ['args.go:24-40', 'func legacyArgs(cmd *Command, args []string) error {'],
+    ['README.md:1-12', ''],
+    ['cobra.go:50-71', 'func OnInitialize(y ...func()) {'],
+  ]);
+  // No second line: the first line is beside the citation, not under it; no absolute path anywhere.
+  assert.ok(l.items.every((i) => i.snippet.length === 0), JSON.stringify(l.items));
+  assert.ok(l.items.every((i) => !i.label.startsWith('/') && !i.tooltip.includes('/home/')), JSON.stringify(l.items));
+  assert.strictEqual(l.items[2].tooltip, 'args.go:24-40\ncobra/general\nfunc legacyArgs(cmd *Command, args []string) error {');
+  assert.deepStrictEqual(l.hits.map((h) => [h.id, h.wing, h.room, h.citation]).slice(0, 2), [['a1', 'cobra', 'general', 'command.go:24-40'], ['a2', 'cobra', 'general', 'doc/man_docs.go:1-30']]);
+  // The count is the room's, not the parts' or the listing's.
+  assert.strictEqual(l.message, '811 drawers in cobra/general: the first 5 listed; search to find the others');
 });
