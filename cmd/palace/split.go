@@ -72,10 +72,6 @@ nothing is written.`,
 // splitPiece matches the names split writes, FILE-stem.session-NN.ext.
 var splitPiece = regexp.MustCompile(`\.session-\d{2,}(\.[^.]*)?$`)
 
-// transcriptExts are the names a folder's transcripts have: those
-// core/convo reads as plain text.
-var transcriptExts = map[string]bool{".txt": true, ".md": true, ".markdown": true, ".text": true, "": true}
-
 // transcriptsIn lists dir's transcripts, saying which files it leaves out
 // for being pieces of an earlier split.
 func transcriptsIn(w io.Writer, dir string) ([]string, error) {
@@ -86,7 +82,7 @@ func transcriptsIn(w io.Writer, dir string) ([]string, error) {
 	var out []string
 	for _, e := range entries {
 		name := e.Name()
-		if !e.Type().IsRegular() || strings.HasPrefix(name, ".") || !transcriptExts[strings.ToLower(filepath.Ext(name))] {
+		if !e.Type().IsRegular() || strings.HasPrefix(name, ".") || !convo.TextName(name) {
 			continue
 		}
 		path := filepath.Join(dir, name)

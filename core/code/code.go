@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/palace-dev/palace/core/chunk"
+	"github.com/palace-dev/palace/core/lang"
 )
 
 // Symbol is a name a drawer defines.
@@ -57,32 +58,10 @@ var cPlusPlusRe = regexp.MustCompile(`(?m)^[ \t]*(?:namespace(?:[ \t]+[\w:]+)?[ 
 // known language that it leaves to the line chunker.
 var ErrFallback = errors.New("not parsed")
 
-// Language names the language of path by its extension, or "" when no
-// grammar is known for it.
+// Language names the tree-sitter grammar of path by its extension (as
+// core/lang's table says), or "" when it has none.
 func Language(path string) string {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".go":
-		return "go"
-	case ".py", ".pyi":
-		return "python"
-	case ".js", ".mjs", ".cjs", ".jsx":
-		return "javascript"
-	case ".ts", ".mts", ".cts":
-		return "typescript"
-	case ".tsx":
-		return "tsx"
-	case ".rs":
-		return "rust"
-	case ".c", ".h":
-		return "c"
-	case ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++":
-		return "cpp"
-	case ".java":
-		return "java"
-	case ".rb", ".rake", ".gemspec":
-		return "ruby"
-	}
-	return ""
+	return lang.ByExt(filepath.Ext(path)).Grammar
 }
 
 // LanguageOf is Language for the file at path holding text: a C file

@@ -49,11 +49,22 @@ func detect(name string, head []byte, strict bool) string {
 		if isJSON {
 			return detectJSON(name, head)
 		}
-		return detectText(head, strict)
-	case ".txt", ".md", ".markdown", ".text":
+	}
+	if TextName(name) {
 		return detectText(head, strict)
 	}
 	return ""
+}
+
+// TextName reports whether a file of this name may be a plain-text
+// transcript (FormatText): a .txt, .md, .markdown or .text file, or one
+// without an extension. `palace split` lists a folder's transcripts by it.
+func TextName(name string) bool {
+	switch strings.ToLower(path.Ext(strings.ReplaceAll(name, "\\", "/"))) {
+	case "", ".txt", ".md", ".markdown", ".text":
+		return true
+	}
+	return false
 }
 
 // inChatSessions reports whether name is in a folder called chatSessions,

@@ -124,3 +124,17 @@ func TestSlackMetadata(t *testing.T) {
 		t.Errorf("SlackMetadata = %v, want %v", got, want)
 	}
 }
+
+// TextName is the rule Detect reads text transcripts by, exported for
+// `palace split`: .txt, .md, .markdown and .text files and files without
+// an extension, in any case.
+func TestTextName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"all-sessions.txt": true, "notes.MD": true, "log.markdown": true, "raw.text": true, "SESSIONS": true,
+		`C:\notes\day.txt`: true, "export.json": false, "main.go": false, "page.mdx": false, "x.rst": false,
+	} {
+		if got := TextName(name); got != want {
+			t.Errorf("TextName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/palace-dev/palace/core/lang"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -51,7 +51,7 @@ func (w *MapWing) addFiles(files []store.MapFile) {
 		if ri := slices.IndexFunc(w.Rooms, func(r MapRoom) bool { return r.Name == files[0].Room }); ri >= 0 {
 			r := &w.Rooms[ri]
 			for _, f := range files[:n] {
-				if l := search.Lang(store.KindFile, f.Source); l != "" {
+				if l := lang.Of(f.Source); l != "" {
 					w.countLang(l, f.Drawers)
 					r.countLang(l, f.Drawers)
 				}
@@ -88,7 +88,7 @@ func parts(root string, files []store.MapFile) (out []MapPart, rest int) {
 		}
 		g.part.Drawers += f.Drawers
 		g.part.Files++
-		if l := search.Lang(store.KindFile, f.Source); l != "" {
+		if l := lang.Of(f.Source); l != "" {
 			g.langs[l] += f.Drawers
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/palace-dev/palace/core/lang"
 	"github.com/palace-dev/palace/core/query"
 )
 
@@ -601,15 +602,10 @@ func enclosing(lines []string, line int, markdown bool, exclude map[string]bool)
 	return out
 }
 
-// isMarkdown says whether a document's sections are Markdown headings; in
-// code a line starting with '#' is a comment or a directive.
-func isMarkdown(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".md", ".markdown", ".mdx", ".mkd":
-		return true
-	}
-	return false
-}
+// isMarkdown says whether a document's sections are Markdown headings
+// (core/lang's table names its language markdown); in code a line
+// starting with '#' is a comment or a directive.
+func isMarkdown(path string) bool { return lang.Of(path) == "markdown" }
 
 // headings returns the Markdown section titles around line (innermost
 // first, at most two).

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/palace-dev/palace/core/lang"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -81,23 +82,10 @@ var (
 	proseNames = map[string]bool{"readme": true, "install": true, "copying": true, "license": true, "licence": true,
 		"authors": true, "contributors": true, "contributing": true, "hacking": true, "notice": true,
 		"thanks": true, "credits": true, "todo": true}
-	// buildNames are build files by name, buildExtensions by extension
-	// (a Makefile.PL or build.rs is code, so only files of no language's
-	// extension are build files).
-	buildNames = map[string]bool{"makefile": true, "gnumakefile": true, "configure.ac": true, "configure.in": true,
-		"meson.build": true, "meson_options.txt": true, "meson.options": true, "cmakelists.txt": true,
-		"sconstruct": true, "sconscript": true, "build.bazel": true, "workspace": true, "workspace.bazel": true,
-		"kconfig": true, "kbuild": true, "config.w32": true}
-	buildExtensions = map[string]bool{".mk": true, ".mak": true, ".m4": true, ".am": true, ".cmake": true,
-		".bzl": true, ".gyp": true, ".gypi": true, ".ninja": true}
 	// manPage matches roff manual pages by their section extension
 	// (ssh_config.5, curl.1, php-fpm.8.in, perlfunc.3pm), not a version
 	// (v1.2).
-	manPage       = regexp.MustCompile(`[^0-9.]\.([1-9][a-z]*|man)(\.in)?$`)
-	docExtensions = map[string]bool{"": true, ".md": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
-	// docFiles are prose documents by extension (a changelog is one of its
-	// own; files without an extension are as often Makefiles as READMEs).
-	docFiles = map[string]bool{".md": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
+	manPage = regexp.MustCompile(`[^0-9.]\.([1-9][a-z]*|man)(\.in)?$`)
 	// askWords are the query words that ask for a class: such a query
 	// ranks that class like source.
 	askWords = map[string]fileClass{
@@ -141,8 +129,14 @@ func classOfPath(p string) fileClass {
 	ext := path.Ext(name)
 	// A changelog or a document may carry a language or version as its
 	// extension (CHANGES.ru, ChangeLog-1.9.3) and a number before its name
-	// (00-RELEASENOTES); only a language's extension makes it code.
-	notCode := docExtensions[ext] || langs[ext] == "" && !IsCodeExt(ext)
+	// (00-RELEASENOTES); only a language's extension (code, or data such
+	// as JSON and HTML) makes it code.
+	kind := lang.ByExt(ext).Kind
+	notCode := kind != lang.Code && kind != lang.Data
+	// Build files by name (Makefile, CMakeLists.txt, Makefile.in) or
+	// extension (.mk, .m4, .bzl); a Makefile.PL or build.rs is code, so
+	// only files of no language's extension are build files.
+	build := lang.ByName(name).Kind == lang.Build || kind == lang.Build
 	stem := strings.TrimLeftFunc(name, func(r rune) bool { return !unicode.IsLetter(r) })
 	switch {
 	case lockfiles[name]:
@@ -158,9 +152,9 @@ func classOfPath(p string) fileClass {
 		return classVendored
 	case in(exampleDirs):
 		return classExample
-	case notCode && (buildNames[name] || buildExtensions[ext] || strings.HasPrefix(name, "makefile.")):
+	case notCode && build:
 		return classBuild
-	case docFiles[ext], in(docDirs), notCode && (proseNames[strings.SplitN(stem, ".", 2)[0]] || manPage.MatchString(name)):
+	case kind == lang.Prose, in(docDirs), notCode && (proseNames[strings.SplitN(stem, ".", 2)[0]] || manPage.MatchString(name)):
 		return classDocs
 	}
 	return classSource

@@ -44,3 +44,34 @@ func TestHitLang(t *testing.T) {
 		}
 	}
 }
+
+// Hits and file classes ask core/lang: every source file names its
+// language (Lua, Zsh and Emacs Lisp were code to the bench but had no
+// language in a hit), build files name none, and every Markdown dialect
+// (.mdx, .mkd, as core/relevant reads them) is a document.
+func TestLangAsksTheRegistry(t *testing.T) {
+	for _, c := range []struct{ source, want string }{
+		{"/src/nvim/lua/palace/map.lua", "lua"},
+		{"/src/bin/setup.zsh", "shell"},
+		{"/src/bin/setup.bash", "shell"},
+		{"/src/editors/palace-eglot.el", "elisp"},
+		{"/src/core/table.cxx", "cpp"},
+		{"/src/CMakeLists.txt", ""},
+		{"/src/Makefile.in", ""},
+	} {
+		if got := Lang(store.KindFile, c.source); got != c.want {
+			t.Errorf("Lang(file, %s) = %q, want %q", c.source, got, c.want)
+		}
+	}
+	for p, want := range map[string]fileClass{
+		"/r/site/intro.mdx":     classDocs,
+		"/r/notes/plan.mkd":     classDocs,
+		"/r/lisp/palace.el":     classSource,
+		"/r/tasks/db.rake":      classSource,
+		"/r/src/CMakeLists.txt": classBuild,
+	} {
+		if got := classOfPath(p); got != want {
+			t.Errorf("classOfPath(%q) = %d, want %d", p, got, want)
+		}
+	}
+}
