@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/aaak"
-	"github.com/palace-dev/palace/core/compress"
 	"github.com/palace-dev/palace/core/ops"
+	"github.com/palace-dev/palace/core/palace"
 )
 
 func newCompressCmd(g *globals) *cobra.Command {
@@ -36,31 +37,22 @@ tunnels ('palace tunnels') ends in a T: line per room they lead to.`,
   palace compress --since 2026-01-01 --json`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			p, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer p.Close()
-			docs, err := ops.Compress(c.Context(), p, req)
-			if err != nil {
-				return inputErr(err)
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, docs)
-			}
-			if len(docs) == 0 {
-				fmt.Fprintln(c.ErrOrStderr(), "no drawers match")
-				return nil
-			}
-			// The encoder writes no terminal control (aaak SPEC.md, section
-			// 5); the stream still passes the sanitiser like every output.
-			fmt.Fprintln(out, termText(compress.Stream(docs)))
-			for _, d := range docs {
-				fmt.Fprintf(c.ErrOrStderr(), "# %s/%s: %d drawers, %d tokens (raw %d), coverage %.2f, %d sentences lost\n",
-					termLine(d.Wing), termLine(d.Room), d.Drawers, d.Tokens, d.Raw, d.Coverage, len(d.Lost))
-			}
-			return nil
+			return writeOp(c, g, asJSON, func(ctx context.Context, p *palace.Palace) ([]ops.CompressDoc, error) {
+				return ops.Compress(ctx, p, req)
+			}, func(out io.Writer, docs []ops.CompressDoc) {
+				if len(docs) == 0 {
+					fmt.Fprintln(c.ErrOrStderr(), "no drawers match")
+					return
+				}
+				// The encoder writes no terminal control (aaak SPEC.md,
+				// section 5); the stream still passes the sanitiser like
+				// every output.
+				fmt.Fprintln(out, termText(ops.CompressStream(docs)))
+				for _, d := range docs {
+					fmt.Fprintf(c.ErrOrStderr(), "# %s/%s: %d drawers, %d tokens (raw %d), coverage %.2f, %d sentences lost\n",
+						termLine(d.Wing), termLine(d.Room), d.Drawers, d.Tokens, d.Raw, d.Coverage, len(d.Lost))
+				}
+			})
 		},
 	}
 	c.Flags().StringVar(&req.Wing, "wing", "", "only this wing")
@@ -150,23 +142,21 @@ func newAAAKCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("%s: %w (run 'palace aaak check %s' for positions)", a[0], err, a[0])
 			}
-			p, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer p.Close()
-			em, err := compress.Entities(c.Context(), p)
-			if err != nil {
-				return err
-			}
-			text := make([]string, len(docs))
-			for i, d := range docs {
-				text[i] = aaak.Decode(d, em)
-			}
-			// The reader refuses terminal controls, but the names codes
-			// expand to come from the palace's entity map.
-			fmt.Fprintln(c.OutOrStdout(), termText(strings.Join(text, "\n\n")))
-			return nil
+			return writeOp(c, g, false, func(ctx context.Context, p *palace.Palace) (string, error) {
+				em, err := ops.EntityCodes(ctx, p)
+				if err != nil {
+					return "", err
+				}
+				text := make([]string, len(docs))
+				for i, d := range docs {
+					text[i] = aaak.Decode(d, em)
+				}
+				return strings.Join(text, "\n\n"), nil
+			}, func(out io.Writer, text string) {
+				// The reader refuses terminal controls, but the names
+				// codes expand to come from the palace's entity map.
+				fmt.Fprintln(out, termText(text))
+			})
 		},
 	}
 	c.AddCommand(check, decode)

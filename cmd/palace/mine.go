@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -64,7 +63,7 @@ the other mode are mined again even if unchanged.`,
 			r.Path = a[0]
 			if err := r.Validate(); err != nil {
 				// Named as the flags the user typed, not as ops' fields.
-				return inputErr(input.Rename(mineOverride(err), map[string]string{"max_size": "--max-size", "max_convo_size": "--max-convo-size"}))
+				return input.Rename(mineOverride(err), map[string]string{"max_size": "--max-size", "max_convo_size": "--max-convo-size"})
 			}
 			p, err := g.open()
 			if err != nil {
@@ -74,6 +73,8 @@ the other mode are mined again even if unchanged.`,
 			r.Progress = progressFunc("mining", !noBar)
 			r.EmbedProgress = progressFunc("embedding", !noBar)
 			res, err := ops.Mine(c.Context(), p, r)
+			// Not finish: a mine that stopped part way (cancelled, an
+			// export partly readable) still prints what it did.
 			if res.Summary != nil {
 				if asJSON {
 					if jerr := printJSON(c.OutOrStdout(), res); jerr != nil && err == nil {
@@ -91,13 +92,13 @@ the other mode are mined again even if unchanged.`,
 			if err == nil && len(res.Errors) > 0 {
 				err = fmt.Errorf("mine %s: %s", a[0], res.Notice)
 			}
-			return inputErr(err)
+			return err
 		},
 	}
 	c.Flags().StringVar(&r.Wing, "wing", "", "wing to mine into (default: palace.yaml's wing, else the folder name)")
 	c.Flags().Int64Var(&r.MaxSize, "max-size", ops.DefaultMaxSize, "skip project files larger than this many bytes")
 	c.Flags().Int64Var(&r.MaxConvoSize, "max-convo-size", ops.DefaultMaxConvoSize, "skip conversation exports larger than this many bytes")
-	c.Flags().StringVar(&r.Mode, "mode", mine.ModeAuto, "what to mine: "+ops.OneOf(ops.MineModes)+
+	c.Flags().StringVar(&r.Mode, "mode", ops.MineAuto, "what to mine: "+ops.OneOf(ops.MineModes)+
 		" (auto: files, plus JSON chat exports; projects: every text file as a file; convos: conversations only, text transcripts included)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	c.Flags().BoolVar(&noBar, "no-progress", false, "do not draw a progress bar")
@@ -121,7 +122,7 @@ func mineOverride(err error) error {
 	return err
 }
 
-func printSummary(w io.Writer, s *mine.Summary) {
+func printSummary(w io.Writer, s *ops.MineSummary) {
 	fmt.Fprintf(w, "wing %s <- %s\n", termLine(s.Wing), termLine(s.Root))
 	fmt.Fprintf(w, "files: %d seen, %d mined, %d unchanged\n", s.FilesSeen, s.FilesMined, s.FilesUnchanged)
 	reasons := make([]string, 0, len(s.SkippedBy))
@@ -135,7 +136,7 @@ func printSummary(w io.Writer, s *mine.Summary) {
 	shown := 0
 	for _, k := range s.Skipped {
 		switch k.Reason {
-		case mine.ReasonUnreadable, mine.ReasonInvalidUTF8, mine.ReasonTooLarge:
+		case ops.SkipUnreadable, ops.SkipInvalidUTF8, ops.SkipTooLarge:
 			if shown < 10 {
 				fmt.Fprintf(w, "  %s: %s (%s)\n", k.Reason, termLine(k.Path), termLine(k.Detail))
 			}
@@ -158,7 +159,7 @@ func printSummary(w io.Writer, s *mine.Summary) {
 
 // printRedactions says what was redacted: counts by kind on one line, then
 // the first places.
-func printRedactions(w io.Writer, s *mine.Summary) {
+func printRedactions(w io.Writer, s *ops.MineSummary) {
 	if s.KeepSecrets {
 		fmt.Fprintln(w, "secrets: kept as found (--keep-secrets)")
 		return
