@@ -24,6 +24,16 @@ func goCommand(t *testing.T, goflags string, args ...string) (string, bool) {
 	return string(out), err == nil
 }
 
+// TestGoModTidy: go.mod and go.sum are what 'go mod tidy' makes of the
+// module's imports (every file, whatever its build tags). The gitleaks
+// comparison lives in its own module (core/secrets/gitleakscmp) for this.
+func TestGoModTidy(t *testing.T) {
+	out, ok := goCommand(t, "-buildvcs=false", "mod", "tidy", "-diff")
+	if !ok || out != "" {
+		t.Errorf("go.mod or go.sum is not tidy; run 'go mod tidy' at the module's root:\n%s", out)
+	}
+}
+
 // TestBuildWithoutTheTagNamesIt: without -tags=sqlite_fts5 the go command
 // stops while loading packages (before compiling SQLite) and says which tag
 // is missing (core/store/fts5_tag.go, core/cjk/fts5_tag_test.go).

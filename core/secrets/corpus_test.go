@@ -311,17 +311,3 @@ func BenchmarkRedactGoSource(b *testing.B) {
 		}
 	}
 }
-
-// TestGoModLeavesGitleaksOut: gitleaks_test.go imports gitleaks behind a
-// build tag, and 'go mod tidy', which reads files of every tag, adds it
-// and its dozens of modules to go.mod, though no build uses them.
-func TestGoModLeavesGitleaksOut(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
-	if err != nil {
-		t.Fatalf("go.mod: %v", err)
-	}
-	if strings.Contains(string(b), "gitleaks") {
-		t.Errorf("go.mod requires gitleaks, which only gitleaks_test.go (-tags gitleaks) uses: " +
-			"'go mod tidy' added it; take it out of go.mod and go.sum (scripts/secrets-vs-gitleaks.sh adds it to a copy)")
-	}
-}

@@ -1,77 +1,147 @@
-//go:build gitleaks
-
 // The comparison of Redact with gitleaks (github.com/zricethezav/gitleaks/v8,
-// its default rules) on the same corpus: recall by category on
-// testdata/corpus.txt, findings and names redacted on a sample of Go's own
-// source, and throughput. Palace does not depend on gitleaks: this file
-// builds only with the tag, and scripts/secrets-vs-gitleaks.sh runs it
-// with gitleaks added to a copy of go.mod. 'go mod tidy' reads every
-// file whatever its tags and would add gitleaks to go.mod:
-// TestGoModLeavesGitleaksOut says so.
+// its default rules) on the same inputs: recall by category on
+// testdata/corpus.txt, findings and names of code redacted on a sample of
+// Go's own source, and throughput. Palace does not depend on gitleaks:
+// gitleaks runs in a program of its own module, gitleakscmp (go.mod there),
+// which this test builds, so 'go mod tidy' at the root never adds it.
 
 package secrets
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/rs/zerolog"
-	"github.com/zricethezav/gitleaks/v8/detect"
-	"github.com/zricethezav/gitleaks/v8/logging"
-	"github.com/zricethezav/gitleaks/v8/report"
+	"time"
 )
 
-func gitleaksDetector(t testing.TB) *detect.Detector {
+// gitleaksFinding is one secret gitleaksFindings reports.
+type gitleaksFinding struct {
+	Rule   string `json:"rule"`
+	Secret string `json:"secret"`
+}
+
+// gitleaksFindings builds gitleakscmp (in its own module) and runs it over
+// texts: what gitleaks finds in each, and the time its detection took.
+func gitleaksFindings(t testing.TB, texts []string) ([][]gitleaksFinding, time.Duration) {
 	t.Helper()
-	logging.Logger = logging.Logger.Level(zerolog.Disabled)
-	d, err := detect.NewDetectorDefaultConfig()
+	bin := filepath.Join(t.TempDir(), "gitleakscmp")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = "gitleakscmp"
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build in core/secrets/gitleakscmp: %v\n%s", err, out)
+	}
+	in, err := json.Marshal(texts)
 	if err != nil {
-		t.Fatalf("gitleaks: %v", err)
+		t.Fatal(err)
 	}
-	return d
+	cmd := exec.Command(bin)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("gitleakscmp: %v\n%s", err, stderr.Bytes())
+	}
+	var res struct {
+		Findings [][]gitleaksFinding `json:"findings"`
+		Nanos    int64               `json:"nanos"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Findings) != len(texts) {
+		t.Fatalf("gitleakscmp answered %d results for %d texts: %v", len(res.Findings), len(texts), err)
+	}
+	return res.Findings, time.Duration(res.Nanos)
 }
 
-// leaked is what gitleaks reports as the secret of a finding.
-func leaked(f report.Finding) string {
-	if f.Secret != "" {
-		return f.Secret
+// gitleaksRedact replaces what gitleaks found in text, as Redact would.
+func gitleaksRedact(text string, fs []gitleaksFinding) string {
+	for _, f := range fs {
+		text = strings.ReplaceAll(text, f.Secret, Marker(f.Rule))
 	}
-	return f.Match
+	return text
 }
 
-// gitleaksRedact replaces what gitleaks finds in text, as Redact would.
-func gitleaksRedact(d *detect.Detector) func(string) string {
-	return func(text string) string {
-		for _, f := range d.DetectString(text) {
-			text = strings.ReplaceAll(text, leaked(f), Marker(f.RuleID))
-		}
-		return text
+// gitleaksOnly are the corpus lines where gitleaks finds something Palace
+// leaves, each with the reason, by a piece of the line's text; every other
+// secret gitleaks finds in the corpus, Palace must find too. None today
+// (gitleaks v8.30.1): the differences all go the other way, secrets Palace
+// finds and gitleaks does not (.netrc, .pgpass, prose, XML, URL passwords,
+// mysql -p, Basic and bearer headers), which the test logs.
+var gitleaksOnly = map[string]string{}
+
+// requireGo skips the comparison in -short runs (it builds gitleaks and
+// scans a quarter of Go's source) and where there is no go command.
+func requireGo(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds gitleaks and runs it over the corpus and a part of Go's source")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skipf("no go command: %v", err)
 	}
 }
 
-// gitleaksDetect gives gitleaks' findings as spans (at the first place
-// each secret occurs: enough to read what was found).
-func gitleaksDetect(d *detect.Detector) func(string) []detection {
-	return func(text string) []detection {
-		var ds []detection
-		for _, f := range d.DetectString(text) {
-			if i := strings.Index(text, leaked(f)); i >= 0 {
-				ds = append(ds, detection{i, i + len(leaked(f)), f.RuleID})
+// TestCompareGitleaks: every secret gitleaks finds in the corpus, Palace
+// finds too (but for the differences gitleaksOnly explains); it logs recall
+// by category for both and the code each redacts.
+func TestCompareGitleaks(t *testing.T) {
+	requireGo(t)
+	cases := loadCorpus(t)
+	texts := make([]string, len(cases))
+	for i, c := range cases {
+		texts[i] = c.text
+	}
+	found, _ := gitleaksFindings(t, texts)
+	byText := map[string][]gitleaksFinding{}
+	for i, c := range cases {
+		byText[c.text] = found[i]
+	}
+	explained := map[string]bool{}
+	differs := func(c corpusCase, format string, args ...any) {
+		for piece, reason := range gitleaksOnly {
+			if strings.Contains(c.text, piece) {
+				explained[piece] = true
+				t.Logf("corpus.txt:%d: known difference (%s): %s", c.line, reason, fmt.Sprintf(format, args...))
+				return
 			}
 		}
-		return ds
+		t.Errorf("corpus.txt:%d (%s): %s", c.line, c.category, fmt.Sprintf(format, args...))
 	}
-}
+	gone := func(out string, c corpusCase) bool {
+		for _, s := range c.secrets {
+			if leaks(out, s) {
+				return false
+			}
+		}
+		return true
+	}
+	for i, c := range cases {
+		out := redactText(c.text)
+		if c.positive && gone(gitleaksRedact(c.text, found[i]), c) && !gone(out, c) {
+			differs(c, "gitleaks finds the secret, Palace leaves it: %q", out)
+		}
+		for _, f := range found[i] {
+			marked := false
+			for _, s := range c.secrets {
+				marked = marked || leaks(f.Secret, s) || leaks(s, f.Secret)
+			}
+			if !marked && leaks(out, f.Secret) {
+				differs(c, "gitleaks' rule %s finds %q, which the corpus does not mark and Palace leaves", f.Rule, f.Secret)
+			}
+		}
+	}
+	for piece := range gitleaksOnly {
+		if !explained[piece] {
+			t.Errorf("gitleaksOnly explains %q, which no longer differs: take it out", piece)
+		}
+	}
 
-// TestCompareGitleaks prints recall by category for both detectors, the
-// code they redact in the corpus, and what they find in a sample of Go's
-// source (one file in 4), with the names of the code they redact there.
-func TestCompareGitleaks(t *testing.T) {
-	cases := loadCorpus(t)
-	d := gitleaksDetector(t)
-	p, g := measureRecall(cases, redactText), measureRecall(cases, gitleaksRedact(d))
+	p := measureRecall(cases, redactText)
+	g := measureRecall(cases, func(s string) string { return gitleaksRedact(s, byText[s]) })
 	var cats []string
 	for c := range p.total {
 		cats = append(cats, c)
@@ -89,16 +159,50 @@ func TestCompareGitleaks(t *testing.T) {
 	for _, fp := range g.falsePos {
 		fmt.Fprintf(&b, "  gitleaks: corpus.txt:%s\n", fp)
 	}
+	t.Log("\n" + b.String())
+}
+
+// TestCompareGitleaksGoSource logs what each finds in a sample of Go's
+// source (one file in 4), the names of the code each redacts there, and
+// each one's throughput. TestGoSourceNamesSurvive holds Palace to none.
+func TestCompareGitleaksGoSource(t *testing.T) {
+	requireGo(t)
+	_, texts := goSource(t, 4)
+	size := 0
+	for _, s := range texts {
+		size += len(s)
+	}
+	found, took := gitleaksFindings(t, texts)
+	at := map[string]int{}
+	for i, s := range texts {
+		at[s] = i
+	}
+	gitleaksDetect := func(text string) []detection {
+		var ds []detection
+		for _, f := range found[at[text]] {
+			if i := strings.Index(text, f.Secret); i >= 0 && f.Secret != "" {
+				ds = append(ds, detection{i, i + len(f.Secret), f.Rule})
+			}
+		}
+		return ds
+	}
+	start := time.Now()
+	for _, s := range texts {
+		Redact(s)
+	}
+	mbps := func(d time.Duration) float64 { return float64(size) / 1e6 / d.Seconds() }
+	speed := map[string]float64{"palace": mbps(time.Since(start)), "gitleaks": mbps(took)}
+	var b strings.Builder
 	for _, r := range []struct {
 		name   string
 		detect func(string) []detection
-	}{{"palace", palaceDetect}, {"gitleaks", gitleaksDetect(d)}} {
+	}{{"palace", palaceDetect}, {"gitleaks", gitleaksDetect}} {
 		byKind, names := goSourceReport(t, r.detect, 4)
 		total := 0
 		for _, k := range byKind {
 			total += k
 		}
-		fmt.Fprintf(&b, "Go source, %s: %d findings %v; %d names of the code redacted\n", r.name, total, byKind, len(names))
+		fmt.Fprintf(&b, "Go source, %s: %d findings %v; %d names of the code redacted; %.1f MB/s\n", r.name, total, byKind, len(names), speed[r.name])
 		for i, n := range names {
 			if i == 10 {
 				fmt.Fprintf(&b, "  ...\n")
@@ -108,21 +212,4 @@ func TestCompareGitleaks(t *testing.T) {
 		}
 	}
 	t.Log("\n" + b.String())
-}
-
-// BenchmarkGitleaksGoSource is BenchmarkRedactGoSource for gitleaks.
-func BenchmarkGitleaksGoSource(b *testing.B) {
-	d := gitleaksDetector(b)
-	_, texts := goSource(b, 4)
-	var size int64
-	for _, s := range texts {
-		size += int64(len(s))
-	}
-	b.SetBytes(size)
-	b.ResetTimer()
-	for b.Loop() {
-		for _, s := range texts {
-			d.DetectString(s)
-		}
-	}
 }
