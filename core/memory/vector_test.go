@@ -10,6 +10,7 @@ import (
 
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/vectors"
 )
 
@@ -25,11 +26,7 @@ func tinyModel(t *testing.T) string {
 func openWithModel(t *testing.T, dir string) *palace.Palace {
 	t.Helper()
 	cfg := embed.Config{ModelDir: dir, Backend: embed.BackendGo, LibDirs: []string{}}
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := palacetest.OpenPalace(t, palace.Options{Embed: &cfg})
 	return p
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/memory"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/query"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -20,11 +21,7 @@ import (
 // "notes", with no embedding model.
 func readsPalace(t *testing.T) (*palace.Palace, []store.Drawer) {
 	t.Helper()
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &embed.Config{Backend: embed.BackendNone}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := palacetest.OpenPalace(t, palace.Options{Embed: &embed.Config{Backend: embed.BackendNone}})
 	var ds []store.Drawer
 	for i := range 5 {
 		text := fmt.Sprintf("part %d of the design: the cache evicts entries %d", i, i)

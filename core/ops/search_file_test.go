@@ -8,6 +8,7 @@ import (
 
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -17,11 +18,7 @@ import (
 // that all hold "ledger" many times, so they outrank every other file's.
 func filesPalace(t *testing.T) *palace.Palace {
 	t.Helper()
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &embed.Config{Backend: embed.BackendNone}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := palacetest.OpenPalace(t, palace.Options{Embed: &embed.Config{Backend: embed.BackendNone}})
 	type d struct {
 		kind, source string
 		start, end   int

@@ -10,6 +10,7 @@ import (
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/relevant"
 )
 
@@ -163,11 +164,7 @@ func mineWorkspace(t *testing.T, name string) *workspace {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	p, err := palace.Open(home, palace.Options{Embed: &embed.Config{Backend: embed.BackendNone, Home: home}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := palacetest.Open(t, home, palace.Options{Embed: &embed.Config{Backend: embed.BackendNone, Home: home}})
 	res, err := ops.Mine(context.Background(), p, ops.MineRequest{Path: root, NoVectors: true})
 	if err != nil {
 		t.Fatal(err)

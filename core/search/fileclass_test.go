@@ -10,6 +10,7 @@ import (
 
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -169,11 +170,7 @@ func SearchWidgets(q string) []Widget {
 			t.Fatal(err)
 		}
 	}
-	p, err := palace.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := palacetest.OpenPalace(t)
 	if _, err := mine.Run(context.Background(), p, root, mine.Options{Wing: "shop"}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -16,11 +17,7 @@ import (
 func routedPalace(t *testing.T) *palace.Palace {
 	t.Helper()
 	ctx := context.Background()
-	p, err := palace.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := palacetest.OpenPalace(t)
 	if err := p.Store.ReplaceTaxonomy(ctx, "proxy", []store.Room{{Room: "http", Keywords: []string{"http"}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,16 +10,13 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/store"
 )
 
 func seed(t *testing.T, texts map[string]time.Time) *palace.Palace {
 	t.Helper()
-	p, err := palace.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := palacetest.OpenPalace(t)
 	var ds []store.Drawer
 	i := 0
 	for text, when := range texts {

@@ -13,6 +13,7 @@ import (
 	"github.com/palace-dev/palace/core/convo"
 	"github.com/palace-dev/palace/core/mine"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
 // speakersPalace mines testdata/speakers.txt through the path chat exports
@@ -63,11 +64,7 @@ func conversationPalace(t *testing.T, text string) *palace.Palace {
 // minedPalace is a fresh palace holding convs, mined as chat exports are.
 func minedPalace(tb testing.TB, convs []convo.Conversation) *palace.Palace {
 	tb.Helper()
-	p, err := palace.Open(tb.TempDir())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { p.Close() })
+	p := palacetest.OpenPalace(tb)
 	if _, err := mine.Conversations(context.Background(), p, "friends", "chat", convs, chunk.Default); err != nil {
 		tb.Fatal(err)
 	}

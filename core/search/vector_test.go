@@ -7,6 +7,7 @@ import (
 
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/palace"
+	"github.com/palace-dev/palace/core/palace/palacetest"
 	"github.com/palace-dev/palace/core/search"
 	"github.com/palace-dev/palace/core/store"
 	"github.com/palace-dev/palace/core/vectors"
@@ -81,10 +82,6 @@ func openTinyPalace(t *testing.T) *palace.Palace {
 		t.Fatal(err)
 	}
 	cfg := embed.Config{ModelDir: tiny, Backend: embed.BackendGo, LibDirs: []string{}}
-	p, err := palace.Open(t.TempDir(), palace.Options{Embed: &cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := palacetest.OpenPalace(t, palace.Options{Embed: &cfg})
 	return p
 }

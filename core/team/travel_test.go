@@ -220,11 +220,7 @@ func TestTeamPulledDrawersAreEmbedded(t *testing.T) {
 	}
 	cfg := embed.Config{ModelDir: tiny, Backend: embed.BackendGo, LibDirs: []string{}}
 	a := palacetest.OpenPalace(t)
-	b, err := palace.Open(t.TempDir(), palace.Options{Embed: &cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
+	b := palacetest.OpenPalace(t, palace.Options{Embed: &cfg})
 	for _, text := range []string{"we pinned pgx to v5.12 for the COPY fix", "the billing service moved to Dana"} {
 		must[ops.RememberResult](t)(ops.Remember(ctx, a, ops.RememberRequest{Importance: ops.DefaultImportance, Text: text, Wing: "api"}))
 	}

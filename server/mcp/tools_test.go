@@ -492,11 +492,7 @@ func TestSearchSameAsCore(t *testing.T) {
 	home := t.TempDir()
 	cfg := embed.ConfigFromEnv(home)
 	cfg.ModelDir = tinyModel(t)
-	p, err := palace.Open(home, palace.Options{Embed: &cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Close() })
+	p := palacetest.Open(t, home, palace.Options{Embed: &cfg})
 	dir := t.TempDir()
 	for i, txt := range []string{
 		"The cache evicts least recently used entries when memory is tight.",
