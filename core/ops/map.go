@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -223,7 +224,7 @@ func (res *MapResult) listTop(ctx context.Context, p *palace.Palace, r MapReques
 			continue
 		}
 		cite := search.Citation(store.Drawer{Source: relTo(w.Root, d.Source), LineStart: d.LineStart, LineEnd: d.LineEnd})
-		w.Rooms[ri].Top = append(w.Rooms[ri].Top, MapDrawer{ID: d.ID, Kind: d.Kind, Citation: cite, Line: cutRunes(d.FirstLine, mapLineRunes)})
+		w.Rooms[ri].Top = append(w.Rooms[ri].Top, MapDrawer{ID: d.ID, Kind: d.Kind, Citation: cite, Line: cutRunes(telling(d.Head), mapLineRunes)})
 	}
 	return nil
 }
@@ -274,4 +275,33 @@ func MapPage(ctx context.Context, p *palace.Palace, r MapPageRequest) (MapPageRe
 		return MapPageResult{}, fmt.Errorf("map page: %w", err)
 	}
 	return MapPageResult{Map: m, HTML: html}, nil
+}
+
+// boilerplate are line starts that say nothing about a drawer of code: a
+// package clause, imports, build tags, a shebang, licence and copyright
+// comments. Every file of a package starts the same way.
+var boilerplate = regexp.MustCompile(`^(package\s|import\s|from\s\S+\simport\s|#!|//go:build|// \+build|#include\s|use\s|(//|#|/?\*|--)\s*(SPDX-|Copyright|\(c\)|©|Licensed|Use of this source|Permission is hereby))`)
+
+// telling is the first line of head that tells a drawer apart: not blank,
+// not boilerplate; the first non-blank line when all are.
+func telling(head string) string {
+	first, imports := "", false
+	for _, l := range strings.Split(head, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l == "*/" {
+			continue
+		}
+		if first == "" {
+			first = l
+		}
+		switch {
+		case imports: // a block of imports ends at its ")"
+			imports = l != ")"
+		case l == "import (":
+			imports = true
+		case !boilerplate.MatchString(l):
+			return l
+		}
+	}
+	return first
 }

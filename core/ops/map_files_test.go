@@ -93,3 +93,20 @@ func TestCommonDir(t *testing.T) {
 		}
 	}
 }
+
+// A listed drawer is named by its first line that tells it apart: not the
+// package clause, imports or a licence every file of a package starts with.
+func TestTellingLine(t *testing.T) {
+	for _, c := range []struct{ head, want string }{
+		{"package storage\n\nimport (\n\t\"fmt\"\n\tx \"os\"\n)\n\n// Fetch reads a blob.\nfunc Fetch() {}", "// Fetch reads a blob."},
+		{"// Copyright 2024 The Authors.\n// SPDX-License-Identifier: MIT\n\npackage a\n\nimport \"fmt\"\n\ntype T struct{}", "type T struct{}"},
+		{"#!/usr/bin/env python3\nfrom os import path\nimport sys\n\ndef main():", "def main():"},
+		{"# Notes\n\nsome text", "# Notes"},
+		{"package only", "package only"},
+		{"\n\n", ""},
+	} {
+		if got := telling(c.head); got != c.want {
+			t.Errorf("telling(%q) = %q, want %q", c.head, got, c.want)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -49,7 +48,7 @@ func (s *Store) MapCounts(ctx context.Context, wing string) ([]MapCount, error) 
 }
 
 // MapDrawer is a drawer as a map lists it under its room: where it came
-// from and its first non-blank line.
+// from and the start of its content (Head, at most firstLineBytes).
 type MapDrawer struct {
 	ID        string
 	Wing      string
@@ -58,12 +57,12 @@ type MapDrawer struct {
 	Source    string
 	LineStart int
 	LineEnd   int
-	FirstLine string
+	Head      string
 }
 
-// firstLineBytes bounds the text read for a drawer's first line: a map
-// lists drawers, it does not show them.
-const firstLineBytes = 400
+// firstLineBytes bounds the text read of a drawer: a map lists drawers by
+// a line of their start, it does not show them.
+const firstLineBytes = 1200
 
 // MapTop returns up to perRoom live drawers of every room (of one wing, or
 // every wing when wing is ""), the most important and then the newest
@@ -82,11 +81,9 @@ func (s *Store) MapTop(ctx context.Context, wing string, perRoom int) ([]MapDraw
 	var out []MapDrawer
 	for rows.Next() {
 		var d MapDrawer
-		if err := rows.Scan(&d.ID, &d.Wing, &d.Room, &d.Kind, &d.Source, &d.LineStart, &d.LineEnd, &d.FirstLine); err != nil {
+		if err := rows.Scan(&d.ID, &d.Wing, &d.Room, &d.Kind, &d.Source, &d.LineStart, &d.LineEnd, &d.Head); err != nil {
 			return nil, fmt.Errorf("map drawers: %w", err)
 		}
-		d.FirstLine, _, _ = strings.Cut(d.FirstLine, "\n")
-		d.FirstLine = strings.TrimSpace(d.FirstLine)
 		out = append(out, d)
 	}
 	return out, rows.Err()
