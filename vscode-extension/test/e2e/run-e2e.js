@@ -161,7 +161,12 @@ const freePort = () => new Promise((r) => { const s = net.createServer(); s.list
         await openFile('fetch.go', 9, 1);
         await kb.press('End');
         for (let i = 0; i < 11; i++) await kb.press('ArrowLeft');
-        try { await note.waitFor({ timeout: 15000 }); break; }
+        const moved = Date.now();
+        try {
+          await note.waitFor({ timeout: 15000 });
+          log(`cursor move to new rows: ${Date.now() - moved} ms (the extension waits 300 ms for the cursor to rest)`);
+          break;
+        }
         catch (e) {
           if (attempt === 2) throw new Error(`no note in Relevant: ${JSON.stringify(await rowsOf().allInnerTexts())}`);
           log('note: not shown on attempt 1; again');
