@@ -107,6 +107,7 @@ var types = []Type{
 	{Name: "ninja", Kind: Build, Exts: []string{".ninja"}, Fence: "text"},
 	{Name: "objective-c", Kind: Code, Exts: []string{".m", ".mm"}, Fence: "objectivec"},
 	{Name: "ocaml", Kind: Code, Exts: []string{".ml", ".mli"}, Fence: "ocaml"},
+	{Name: "org", Kind: Prose, Exts: []string{".org"}, Fence: "org"},
 	{Name: "perl", Kind: Code, Exts: []string{".pl", ".pm"}, Fence: "perl"},
 	{Name: "php", Kind: Code, Exts: []string{".php"}, Fence: "php"},
 	{Name: "protobuf", Kind: Code, Exts: []string{".proto"}, Fence: "protobuf"},

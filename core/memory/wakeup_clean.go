@@ -2,10 +2,10 @@ package memory
 
 import (
 	"encoding/json"
-	"path"
 	"regexp"
 	"strings"
 
+	"github.com/palace-dev/palace/core/lang"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -23,9 +23,6 @@ const (
 	useProse                  // what people and agents said, documents
 	useCode                   // source, data or configuration: only when nothing better fits
 )
-
-// proseExtensions are the file extensions of documents.
-var proseExtensions = map[string]bool{".md": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true, ".org": true}
 
 // Conversation rendering (core/convo's model): each message is "Speaker:
 // text", blocks other than text are "[tool_use NAME] JSON",
@@ -69,7 +66,7 @@ func mined(d store.Drawer) (drawerUse, string) {
 		if strings.TrimSpace(d.Content) == "" {
 			return useNever, ""
 		}
-		if proseExtensions[strings.ToLower(path.Ext(d.Source))] && !codeLike(d.Content) {
+		if lang.ByPath(d.Source).Kind == lang.Prose && !codeLike(d.Content) {
 			return useProse, d.Content
 		}
 		return useCode, d.Content
