@@ -102,16 +102,6 @@ func wake(t *testing.T, p *palace.Palace, r WakeRequest) WakeResult {
 	return res
 }
 
-func lines(ls []string, prefix string) []string {
-	out := []string{}
-	for _, l := range ls {
-		if strings.HasPrefix(l, prefix) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 func TestWakeUpSelection(t *testing.T) {
 	p := seedWake(t)
 	w := wake(t, p, WakeRequest{Wing: "proj", Budget: 5000})
