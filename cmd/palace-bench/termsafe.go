@@ -1,12 +1,12 @@
 package main
 
-// A copy of cmd/palace/termsafe.go: palace-bench prints the same stored
-// text (file names, LoCoMo turns, scenario names) and escapes it the same way.
-// TestTermsafeCopy keeps the two the same.
+// The part of cmd/palace/termsafe.go palace-bench needs, copied: it prints
+// the same stored text (file names, LoCoMo turns, scenario names) and
+// escapes it the same way. TestTermsafeCopy keeps each function here the
+// same as palace's.
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -125,41 +125,4 @@ func termJSON(b []byte) []byte {
 		return b
 	}
 	return append(out, b[last:]...)
-}
-
-// termJSONWriter passes JSON written in pieces (an export, through a
-// bufio.Writer) through termJSON. A character cut between two writes is
-// held back until its rest arrives; flush writes what is left.
-type termJSONWriter struct {
-	w    io.Writer
-	tail []byte
-}
-
-func (t *termJSONWriter) Write(p []byte) (int, error) {
-	b := append(t.tail, p...)
-	keep := 0
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				keep = len(b) - i
-			}
-			break
-		}
-	}
-	t.tail = append([]byte(nil), b[len(b)-keep:]...)
-	if _, err := t.w.Write(termJSON(b[:len(b)-keep])); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// flush writes the bytes held back: none, unless the JSON ended inside a
-// character.
-func (t *termJSONWriter) flush() error {
-	if len(t.tail) == 0 {
-		return nil
-	}
-	_, err := t.w.Write(t.tail)
-	t.tail = nil
-	return err
 }

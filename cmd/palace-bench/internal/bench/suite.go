@@ -304,6 +304,7 @@ func DefaultSrc(ctx context.Context) (string, error) {
 		roots = append(roots, strings.TrimSpace(string(out)))
 	}
 	// Deprecated, but the only fallback left when no go command is on PATH.
+	//lint:ignore SA1019 a benchmark's default source tree, on the machine that built it
 	roots = append(roots, runtime.GOROOT())
 	for _, r := range roots {
 		if r == "" {
