@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -118,7 +118,7 @@ Exit codes: 0 no conflict, 1 error, 2 bad usage or input, 3 would conflict
 			op = ops.KGCheck
 		}
 		res, err := withPalace(g, func(p *palace.Palace) (ops.KGAddResult, error) { return op(c.Context(), p, req) })
-		return printKGWrite(c, asJSON, res, err, printAddResult)
+		return finish(c, asJSON, res, err, printAddResult)
 	}
 	c.Flags().StringVar(&req.ValidFrom, "from", "", "when the fact became true: YYYY-MM-DD or RFC 3339 (default: since always)")
 	c.Flags().StringVar(&req.ValidTo, "to", "", "when it stopped being true, excluded; a date keeps it true that whole day (default: still true)")
@@ -178,20 +178,14 @@ timeline.`,
 			res, err := withPalace(g, func(p *palace.Palace) (ops.KGInvalidateResult, error) {
 				return ops.KGInvalidate(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if len(res.Closed) == 0 {
-				fmt.Fprintf(out, "no open fact matches %s %s %s (nothing changed)\n", termLine(req.Subject), termLine(req.Predicate), termLine(req.Object))
-			}
-			for _, t := range res.Closed {
-				fmt.Fprintf(out, "closed %s\n", describeFact(t))
-			}
-			return nil
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.KGInvalidateResult) {
+				if len(res.Closed) == 0 {
+					fmt.Fprintf(out, "no open fact matches %s %s %s (nothing changed)\n", termLine(req.Subject), termLine(req.Predicate), termLine(req.Object))
+				}
+				for _, t := range res.Closed {
+					fmt.Fprintf(out, "closed %s\n", describeFact(t))
+				}
+			})
 		},
 	}
 	c.Flags().StringVar(&req.Ended, "ended", "", "when the facts stopped being true: YYYY-MM-DD or RFC 3339 (default: now)")
@@ -222,36 +216,34 @@ the object. Facts true now are marked with *.`,
 			res, err := readPalace(g, func(p *palace.Palace) (ops.KGQueryResult, error) {
 				return ops.KGQuery(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			when := "all time"
-			if res.AsOf != nil {
-				when = "as of " + kg.FormatTime(res.AsOf)
-			}
-			fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", termLine(res.Entity.Name), len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
-			printKGEntityNotes(out, res.Entity)
-			for _, f := range res.Facts {
-				arrow, mark := "->", " "
-				if f.Direction == ops.KGDirIn {
-					arrow = "<-"
-				}
-				if f.Current {
-					mark = "*"
-				}
-				fmt.Fprintf(out, "%s %s %s\n", mark, arrow, describeFact(f.Triple))
-			}
-			return nil
+			return finishAsIs(c, asJSON, res, err, printKGQuery)
 		},
 	}
 	c.Flags().StringVar(&req.AsOf, "as-of", "", "only facts true at this date or time")
 	c.Flags().StringVar(&req.Direction, "direction", ops.KGDirBoth, ops.OneOf(ops.KGDirections))
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
+}
+
+// printKGQuery prints an entity's facts, oldest first, the current ones
+// marked with *.
+func printKGQuery(out io.Writer, res ops.KGQueryResult) {
+	when := "all time"
+	if res.AsOf != nil {
+		when = "as of " + ops.FormatTime(res.AsOf)
+	}
+	fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", termLine(res.Entity.Name), len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
+	printKGEntityNotes(out, res.Entity)
+	for _, f := range res.Facts {
+		arrow, mark := "->", " "
+		if f.Direction == ops.KGDirIn {
+			arrow = "<-"
+		}
+		if f.Current {
+			mark = "*"
+		}
+		fmt.Fprintf(out, "%s %s %s\n", mark, arrow, describeFact(f.Triple))
+	}
 }
 
 func plural(n int, one, many string) string {
@@ -308,23 +300,17 @@ offline.`,
 			res, err := readPalace(g, func(p *palace.Palace) (ops.KGTimelineResult, error) {
 				return ops.KGTimeline(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if len(res.Facts) == 0 {
-				fmt.Fprintln(out, "no facts")
-			}
-			for _, t := range res.Facts {
-				fmt.Fprintln(out, describeFact(t))
-			}
-			if res.Truncated {
-				fmt.Fprintf(out, "(first %d facts; raise --limit for more)\n", len(res.Facts))
-			}
-			return nil
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.KGTimelineResult) {
+				if len(res.Facts) == 0 {
+					fmt.Fprintln(out, "no facts")
+				}
+				for _, t := range res.Facts {
+					fmt.Fprintln(out, describeFact(t))
+				}
+				if res.Truncated {
+					fmt.Fprintf(out, "(first %d facts; raise --limit for more)\n", len(res.Facts))
+				}
+			})
 		},
 	}
 	c.Flags().IntVar(&req.Limit, "limit", ops.DefaultTimelineLimit, fmt.Sprintf("maximum number of facts, 1 to %d", ops.MaxTimelineLimit))
@@ -363,24 +349,15 @@ func newKGStatsCmd(g *globals) *cobra.Command {
 		Short: "Count entities and facts (current, expired, future) per predicate and type, and the most connected",
 		Args:  args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			res, err := readPalace(g, func(p *palace.Palace) (ops.KGStatsResult, error) {
-				return ops.KGStats(c.Context(), p)
+			return readOp(c, g, asJSON, ops.KGStats, func(out io.Writer, res ops.KGStatsResult) {
+				fmt.Fprintf(out, "%d entities, %d facts (%d current, %d expired, %d future)\n",
+					res.Entities, res.Triples, res.Current, res.Expired, res.Future)
+				fmt.Fprintf(out, "functional: %s\n", strings.Join(termLines(res.Functional), ", "))
+				for _, p := range res.Predicates {
+					fmt.Fprintf(out, "  %-24s %d (%d current, %d expired)\n", termLine(p.Predicate), p.Triples, p.Current, p.Expired)
+				}
+				printKGGraphStats(out, res)
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			fmt.Fprintf(out, "%d entities, %d facts (%d current, %d expired, %d future)\n",
-				res.Entities, res.Triples, res.Current, res.Expired, res.Future)
-			fmt.Fprintf(out, "functional: %s\n", strings.Join(termLines(res.Functional), ", "))
-			for _, p := range res.Predicates {
-				fmt.Fprintf(out, "  %-24s %d (%d current, %d expired)\n", termLine(p.Predicate), p.Triples, p.Current, p.Expired)
-			}
-			printKGGraphStats(out, res)
-			return nil
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
@@ -401,20 +378,13 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 		if err := req.Validate(); err != nil {
 			return usageError{err}
 		}
-		res, err := withPalace(g, func(p *palace.Palace) (ops.FunctionalResult, error) {
-			return ops.Functional(c.Context(), p, req)
+		return writeOp(c, g, asJSON, func(ctx context.Context, p *palace.Palace) (ops.FunctionalResult, error) {
+			return ops.Functional(ctx, p, req)
+		}, func(out io.Writer, res ops.FunctionalResult) {
+			for _, p := range res.Functional {
+				fmt.Fprintln(out, termLine(p))
+			}
 		})
-		if err != nil {
-			return err
-		}
-		out := c.OutOrStdout()
-		if asJSON {
-			return printJSON(out, res)
-		}
-		for _, p := range res.Functional {
-			fmt.Fprintln(out, termLine(p))
-		}
-		return nil
 	}
 	list := &cobra.Command{
 		Use:   ops.FunctionalList,
@@ -443,9 +413,9 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 	return c
 }
 
-// describeFact is kg.Describe made safe for a terminal: names come from
-// agents and mined text.
-func describeFact(t kg.Triple) string { return termLine(kg.Describe(t)) }
+// describeFact is ops.DescribeFact made safe for a terminal: names come
+// from agents and mined text.
+func describeFact(t ops.Fact) string { return termLine(ops.DescribeFact(t)) }
 
 // checkGraph lists the graph's contradictions (kg check without a fact);
 // it exits 3 when there is one, as a check of a conflicting fact does.
@@ -453,21 +423,12 @@ func checkGraph(c *cobra.Command, g *globals, asJSON bool) error {
 	res, err := readPalace(g, func(p *palace.Palace) (ops.KGContradictionsResult, error) {
 		return ops.KGContradictions(c.Context(), p)
 	})
-	if err != nil {
-		return err
+	if n := len(res.Contradictions); err == nil && n > 0 {
+		err = fmt.Errorf("%w: the graph holds %d contradiction(s) of functional predicates", ops.ErrConflict, n)
 	}
-	out := c.OutOrStdout()
-	if asJSON {
-		if err := printJSON(out, res); err != nil {
-			return err
-		}
-	} else {
+	return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.KGContradictionsResult) {
 		printContradictions(out, res.Contradictions)
-	}
-	if n := len(res.Contradictions); n > 0 {
-		return fmt.Errorf("%w: the graph holds %d contradiction(s) of functional predicates", ops.ErrConflict, n)
-	}
-	return nil
+	})
 }
 
 // printContradictions is shared with 'team status'.

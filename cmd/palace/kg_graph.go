@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -65,19 +65,11 @@ another entity's alias, or an entity with facts of its own, is refused
 	return c
 }
 
-// kgPrint runs an operation and prints its result: JSON with --json, else
-// text.
+// kgPrint runs an operation and ends the command with its result
+// (finishAsIs).
 func kgPrint[T any](c *cobra.Command, asJSON bool, text func(io.Writer, T), run func() (T, error)) error {
 	res, err := run()
-	if err != nil {
-		return inputErr(err)
-	}
-	out := c.OutOrStdout()
-	if asJSON {
-		return printJSON(out, res)
-	}
-	text(out, res)
-	return nil
+	return finishAsIs(c, asJSON, res, err, text)
 }
 
 func printKGEntity(out io.Writer, r ops.KGEntityResult) {
@@ -91,7 +83,7 @@ func printKGEntity(out io.Writer, r ops.KGEntityResult) {
 }
 
 // kgTypeSource is an entity's type and where it came from.
-func kgTypeSource(e kg.EntityInfo) string {
+func kgTypeSource(e ops.EntityInfo) string {
 	switch {
 	case e.Inferred:
 		return fmt.Sprintf("%s (inferred from %d %s)", termLine(e.Type), len(e.Evidence), plural(len(e.Evidence), "fact", "facts"))
@@ -101,7 +93,7 @@ func kgTypeSource(e kg.EntityInfo) string {
 	return termLine(e.Type) + " (set by hand)"
 }
 
-func kgAliasList(e kg.EntityInfo) string {
+func kgAliasList(e ops.EntityInfo) string {
 	if len(e.Aliases) == 0 {
 		return "none"
 	}
@@ -114,7 +106,7 @@ func kgAliasList(e kg.EntityInfo) string {
 
 // printKGEntityNotes adds an entity's type and aliases under a query's
 // header when it has any; 'palace kg entity' lists the evidence.
-func printKGEntityNotes(out io.Writer, e kg.EntityInfo) {
+func printKGEntityNotes(out io.Writer, e ops.EntityInfo) {
 	if e.Type != ops.KGTypeUnknown {
 		fmt.Fprintf(out, "type: %s\n", kgTypeSource(e))
 	}
@@ -179,7 +171,7 @@ func kgTyped(name, typ string) string {
 func printKGTraverse(out io.Writer, r ops.KGTraverseResult) {
 	when := "all time"
 	if r.AsOf != nil {
-		when = "as of " + kg.FormatTime(r.AsOf)
+		when = "as of " + ops.FormatTime(r.AsOf)
 	}
 	fmt.Fprintf(out, "%s: %d %s, depth %d, %s, direction %s", kgTyped(r.Entity.Name, r.Entity.Type),
 		len(r.Paths), plural(len(r.Paths), "path", "paths"), r.Depth, when, r.Direction)
@@ -264,7 +256,7 @@ func printKGRm(out io.Writer, r ops.KGRmResult) {
 
 // confirmKGRm asks on stderr, so stdout holds only the result (JSON too),
 // and reads the answer from stdin; anything but y or yes declines.
-func confirmKGRm(c *cobra.Command, t kg.Triple) bool {
+func confirmKGRm(c *cobra.Command, t ops.Fact) bool {
 	fmt.Fprintf(c.ErrOrStderr(), "remove %s for good? (a fact that stopped being true is kept by 'palace kg invalidate') [y/N] ", describeFact(t))
 	answer, _ := bufio.NewReader(c.InOrStdin()).ReadString('\n')
 	a := strings.ToLower(strings.TrimSpace(answer))
@@ -274,26 +266,20 @@ func confirmKGRm(c *cobra.Command, t kg.Triple) bool {
 // printKGTimelineAAAK prints the timeline as its AAAK document alone, for
 // 'palace aaak check' and 'palace aaak decode'; notes go to stderr.
 func printKGTimelineAAAK(c *cobra.Command, g *globals, req ops.KGTimelineRequest, asJSON bool) error {
-	res, err := readPalace(g, func(p *palace.Palace) (ops.KGTimelineAAAKResult, error) {
-		return ops.KGTimelineAAAK(c.Context(), p, req)
+	return readOp(c, g, asJSON, func(ctx context.Context, p *palace.Palace) (ops.KGTimelineAAAKResult, error) {
+		return ops.KGTimelineAAAK(ctx, p, req)
+	}, func(out io.Writer, res ops.KGTimelineAAAKResult) {
+		if res.Facts == 0 {
+			fmt.Fprintln(c.ErrOrStderr(), "no facts")
+			return
+		}
+		// The document is AAAK, every value escaped by the encoder;
+		// termText only guards the terminal.
+		fmt.Fprintln(out, termText(res.AAAK))
+		if res.Truncated {
+			fmt.Fprintf(c.ErrOrStderr(), "(first %d facts; raise --limit for more)\n", res.Facts)
+		}
 	})
-	if err != nil {
-		return inputErr(err)
-	}
-	if asJSON {
-		return printJSON(c.OutOrStdout(), res)
-	}
-	if res.Facts == 0 {
-		fmt.Fprintln(c.ErrOrStderr(), "no facts")
-		return nil
-	}
-	// The document is AAAK, every value escaped by the encoder; termText
-	// only guards the terminal.
-	fmt.Fprintln(c.OutOrStdout(), termText(res.AAAK))
-	if res.Truncated {
-		fmt.Fprintf(c.ErrOrStderr(), "(first %d facts; raise --limit for more)\n", res.Facts)
-	}
-	return nil
 }
 
 // printKGGraphStats prints the typed graph's part of kg stats: entities by

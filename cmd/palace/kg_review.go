@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -8,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/core/input"
-	"github.com/palace-dev/palace/core/kg"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -47,28 +47,21 @@ stops and resumes safely.`,
 			if err := req.Validate(); err != nil {
 				return usageError{err}
 			}
-			res, err := withPalace(g, func(p *palace.Palace) (ops.KGExtractResult, error) {
-				return ops.KGExtract(c.Context(), p, req)
+			return writeOp(c, g, asJSON, func(ctx context.Context, p *palace.Palace) (ops.KGExtractResult, error) {
+				return ops.KGExtract(ctx, p, req)
+			}, func(out io.Writer, res ops.KGExtractResult) {
+				fmt.Fprintf(out, "read %d %s: %d new %s, %d already known\n", res.Read, plural(res.Read, "drawer", "drawers"),
+					res.Proposed, plural(res.Proposed, "proposal", "proposals"), res.Known)
+				for _, p := range res.Proposals {
+					fmt.Fprintf(out, "  %s  %.2f  %s\n", p.ID, p.Confidence, describeProposal(p))
+				}
+				if res.Proposed > len(res.Proposals) {
+					fmt.Fprintf(out, "  (first %d listed)\n", len(res.Proposals))
+				}
+				if res.Proposed > 0 {
+					fmt.Fprintln(out, "review them with 'palace kg review'")
+				}
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			fmt.Fprintf(out, "read %d %s: %d new %s, %d already known\n", res.Read, plural(res.Read, "drawer", "drawers"),
-				res.Proposed, plural(res.Proposed, "proposal", "proposals"), res.Known)
-			for _, p := range res.Proposals {
-				fmt.Fprintf(out, "  %s  %.2f  %s\n", p.ID, p.Confidence, describeProposal(p))
-			}
-			if res.Proposed > len(res.Proposals) {
-				fmt.Fprintf(out, "  (first %d listed)\n", len(res.Proposals))
-			}
-			if res.Proposed > 0 {
-				fmt.Fprintln(out, "review them with 'palace kg review'")
-			}
-			return nil
 		},
 	}
 	c.Flags().StringVar(&req.Wing, "wing", "", "read only this wing")
@@ -97,7 +90,7 @@ func newKGReviewCmd(g *globals) *cobra.Command {
 			open = readPalace[ops.KGReviewResult]
 		}
 		res, err := open(g, func(p *palace.Palace) (ops.KGReviewResult, error) { return ops.KGReview(c.Context(), p, req) })
-		return printKGWrite(c, asJSON, res, err, printReview)
+		return finish(c, asJSON, res, err, printReview)
 	}
 	c := &cobra.Command{
 		Use:   ops.KGActionReview,
@@ -159,8 +152,8 @@ proposal still conflicts and stays pending (the others are accepted).`,
 }
 
 // describeProposal is a proposal's fact in one line, safe for a terminal.
-func describeProposal(p kg.Proposal) string {
-	s := fmt.Sprintf("%s %s %s (%s)", p.Subject, p.Predicate, p.Object, kg.FormatInterval(p.ValidFrom, nil))
+func describeProposal(p ops.Proposal) string {
+	s := fmt.Sprintf("%s %s %s (%s)", p.Subject, p.Predicate, p.Object, ops.FormatInterval(p.ValidFrom, nil))
 	if p.Ends {
 		s = fmt.Sprintf("end %s %s %s", p.Subject, p.Predicate, p.Object)
 		if p.ValidFrom != nil {
@@ -224,7 +217,7 @@ func (i indent) Write(b []byte) (int, error) {
 }
 
 // printProposed lists the facts a write proposed, after its own answer.
-func printProposed(out io.Writer, ps []kg.Proposal) {
+func printProposed(out io.Writer, ps []ops.Proposal) {
 	if len(ps) == 0 {
 		return
 	}
@@ -244,11 +237,4 @@ func printMinedFacts(out io.Writer, f *ops.KGExtractResult) {
 		fmt.Fprintf(out, "; %d left for 'palace kg extract'", f.Left)
 	}
 	fmt.Fprintln(out)
-}
-
-// printKGWrite prints a knowledge-graph write's result, as JSON or with
-// print, and turns a conflict (a fact, or some proposals, not written)
-// into exit code 3; other errors pass as they are.
-func printKGWrite[T any](c *cobra.Command, asJSON bool, res T, err error, print func(io.Writer, T)) error {
-	return finish(c, asJSON, res, err, print)
 }

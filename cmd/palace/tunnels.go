@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -46,9 +45,10 @@ name. 'palace compress' writes a room's tunnels as T: lines.`, ops.MinSharedKeyw
 			if err := req.Validate(); err != nil {
 				return flagError(c, err)
 			}
-			return readOp(c, g, asJSON, func(ctx context.Context, p *palace.Palace) (ops.TunnelsResult, error) {
-				return ops.Tunnels(ctx, p, req)
-			}, func(out io.Writer, res ops.TunnelsResult) {
+			res, err := readPalace(g, func(p *palace.Palace) (ops.TunnelsResult, error) {
+				return ops.Tunnels(c.Context(), p, req)
+			})
+			return finish(c, asJSON, res, err, func(out io.Writer, res ops.TunnelsResult) {
 				if len(res.Tunnels) == 0 {
 					fmt.Fprintln(out, "no tunnels (rooms of one name in two wings, or rooms of two wings sharing keywords, would be)")
 				}
