@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -12,7 +13,6 @@ import (
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/search"
 )
 
 func newSearchCmd(g *globals) *cobra.Command {
@@ -99,64 +99,9 @@ tokens.`,
 			res, err := readPalace(g, func(p *palace.Palace) (ops.SearchResult, error) {
 				return ops.Search(c.Context(), p, req)
 			})
-			if err != nil {
-				return flagError(c, err)
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			notice := res.Notice
-			if !verbose {
-				// Until the palace has vectors every search is lexical;
-				// saying so each time is noise ('palace status' shows it).
-				notice = strings.TrimSpace(strings.TrimPrefix(notice, res.LexicalOnly))
-			}
-			if notice != "" {
-				fmt.Fprintln(c.ErrOrStderr(), termLine(notice))
-			}
-			if res.Route.Applied || res.Route.Room != "" {
-				fmt.Fprintln(out, "route:", termLine(res.Route.String()))
-			}
-			open, close := "[", "]"
-			if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-				open, close = "\x1b[1m", "\x1b[0m"
-			}
-			for _, f := range res.Facets {
-				fmt.Fprintf(out, "asked about %s: %s\n", termLine(f.About), termLine(f.Query))
-			}
-			if len(res.Hits) == 0 && res.Omitted == 0 {
-				fmt.Fprintf(out, "no drawers match %q\n", req.Query)
-			}
-			for i, h := range res.Hits {
-				when := ""
-				if h.Time != nil {
-					when = "  " + h.Time.Format("2006-01-02 15:04")
-				}
-				also := ""
-				if len(h.AlsoIn) > 0 {
-					also = "  also in " + strings.Join(termLines(h.AlsoIn), ", ")
-				}
-				kind := h.Kind
-				if h.Lang != "" {
-					kind += " " + h.Lang
-				}
-				fmt.Fprintf(out, "%d. %s  [%s/%s] %s%s  score %.2f  %s%s\n", i+1, termLine(h.Citation), termLine(h.Wing), termLine(h.Room), termLine(kind), when, h.Score, termLine(h.ID), also)
-				if len(h.Ranges) > 0 {
-					fmt.Fprintf(out, "   lines %s\n", lineRanges(h.Ranges))
-				}
-				// Escaped before the marks become bold, which are the only
-				// escapes written.
-				snippet := termLine(strings.Join(strings.Fields(h.Snippet), " "))
-				fmt.Fprintf(out, "   %s\n", remark(snippet, open, close))
-				if h.Why != "" {
-					fmt.Fprintf(out, "   why: %s\n", termLine(h.Why))
-				}
-			}
-			if res.Note != "" {
-				fmt.Fprintln(out, termLine(res.Note))
-			}
-			return nil
+			return finish(c, asJSON, res, err, func(out io.Writer, res ops.SearchResult) {
+				printSearch(out, c.ErrOrStderr(), res, req.Query, verbose)
+			})
 		},
 	}
 	c.Flags().StringVar(&req.Wing, "wing", "", "only this wing")
@@ -177,8 +122,64 @@ tokens.`,
 	return c
 }
 
+// printSearch prints a search's hits as text: the notice (on errOut, the
+// lexical-only part only when verbose), the route, each hit with its
+// citation, place, score, lines and snippet, and the note.
+func printSearch(out, errOut io.Writer, res ops.SearchResult, query string, verbose bool) {
+	notice := res.Notice
+	if !verbose {
+		// Until the palace has vectors every search is lexical;
+		// saying so each time is noise ('palace status' shows it).
+		notice = strings.TrimSpace(strings.TrimPrefix(notice, res.LexicalOnly))
+	}
+	if notice != "" {
+		fmt.Fprintln(errOut, termLine(notice))
+	}
+	if res.Route.Applied || res.Route.Room != "" {
+		fmt.Fprintln(out, "route:", termLine(res.Route.String()))
+	}
+	open, close := "[", "]"
+	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		open, close = "\x1b[1m", "\x1b[0m"
+	}
+	for _, f := range res.Facets {
+		fmt.Fprintf(out, "asked about %s: %s\n", termLine(f.About), termLine(f.Query))
+	}
+	if len(res.Hits) == 0 && res.Omitted == 0 {
+		fmt.Fprintf(out, "no drawers match %q\n", query)
+	}
+	for i, h := range res.Hits {
+		when := ""
+		if h.Time != nil {
+			when = "  " + h.Time.Format("2006-01-02 15:04")
+		}
+		also := ""
+		if len(h.AlsoIn) > 0 {
+			also = "  also in " + strings.Join(termLines(h.AlsoIn), ", ")
+		}
+		kind := h.Kind
+		if h.Lang != "" {
+			kind += " " + h.Lang
+		}
+		fmt.Fprintf(out, "%d. %s  [%s/%s] %s%s  score %.2f  %s%s\n", i+1, termLine(h.Citation), termLine(h.Wing), termLine(h.Room), termLine(kind), when, h.Score, termLine(h.ID), also)
+		if len(h.Ranges) > 0 {
+			fmt.Fprintf(out, "   lines %s\n", lineRanges(h.Ranges))
+		}
+		// Escaped before the marks become bold, which are the only
+		// escapes written.
+		snippet := termLine(strings.Join(strings.Fields(h.Snippet), " "))
+		fmt.Fprintf(out, "   %s\n", remark(snippet, open, close))
+		if h.Why != "" {
+			fmt.Fprintf(out, "   why: %s\n", termLine(h.Why))
+		}
+	}
+	if res.Note != "" {
+		fmt.Fprintln(out, termLine(res.Note))
+	}
+}
+
 // lineRanges lists a file row's matched line ranges: "1-20, 40-60".
-func lineRanges(rs []search.Range) string {
+func lineRanges(rs []ops.FileRange) string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {
 		parts[i] = fmt.Sprintf("%d-%d", r.LineStart, r.LineEnd)
