@@ -71,7 +71,7 @@ Exit codes: 0 done, 1 error, 2 bad usage or input (nothing written).`,
 				return ops.AgentAdd(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			return printAgentChange(c.OutOrStdout(), res, asJSON)
 		},
@@ -94,7 +94,7 @@ func newAgentListCmd(g *globals) *cobra.Command {
 				return ops.AgentList(c.Context(), p, ops.AgentListRequest{})
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -133,7 +133,7 @@ usage or input.`,
 				return ops.AgentRm(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			return printAgentChange(c.OutOrStdout(), res, asJSON)
 		},

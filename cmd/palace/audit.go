@@ -30,7 +30,7 @@ as failed. The log rotates at 10 MiB and keeps 5 old files.`,
 				return ops.Audit(c.Context(), p, r)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {

@@ -50,7 +50,7 @@ the second look at write-log lines past the last commit. Nothing is written.`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			r, err := ops.DoctorAt(c.Context(), g.home, palace.Options{ModelDir: g.modelDir}, ops.DoctorRequest{})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {

@@ -33,7 +33,7 @@ Exit codes: 0 forgotten (now or before), 1 no such drawer or error, 2 bad usage.
 				return ops.Forget(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -84,7 +84,7 @@ Exit codes: 0 purged (now or before), 1 no such drawer or error, 2 bad usage.`,
 				return ops.Purge(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -127,7 +127,7 @@ Exit codes: 0 done, 1 no such drawer or error, 2 bad usage or not purged.`,
 				return ops.Unpurge(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {

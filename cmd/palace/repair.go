@@ -59,7 +59,7 @@ use it with --home NEWHOME or move it in place of the old folder.`,
 				return ops.Repair(c.Context(), p, ops.RepairRequest{Progress: progressFunc("embedding", !asJSON)})
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -90,7 +90,7 @@ use it with --home NEWHOME or move it in place of the old folder.`,
 func salvage(c *cobra.Command, g *globals, into string, asJSON bool) error {
 	res, err := ops.SalvageAt(c.Context(), g.home, palace.Options{ModelDir: g.modelDir}, ops.SalvageRequest{Into: into, Progress: progressFunc("copying", !asJSON)})
 	if err != nil {
-		return inputErr(err)
+		return err
 	}
 	out := c.OutOrStdout()
 	if asJSON {

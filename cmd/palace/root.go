@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
 )
 
@@ -107,15 +105,6 @@ func needsSubcommand(c *cobra.Command) *cobra.Command {
 		return usageError{fmt.Errorf("%s needs a subcommand (see '%s --help')", c.CommandPath(), c.CommandPath())}
 	}
 	return c
-}
-
-// inputErr reports a core feature's refusal of bad input as a usage error
-// (exit 2); other errors pass unchanged.
-func inputErr(err error) error {
-	if errors.Is(err, input.ErrInvalid) {
-		return usageError{err}
-	}
-	return err
 }
 
 // withPalace opens the palace, runs fn and closes it, keeping fn's error

@@ -38,7 +38,7 @@ applied stay, and the next sync resumes after them.`,
 				return ops.Sync(c.Context(), p, ops.SyncRequest{Wing: wing, Timeout: timeout})
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {

@@ -74,7 +74,7 @@ func newTaxonomyListCmd(g *globals) *cobra.Command {
 				return ops.TaxonomyList(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			if asJSON {
@@ -146,7 +146,7 @@ Exit codes: 0 done, 1 error, 2 bad usage or input (nothing written).`,
 				return ops.TaxonomySet(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			return printChange(c, res, asJSON)
 		},
@@ -185,7 +185,7 @@ usage or input.`,
 				return ops.TaxonomyRm(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			return printChange(c, res, asJSON)
 		},
@@ -219,7 +219,7 @@ find anything (a search that finds nothing there runs without the route).`,
 				return ops.TaxonomyRoute(c.Context(), p, req)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			if asJSON {
 				return printJSON(c.OutOrStdout(), r)

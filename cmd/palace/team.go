@@ -71,7 +71,7 @@ func newTeamJoinCmd(g *globals, timeout *time.Duration) *cobra.Command {
 				return ops.TeamJoin(c.Context(), p, r)
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			if asJSON {
 				return printJSON(c.OutOrStdout(), res)
@@ -105,7 +105,7 @@ func newTeamShareCmd(g *globals, share bool, timeout *time.Duration) *cobra.Comm
 				return ops.TeamUnshare(c.Context(), p, ops.TeamShareRequest{Wing: a[0]})
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			out := c.OutOrStdout()
 			switch {
@@ -141,7 +141,7 @@ func newTeamGrantCmd(g *globals, timeout *time.Duration) *cobra.Command {
 			if _, err := withPalace(g, func(p *palace.Palace) (ops.TeamGrantRequest, error) {
 				return ops.TeamGrant(c.Context(), p, r)
 			}); err != nil {
-				return inputErr(err)
+				return err
 			}
 			switch {
 			case revoke:
@@ -173,7 +173,7 @@ func newTeamStatusCmd(g *globals, timeout *time.Duration) *cobra.Command {
 				return ops.TeamStatus(c.Context(), p, ops.TeamStatusRequest{Timeout: *timeout})
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			if asJSON {
 				return printJSON(c.OutOrStdout(), res)

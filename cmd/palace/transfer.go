@@ -38,7 +38,7 @@ drawer ids the id index still names), and the exit code is 1.`,
 				err = out.flush()
 			}
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			fmt.Fprintf(c.ErrOrStderr(), "exported %d rows\n", res.Rows)
 			if len(res.Unreadable) > 0 {
@@ -78,7 +78,7 @@ imported drawers.`,
 				return ops.Import(c.Context(), p, ops.ImportRequest{File: a[0], Progress: progressFunc("importing", !asJSON)})
 			})
 			if err != nil {
-				return inputErr(err)
+				return err
 			}
 			if asJSON {
 				return printJSON(c.OutOrStdout(), res)
