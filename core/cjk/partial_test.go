@@ -49,6 +49,9 @@ func partTexts(t *testing.T, x *dictIndex, n int) []string {
 // the part holds every word that could occur, and the fillers keep the
 // whole dictionary's sum, smallest and median weights.
 func TestPartCutsAsTheWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cuts every text with the whole dictionary and with its parts (about 25 s)")
+	}
 	whole := New(t.TempDir())
 	whole.part.full = true
 	parts := New(t.TempDir())

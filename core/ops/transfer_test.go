@@ -103,6 +103,9 @@ func TestRowKinds(t *testing.T) {
 
 // A large import is one long transaction: it reports its progress.
 func TestImportProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("files and imports 2,500 notes (about 7 s)")
+	}
 	ctx := context.Background()
 	a := palacetest.OpenPalace(t, withoutModel(t))
 	for i := range 2500 {

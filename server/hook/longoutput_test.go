@@ -79,6 +79,9 @@ func (s *sessionSetup) stopWithin(t *testing.T, run int, base time.Duration) (Re
 // message was quadratic in its length: every Stop timed out on the output
 // and nothing after it was ever stored.)
 func TestRunStoresSessionWithHugeToolOutput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mines a session with 10 MB of tool output (about 15 s)")
+	}
 	before := palacetest.ClaudeSession(t, longSessionID, 0, 600)
 	output := append(bigToolOutput(t, 10<<20), palacetest.ClaudeSession(t, longSessionID, 600, 600)...)
 	s := newSessionSetup(t, before)

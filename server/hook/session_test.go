@@ -115,6 +115,9 @@ func (s *sessionSetup) checkpointText(tb testing.TB) string {
 // and in the end the palace holds exactly what a clean mine gives. Then
 // two appended lines cost a run a few kilobytes of parsing.
 func TestRunStoresLongSessionAcrossRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mines a 24,000-line session twice (about 13 s)")
+	}
 	data := palacetest.ClaudeSession(t, longSessionID, 0, 24000)
 	s := newSessionSetup(t, data)
 	// The clean mine: the same transcript into a palace of its own.
