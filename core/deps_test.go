@@ -112,13 +112,15 @@ var boundaries = []boundary{
 	{imp: "github.com/asg017/sqlite-vec-go-bindings/...", only: []string{"core/store"},
 		why: "the vector index is a store table like any other"},
 	// The benchmarks (cmd/palace-bench/internal/bench) build and read their
-	// palaces directly: they measure the engine and are not a front. Mines,
-	// servers and hooks they run as palace children; in process they keep
-	// what needs the store: the floor (a bare FTS5 table), palaces of
+	// palaces directly: they measure the engine and are not a front. The
+	// suite's mines, the servers and the hooks run as palace children; in
+	// process they keep what needs the store: the floor (a bare FTS5 table), palaces of
 	// synthetic drawers and vectors at a chosen size (bench vectors, the
 	// suite's search sizes), the files a mine recorded (the floor's input,
-	// the LSP positions), the drawers relevant is asked about, and the team
-	// bench's bulk notes.
+	// the LSP positions), the drawers relevant is asked about, the team
+	// bench's bulk notes, and LoCoMo's reach (an in-memory FTS5 table with
+	// the palace's tokenizer). What an operation gives (a palace's drawer
+	// count, a hit's drawer) they ask core/ops for.
 	{imp: "core/store", not: []string{"server/mcp", "server/lsp", "server/hook", "cmd/palace"},
 		why: "fronts call core/ops, which owns validation, busy retries and orchestration"},
 	{imp: "aaak", only: []string{"core/compress", "core/memory/wakeup.go", "core/ops/search_size.go", "cmd/palace/aaak.go"},

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/core/extract"
+	"github.com/palace-dev/palace/core/lang"
 	"github.com/palace-dev/palace/core/mine"
 )
 
@@ -380,9 +381,9 @@ func (run *loopRun) projects() error {
 		}
 		for f, content := range p.Files {
 			files[f] = content
-			switch strings.ToLower(filepath.Ext(f)) {
-			case ".md", ".txt", ".rst", "":
-			default:
+			// Code, not prose (README.md, notes.txt), is what a
+			// SessionStart must not quote.
+			if ext := filepath.Ext(f); ext != "" && lang.ByExt(ext).Kind != lang.Prose {
 				run.refs.add(content)
 			}
 		}
