@@ -70,10 +70,7 @@ Exit codes: 0 done, 1 error, 2 bad usage or input (nothing written).`,
 			res, err := withPalace(g, func(p *palace.Palace) (ops.AgentChange, error) {
 				return ops.AgentAdd(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			return printAgentChange(c.OutOrStdout(), res, asJSON)
+			return finishAsIs(c, asJSON, res, err, printAgentChange)
 		},
 	}
 	c.Flags().StringVar(&req.Focus, "focus", "", "what the agent looks after, in one line (required)")
@@ -93,20 +90,14 @@ func newAgentListCmd(g *globals) *cobra.Command {
 			res, err := readPalace(g, func(p *palace.Palace) (ops.AgentListResult, error) {
 				return ops.AgentList(c.Context(), p, ops.AgentListRequest{})
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if len(res.Agents) == 0 {
-				fmt.Fprintln(out, `no agents (register one with 'palace agent add NAME --focus "..."')`)
-			}
-			for _, a := range res.Agents {
-				printAgent(out, "", a)
-			}
-			return nil
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.AgentListResult) {
+				if len(res.Agents) == 0 {
+					fmt.Fprintln(out, `no agents (register one with 'palace agent add NAME --focus "..."')`)
+				}
+				for _, a := range res.Agents {
+					printAgent(out, "", a)
+				}
+			})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
@@ -132,22 +123,16 @@ usage or input.`,
 			res, err := withPalace(g, func(p *palace.Palace) (ops.AgentChange, error) {
 				return ops.AgentRm(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			return printAgentChange(c.OutOrStdout(), res, asJSON)
+			return finishAsIs(c, asJSON, res, err, printAgentChange)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
 }
 
-func printAgentChange(out io.Writer, res ops.AgentChange, asJSON bool) error {
-	if asJSON {
-		return printJSON(out, res)
-	}
+// printAgentChange says what agent add or rm did.
+func printAgentChange(out io.Writer, res ops.AgentChange) {
 	printAgent(out, res.Action+" ", res.Agent)
-	return nil
 }
 
 // printAgent prints one agent on one line: name, focus, wings.

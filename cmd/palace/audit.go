@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,29 +30,23 @@ as failed. The log rotates at 10 MiB and keeps 5 old files.`,
 			es, err := readPalace(g, func(p *palace.Palace) ([]ops.AuditEntry, error) {
 				return ops.Audit(c.Context(), p, r)
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, es)
-			}
-			for _, e := range es {
-				who := e.Actor
-				if e.Client != "" {
-					who += "/" + e.Client
+			return finishAsIs(c, asJSON, es, err, func(out io.Writer, es []ops.AuditEntry) {
+				for _, e := range es {
+					who := e.Actor
+					if e.Client != "" {
+						who += "/" + e.Client
+					}
+					ids := strings.Join(e.IDs, ",")
+					if len(ids) > 100 {
+						ids = ids[:100] + fmt.Sprintf("… (%d ids)", len(e.IDs))
+					}
+					fmt.Fprintf(out, "%s  %-8s %-16s %-8s %s", e.Time.Format("2006-01-02 15:04:05"), termLine(who), termLine(e.Op), termLine(e.Status), termLine(ids))
+					if e.Error != "" {
+						fmt.Fprintf(out, "  (%s)", termLine(e.Error))
+					}
+					fmt.Fprintln(out)
 				}
-				ids := strings.Join(e.IDs, ",")
-				if len(ids) > 100 {
-					ids = ids[:100] + fmt.Sprintf("… (%d ids)", len(e.IDs))
-				}
-				fmt.Fprintf(out, "%s  %-8s %-16s %-8s %s", e.Time.Format("2006-01-02 15:04:05"), termLine(who), termLine(e.Op), termLine(e.Status), termLine(ids))
-				if e.Error != "" {
-					fmt.Fprintf(out, "  (%s)", termLine(e.Error))
-				}
-				fmt.Fprintln(out)
-			}
-			return nil
+			})
 		},
 	}
 	c.Flags().StringVar(&r.Since, "since", "", "only writes from this date on (YYYY-MM-DD or RFC 3339)")

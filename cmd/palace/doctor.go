@@ -52,23 +52,10 @@ the second look at write-log lines past the last commit. Nothing is written.`,
 			if err != nil {
 				return err
 			}
-			out := c.OutOrStdout()
-			if asJSON {
-				if err := printJSON(out, r); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprintf(out, "palace     %s (schema v%d of v%d)\n", r.Home, r.Schema, r.Supported)
-				fmt.Fprintf(out, "integrity  %s\n", r.Integrity)
-				e := r.Embedding
-				fmt.Fprintf(out, "embedding  %s: %s\n", e.Backend, e.Reason)
-				if e.ORTLib != "" {
-					fmt.Fprintf(out, "ort lib    %s\n", e.ORTLib)
-				}
-				if e.Model != "" {
-					fmt.Fprintf(out, "vectors    %d of model %s, %d drawers pending\n", e.Vectors, e.Model, e.Pending)
-				}
-				printChecks(out, r.Checks)
+			// The checks are printed, failed or not; a failure is the
+			// command's error after them.
+			if err := finishAsIs(c, asJSON, r, nil, printDoctor); err != nil {
+				return err
 			}
 			if !r.OK {
 				return fmt.Errorf("doctor: %s failed; %s", strings.Join(r.Failed, ", "), r.Next)
@@ -78,6 +65,21 @@ the second look at write-log lines past the last commit. Nothing is written.`,
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
+}
+
+// printDoctor prints the doctor's report as text.
+func printDoctor(out io.Writer, r ops.DoctorResult) {
+	fmt.Fprintf(out, "palace     %s (schema v%d of v%d)\n", r.Home, r.Schema, r.Supported)
+	fmt.Fprintf(out, "integrity  %s\n", r.Integrity)
+	e := r.Embedding
+	fmt.Fprintf(out, "embedding  %s: %s\n", e.Backend, e.Reason)
+	if e.ORTLib != "" {
+		fmt.Fprintf(out, "ort lib    %s\n", e.ORTLib)
+	}
+	if e.Model != "" {
+		fmt.Fprintf(out, "vectors    %d of model %s, %d drawers pending\n", e.Vectors, e.Model, e.Pending)
+	}
+	printChecks(out, r.Checks)
 }
 
 // printChecks writes one line per check: ok or FAIL, its name, its detail.

@@ -36,27 +36,7 @@ it in the same source, for a hit that starts or ends mid-thought.`,
 			d, err := readPalace(g, func(p *palace.Palace) (ops.GetResult, error) {
 				return ops.Get(c.Context(), p, req)
 			})
-			if err != nil {
-				return flagError(c, err)
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, d)
-			}
-			fmt.Fprintf(out, "id:      %s\nwing:    %s\nroom:    %s\nkind:    %s\nsource:  %s\ncreated: %s\n",
-				termLine(d.ID), termLine(d.Wing), termLine(d.Room), termLine(d.Kind), termLine(d.Citation), d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
-			if d.DeletedAt != nil {
-				fmt.Fprintf(out, "deleted: %s\n", d.DeletedAt.Format("2006-01-02 15:04:05Z07:00"))
-			}
-			printProvenance(out, d.Metadata)
-			for _, n := range d.Before {
-				printDrawerPart(out, "--- before: "+termLine(n.Citation)+"  "+termLine(n.ID), n.Content)
-			}
-			printDrawerPart(out, "---", d.Content)
-			for _, n := range d.After {
-				printDrawerPart(out, "--- after: "+termLine(n.Citation)+"  "+termLine(n.ID), n.Content)
-			}
-			return nil
+			return finish(c, asJSON, d, err, printDrawer)
 		},
 	}
 	show.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
@@ -64,6 +44,24 @@ it in the same source, for a hit that starts or ends mid-thought.`,
 	needsSubcommand(c)
 	c.AddCommand(show, newDrawerRmCmd(g), newDrawerPurgeCmd(g), newDrawerUnpurgeCmd(g))
 	return c
+}
+
+// printDrawer prints a drawer verbatim after its metadata, between its
+// neighbours when asked for.
+func printDrawer(out io.Writer, d ops.GetResult) {
+	fmt.Fprintf(out, "id:      %s\nwing:    %s\nroom:    %s\nkind:    %s\nsource:  %s\ncreated: %s\n",
+		termLine(d.ID), termLine(d.Wing), termLine(d.Room), termLine(d.Kind), termLine(d.Citation), d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
+	if d.DeletedAt != nil {
+		fmt.Fprintf(out, "deleted: %s\n", d.DeletedAt.Format("2006-01-02 15:04:05Z07:00"))
+	}
+	printProvenance(out, d.Metadata)
+	for _, n := range d.Before {
+		printDrawerPart(out, "--- before: "+termLine(n.Citation)+"  "+termLine(n.ID), n.Content)
+	}
+	printDrawerPart(out, "---", d.Content)
+	for _, n := range d.After {
+		printDrawerPart(out, "--- after: "+termLine(n.Citation)+"  "+termLine(n.ID), n.Content)
+	}
 }
 
 // printDrawerPart prints a separator line, then content ending in a newline:

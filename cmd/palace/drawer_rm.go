@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -32,20 +33,14 @@ Exit codes: 0 forgotten (now or before), 1 no such drawer or error, 2 bad usage.
 			res, err := withPalace(g, func(p *palace.Palace) (ops.ForgetResult, error) {
 				return ops.Forget(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if res.AlreadyDeleted {
-				fmt.Fprintf(out, "%s was already forgotten%s; nothing changed\n", res.ID, whenSuffix(res.DeletedAt))
-				return nil
-			}
-			fmt.Fprintf(out, "forgot %s [%s/%s] %s: it left search; 'palace drawer purge %s' erases its content\n",
-				termLine(res.ID), termLine(res.Wing), termLine(res.Room), termLine(res.Citation), termLine(res.ID))
-			return nil
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.ForgetResult) {
+				if res.AlreadyDeleted {
+					fmt.Fprintf(out, "%s was already forgotten%s; nothing changed\n", res.ID, whenSuffix(res.DeletedAt))
+					return
+				}
+				fmt.Fprintf(out, "forgot %s [%s/%s] %s: it left search; 'palace drawer purge %s' erases its content\n",
+					termLine(res.ID), termLine(res.Wing), termLine(res.Room), termLine(res.Citation), termLine(res.ID))
+			})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
@@ -83,22 +78,16 @@ Exit codes: 0 purged (now or before), 1 no such drawer or error, 2 bad usage.`,
 			res, err := withPalace(g, func(p *palace.Palace) (ops.PurgeResult, error) {
 				return ops.Purge(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if res.AlreadyPurged {
-				fmt.Fprintf(out, "%s was already purged%s; nothing changed\n", res.ID, whenSuffix(res.PurgedAt))
-				return nil
-			}
-			fmt.Fprintf(out, "purged %s [%s/%s] %s: its content is erased from the palace\n", termLine(res.ID), termLine(res.Wing), termLine(res.Room), termLine(res.Citation))
-			if res.Notice != "" {
-				fmt.Fprintln(out, "note: "+termLine(res.Notice))
-			}
-			return nil
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.PurgeResult) {
+				if res.AlreadyPurged {
+					fmt.Fprintf(out, "%s was already purged%s; nothing changed\n", res.ID, whenSuffix(res.PurgedAt))
+					return
+				}
+				fmt.Fprintf(out, "purged %s [%s/%s] %s: its content is erased from the palace\n", termLine(res.ID), termLine(res.Wing), termLine(res.Room), termLine(res.Citation))
+				if res.Notice != "" {
+					fmt.Fprintln(out, "note: "+termLine(res.Notice))
+				}
+			})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
@@ -126,15 +115,9 @@ Exit codes: 0 done, 1 no such drawer or error, 2 bad usage or not purged.`,
 			res, err := withPalace(g, func(p *palace.Palace) (ops.UnpurgeResult, error) {
 				return ops.Unpurge(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			fmt.Fprintf(out, "unpurged %s: the next mine of wing %s reads %s again\n", termLine(res.ID), termLine(res.Wing), termLine(res.Source))
-			return nil
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.UnpurgeResult) {
+				fmt.Fprintf(out, "unpurged %s: the next mine of wing %s reads %s again\n", termLine(res.ID), termLine(res.Wing), termLine(res.Source))
+			})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")

@@ -60,14 +60,7 @@ forbids any request), so it opens offline.`, ops.MapPageTop),
 			res, err := readPalace(g, func(p *palace.Palace) (ops.MapResult, error) {
 				return ops.Map(c.Context(), p, ops.MapRequest{Wing: wing})
 			})
-			if err != nil {
-				return flagError(c, err)
-			}
-			if asJSON {
-				return printJSON(out, res)
-			}
-			printMap(out, res)
-			return nil
+			return finish(c, asJSON, res, err, printMap)
 		},
 	}
 	c.Flags().StringVar(&wing, "wing", "", "only this wing (and the tunnels touching it)")

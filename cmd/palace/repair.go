@@ -61,13 +61,10 @@ use it with --home NEWHOME or move it in place of the old folder.`,
 			if err != nil {
 				return err
 			}
-			out := c.OutOrStdout()
-			if asJSON {
-				if err := printJSON(out, res); err != nil {
-					return err
-				}
-			} else {
-				printRepair(out, res)
+			// What was repaired is printed; checks still failing are
+			// the command's error after it.
+			if err := finishAsIs(c, asJSON, res, nil, printRepair); err != nil {
+				return err
 			}
 			if !res.OK {
 				var still []string
@@ -92,18 +89,16 @@ func salvage(c *cobra.Command, g *globals, into string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	out := c.OutOrStdout()
-	if asJSON {
-		if err := printJSON(out, res); err != nil {
-			return err
-		}
-	} else {
+	err = finishAsIs(c, asJSON, res, nil, func(out io.Writer, res ops.SalvageResult) {
 		fmt.Fprintf(out, "new palace %s: %d rows read, %d drawers written\n", res.Into, res.Rows, res.Added["drawer"])
 		printChecks(out, res.Doctor.Checks)
 		if len(res.Unreadable) > 0 {
 			fmt.Fprintln(out, "lost (unreadable in the damaged file):")
 			printUnreadable(out, res.Unreadable)
 		}
+	})
+	if err != nil {
+		return err
 	}
 	if !res.Doctor.OK {
 		return fmt.Errorf("repair --into: the new palace at %s fails %s", res.Into, strings.Join(res.Doctor.Failed, ", "))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"time"
 
@@ -37,23 +38,17 @@ applied stay, and the next sync resumes after them.`,
 			res, err := withPalace(g, func(p *palace.Palace) (ops.SyncResult, error) {
 				return ops.Sync(c.Context(), p, ops.SyncRequest{Wing: wing, Timeout: timeout})
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			fmt.Fprintf(out, "pushed %d operations\n", res.Pushed)
-			var wings []string
-			for w := range res.Seq {
-				wings = append(wings, w)
-			}
-			slices.Sort(wings)
-			for _, w := range wings {
-				fmt.Fprintf(out, "pulled %d operations of wing %s (up to %d)\n", res.Pulled[w], w, res.Seq[w])
-			}
-			return nil
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.SyncResult) {
+				fmt.Fprintf(out, "pushed %d operations\n", res.Pushed)
+				var wings []string
+				for w := range res.Seq {
+					wings = append(wings, w)
+				}
+				slices.Sort(wings)
+				for _, w := range wings {
+					fmt.Fprintf(out, "pulled %d operations of wing %s (up to %d)\n", res.Pulled[w], w, res.Seq[w])
+				}
+			})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")

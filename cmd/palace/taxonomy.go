@@ -73,20 +73,14 @@ func newTaxonomyListCmd(g *globals) *cobra.Command {
 			res, err := readPalace(g, func(p *palace.Palace) (ops.TaxonomyListResult, error) {
 				return ops.TaxonomyList(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			if asJSON {
-				return printJSON(out, res)
-			}
-			if len(res.Rooms) == 0 {
-				fmt.Fprintln(out, "no rooms (add one with 'palace taxonomy set WING ROOM --keywords a,b' or list them in palace.yaml)")
-			}
-			for _, r := range res.Rooms {
-				printRoom(out, "", r)
-			}
-			return nil
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.TaxonomyListResult) {
+				if len(res.Rooms) == 0 {
+					fmt.Fprintln(out, "no rooms (add one with 'palace taxonomy set WING ROOM --keywords a,b' or list them in palace.yaml)")
+				}
+				for _, r := range res.Rooms {
+					printRoom(out, "", r)
+				}
+			})
 		},
 	}
 	c.Flags().StringVar(&req.Wing, "wing", "", "only this wing's rooms")
@@ -145,10 +139,7 @@ Exit codes: 0 done, 1 error, 2 bad usage or input (nothing written).`,
 			res, err := withPalace(g, func(p *palace.Palace) (ops.TaxonomyChange, error) {
 				return ops.TaxonomySet(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			return printChange(c, res, asJSON)
+			return printChange(c, res, err, asJSON)
 		},
 	}
 	c.Flags().StringVar(&keywords, "keywords", "", "comma-separated words that route to the room (replaces its keywords)")
@@ -184,10 +175,7 @@ usage or input.`,
 			res, err := withPalace(g, func(p *palace.Palace) (ops.TaxonomyChange, error) {
 				return ops.TaxonomyRm(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			return printChange(c, res, asJSON)
+			return printChange(c, res, err, asJSON)
 		},
 	}
 	c.Flags().StringVar(&req.Dir, "dir", "", "project folder whose palace.yaml to change as well")
@@ -218,14 +206,9 @@ find anything (a search that finds nothing there runs without the route).`,
 			r, err := readPalace(g, func(p *palace.Palace) (ops.Route, error) {
 				return ops.TaxonomyRoute(c.Context(), p, req)
 			})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return printJSON(c.OutOrStdout(), r)
-			}
-			fmt.Fprintln(c.OutOrStdout(), termLine(r.String()))
-			return nil
+			return finishAsIs(c, asJSON, r, err, func(out io.Writer, r ops.Route) {
+				fmt.Fprintln(out, termLine(r.String()))
+			})
 		},
 	}
 	c.Flags().StringVar(&req.Wing, "wing", "", "route among this wing's rooms only")
@@ -233,20 +216,19 @@ find anything (a search that finds nothing there runs without the route).`,
 	return c
 }
 
-func printChange(c *cobra.Command, res ops.TaxonomyChange, asJSON bool) error {
-	if res.Warning != "" {
+// printChange ends taxonomy set and rm: the warning (on stderr, in
+// either form), then the room as changed.
+func printChange(c *cobra.Command, res ops.TaxonomyChange, err error, asJSON bool) error {
+	if err == nil && res.Warning != "" {
 		fmt.Fprintln(c.ErrOrStderr(), "palace: warning:", termLine(res.Warning))
 	}
-	out := c.OutOrStdout()
-	if asJSON {
-		return printJSON(out, res)
-	}
-	printRoom(out, res.Action+" ", res.Room)
-	if res.PalaceYAML != "" {
-		fmt.Fprintf(out, "wrote %s\n", termLine(res.PalaceYAML))
-	}
-	if len(res.Dropped) > 0 {
-		fmt.Fprintf(out, "dropped from the palace, not being in palace.yaml: %s\n", strings.Join(termLines(res.Dropped), ", "))
-	}
-	return nil
+	return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.TaxonomyChange) {
+		printRoom(out, res.Action+" ", res.Room)
+		if res.PalaceYAML != "" {
+			fmt.Fprintf(out, "wrote %s\n", termLine(res.PalaceYAML))
+		}
+		if len(res.Dropped) > 0 {
+			fmt.Fprintf(out, "dropped from the palace, not being in palace.yaml: %s\n", strings.Join(termLines(res.Dropped), ", "))
+		}
+	})
 }

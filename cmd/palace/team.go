@@ -70,14 +70,9 @@ func newTeamJoinCmd(g *globals, timeout *time.Duration) *cobra.Command {
 			res, err := withPalace(g, func(p *palace.Palace) (ops.TeamJoinResult, error) {
 				return ops.TeamJoin(c.Context(), p, r)
 			})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return printJSON(c.OutOrStdout(), res)
-			}
-			fmt.Fprintf(c.OutOrStdout(), "joined the team as role %s\n", res.Role)
-			return nil
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.TeamJoinResult) {
+				fmt.Fprintf(out, "joined the team as role %s\n", res.Role)
+			})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
@@ -104,23 +99,17 @@ func newTeamShareCmd(g *globals, share bool, timeout *time.Duration) *cobra.Comm
 				}
 				return ops.TeamUnshare(c.Context(), p, ops.TeamShareRequest{Wing: a[0]})
 			})
-			if err != nil {
-				return err
-			}
-			out := c.OutOrStdout()
-			switch {
-			case asJSON:
-				return printJSON(out, res)
-			case !share:
-				fmt.Fprintf(out, "wing %s is no longer shared from this palace\n", res.Wing)
-			default:
+			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.TeamShareResult) {
+				if !share {
+					fmt.Fprintf(out, "wing %s is no longer shared from this palace\n", res.Wing)
+					return
+				}
 				access := "read"
 				if res.Write {
 					access = "read and write"
 				}
 				fmt.Fprintf(out, "wing %s shared (%s); %d rows queued for the next sync\n", res.Wing, access, res.Queued)
-			}
-			return nil
+			})
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
@@ -138,20 +127,19 @@ func newTeamGrantCmd(g *globals, timeout *time.Duration) *cobra.Command {
 				return err
 			}
 			r := ops.TeamGrantRequest{Wing: a[0], Role: a[1], Write: write, Revoke: revoke, Timeout: *timeout}
-			if _, err := withPalace(g, func(p *palace.Palace) (ops.TeamGrantRequest, error) {
+			res, err := withPalace(g, func(p *palace.Palace) (ops.TeamGrantRequest, error) {
 				return ops.TeamGrant(c.Context(), p, r)
-			}); err != nil {
-				return err
-			}
-			switch {
-			case revoke:
-				fmt.Fprintf(c.OutOrStdout(), "role %s no longer has access to wing %s\n", r.Role, r.Wing)
-			case write:
-				fmt.Fprintf(c.OutOrStdout(), "role %s may read and write wing %s\n", r.Role, r.Wing)
-			default:
-				fmt.Fprintf(c.OutOrStdout(), "role %s may read wing %s\n", r.Role, r.Wing)
-			}
-			return nil
+			})
+			return finishAsIs(c, false, res, err, func(out io.Writer, r ops.TeamGrantRequest) {
+				switch {
+				case revoke:
+					fmt.Fprintf(out, "role %s no longer has access to wing %s\n", r.Role, r.Wing)
+				case write:
+					fmt.Fprintf(out, "role %s may read and write wing %s\n", r.Role, r.Wing)
+				default:
+					fmt.Fprintf(out, "role %s may read wing %s\n", r.Role, r.Wing)
+				}
+			})
 		},
 	}
 	c.Flags().BoolVar(&write, "write", false, "allow writing too")
@@ -172,14 +160,7 @@ func newTeamStatusCmd(g *globals, timeout *time.Duration) *cobra.Command {
 			res, err := readPalace(g, func(p *palace.Palace) (ops.TeamStatusResult, error) {
 				return ops.TeamStatus(c.Context(), p, ops.TeamStatusRequest{Timeout: *timeout})
 			})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return printJSON(c.OutOrStdout(), res)
-			}
-			printTeamStatus(c.OutOrStdout(), res)
-			return nil
+			return finishAsIs(c, asJSON, res, err, printTeamStatus)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")

@@ -77,14 +77,7 @@ imported drawers.`,
 			res, err := withPalace(g, func(p *palace.Palace) (ops.ImportResult, error) {
 				return ops.Import(c.Context(), p, ops.ImportRequest{File: a[0], Progress: progressFunc("importing", !asJSON)})
 			})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				return printJSON(c.OutOrStdout(), res)
-			}
-			printImport(c.OutOrStdout(), res)
-			return nil
+			return finishAsIs(c, asJSON, res, err, printImport)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print the counts by row type and the conflicts as JSON")
