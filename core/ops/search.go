@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -72,10 +73,11 @@ type SearchRequest struct {
 	Wing  string
 	Room  string
 	Kind  string
-	// Source keeps drawers whose source path starts with it. Sources are
-	// stored as absolute paths; a relative prefix is taken from Dir (its
-	// trailing separator kept: "src/" is a folder, "src/a" any path
-	// starting so), and without a Dir it is refused.
+	// Source keeps drawers whose source starts with it. Mined files are
+	// stored by absolute path: a relative Source naming a file or folder
+	// that exists below Dir is taken from Dir (its trailing separator kept:
+	// "src/" is a folder, "src/a" any path starting so); any other is
+	// compared as written (a note's source such as "ADR").
 	Source string
 	Since  string // YYYY-MM-DD or RFC 3339, inclusive
 	Until  string // YYYY-MM-DD (that whole day) or RFC 3339, exclusive
@@ -164,21 +166,18 @@ func (r SearchRequest) filter() (store.Filter, error) {
 	return f, nil
 }
 
-// sourcePrefix is the absolute path prefix a search's source filter
-// means: source itself when absolute, else taken from dir, its trailing
-// separator kept. A relative prefix with no dir is refused: a guess of the
-// folder would filter by some other path and answer "nothing found".
+// sourcePrefix is the prefix a search's source filter compares sources
+// with: a relative source naming a file or folder below dir is that path
+// (its trailing separator kept), the same on every front given the same
+// folder; anything else is compared as written.
 func sourcePrefix(source, dir string) (string, error) {
-	if source == "" || filepath.IsAbs(source) {
+	if source == "" || filepath.IsAbs(source) || !filepath.IsAbs(dir) {
 		return source, nil
 	}
-	if err := checkText("source", source); err != nil {
-		return "", err
-	}
-	if dir == "" || !filepath.IsAbs(dir) {
-		return "", input.Invalid("source", "%s is a relative path and this caller has no folder to take it from: give an absolute path", input.Quote(source))
-	}
 	abs := filepath.Join(dir, source)
+	if _, err := os.Stat(abs); err != nil {
+		return source, nil // not a path of the folder: a source as written
+	}
 	if strings.HasSuffix(source, "/") || strings.HasSuffix(source, string(filepath.Separator)) {
 		abs += string(filepath.Separator)
 	}

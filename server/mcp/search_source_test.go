@@ -8,10 +8,11 @@ import (
 	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
-// A relative source means the same on every front: a path below the
-// caller's folder (here the client's only root; the CLI's working
-// directory, the LSP's only folder). Without one it is refused, not
-// compared with absolute sources and answered "nothing found".
+// A relative source means the same on every front: a file or folder below
+// the caller's folder (here the client's only root; the CLI's working
+// directory, the LSP's only folder) when it names one, else a source as
+// written (a note's). Before, MCP compared "src/" with absolute paths and
+// found nothing.
 func TestSearchRelativeSourceIsTheRoots(t *testing.T) {
 	proj := t.TempDir()
 	writeFile(t, proj, "src/pay.go", "package pay\n\n// tokharbour settles payments\n")
@@ -27,6 +28,11 @@ func TestSearchRelativeSourceIsTheRoots(t *testing.T) {
 		t.Errorf("source src/ below the root: %+v, want src/pay.go alone", res.Hits)
 	}
 
-	rootless := startStdio(t, newTestServer(t, p, Options{Profile: ProfileFull, Wing: "x"}), nil)
-	rootless.fails("palace_search", map[string]any{"query": "tokharbour", "source": "src/"}, "invalid input: source")
+	// A source that is no path below the root is compared as written: a
+	// note's.
+	c.ok("palace_remember", map[string]any{"content": "tokharbour decisions are recorded as ADRs.", "source": "ADR-7"}, nil)
+	c.ok("palace_search", map[string]any{"query": "tokharbour", "source": "ADR"}, &res)
+	if len(res.Hits) != 1 || res.Hits[0].Source != "ADR-7" {
+		t.Errorf("source ADR: %+v, want the note alone", res.Hits)
+	}
 }
