@@ -22,7 +22,6 @@ import (
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
-	"github.com/palace-dev/palace/core/relevant"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -77,7 +76,7 @@ type RelevantReport struct {
 // (an identifier followed by "(", outside comments and string literals) of
 // functions and methods defined exactly once in the repository in another
 // file, samples up to o.Max of them spread across files, puts the cursor on
-// each call and asks relevant.Find as palace/relevant asks it.
+// each call and asks ops.Relevant as palace/relevant asks it.
 func Relevant(ctx context.Context, o RelevantOptions) (*RelevantReport, error) {
 	start := time.Now()
 	if o.Max == 0 {
@@ -142,7 +141,7 @@ func Relevant(ctx context.Context, o RelevantOptions) (*RelevantReport, error) {
 	for _, s := range sample(sites, o.Max) {
 		def := defs[s.name]
 		t0 := time.Now()
-		res, err := relevant.Find(ctx, p, relevant.Request{Path: s.file, Root: mined.Root, Text: texts[s.file],
+		res, err := ops.Relevant(ctx, p, ops.RelevantRequest{Path: s.file, Root: mined.Root, Text: texts[s.file],
 			Start: s.at, End: s.at, Wing: mined.Wing})
 		if err != nil {
 			return nil, fmt.Errorf("bench relevant: %s:%d: %w", s.file, s.at.Line+1, err)
@@ -238,8 +237,8 @@ func codeSources(ds []store.Drawer) []string {
 type callSite struct {
 	file      string
 	name      string
-	qualifier string            // the identifier before ".name", if any
-	at        relevant.Position // the identifier's first byte
+	qualifier string       // the identifier before ".name", if any
+	at        ops.Position // the identifier's first byte
 }
 
 // goModule is the module path DIR/go.mod declares, or DIR's folder name
@@ -307,7 +306,7 @@ func callSites(text, file string) []callSite {
 				}
 			}
 			name := strings.TrimRight(line[m[0]:m[1]-1], " \t")
-			c := callSite{file: file, name: name, at: relevant.Position{Line: i, Col: m[0]}}
+			c := callSite{file: file, name: name, at: ops.Position{Line: i, Col: m[0]}}
 			if q := qualifierRe.FindStringSubmatch(line[:m[0]]); q != nil {
 				c.qualifier = q[1]
 			}

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/palace-dev/palace/core/relevant"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 // A tiny repository whose eligible calls are known: Total and checkout are
@@ -119,4 +119,4 @@ func TestSampleSpreadsAcrossFiles(t *testing.T) {
 	}
 }
 
-func relevantPos(line int) relevant.Position { return relevant.Position{Line: line} }
+func relevantPos(line int) ops.Position { return ops.Position{Line: line} }
