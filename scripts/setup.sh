@@ -4,10 +4,30 @@
 # what it does. Safe to run again: it only installs what is missing.
 #
 #   scripts/setup.sh [--test]
+#   scripts/setup.sh --staticcheck   (only staticcheck: make vet and make check)
 set -euo pipefail
 for_tests=false
 [ "${1:-}" = --test ] && for_tests=true
 cd "$(dirname "$0")/.."
+
+# staticcheck, pinned to a release that knows this Go, from the Go module
+# proxy into $(go env GOBIN), else $(go env GOPATH)/bin; make vet (so make
+# test) and make check run it.
+staticcheck_version=v0.8.2
+install_staticcheck() {
+	command -v go >/dev/null || { echo "setup: Go is not on PATH (Go 1.26 or newer is needed)" >&2; exit 1; }
+	local bin
+	bin="$(go env GOBIN)"
+	bin="${bin:-$(go env GOPATH)/bin}/staticcheck"
+	if ! "$bin" -version 2>/dev/null | grep -qF "(${staticcheck_version#v})"; then
+		echo "==> go install honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+		GOFLAGS= go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+	fi
+}
+if [ "${1:-}" = --staticcheck ]; then
+	install_staticcheck
+	exit 0
+fi
 
 need_apt=()
 # sqlite3.h for the sqlite-vec cgo bindings.
@@ -63,4 +83,5 @@ bash core/embed/setup_ort.sh "$PWD/.cache/ort-lib"
 # Debian's packages when missing, its local cluster started.
 if $for_tests; then
 	bash scripts/postgres.sh >/dev/null
+	install_staticcheck
 fi
