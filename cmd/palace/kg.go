@@ -283,7 +283,7 @@ offline.`,
 			// The flag's default is the default limit, so a 0 was typed:
 			// out of range, as it is over MCP (ops reads 0 as "not given").
 			if req.Limit == 0 {
-				return usageError{input.Invalid("limit", "0: want 1 to %d", ops.MaxTimelineLimit)}
+				return input.Invalid("limit", "0: want 1 to %d", ops.MaxTimelineLimit)
 			}
 			if err := req.Validate(); err != nil {
 				return usageError{err}

@@ -138,10 +138,10 @@ printed; a cut result says so.`, ops.MaxTraverseDepth),
 			// The flags' defaults are the defaults, so a 0 was typed: out
 			// of range, as it is over MCP (ops reads 0 as "not given").
 			if req.Depth == 0 {
-				return usageError{input.Invalid("depth", "0: want 1 to %d", ops.MaxTraverseDepth)}
+				return input.Invalid("depth", "0: want 1 to %d", ops.MaxTraverseDepth)
 			}
 			if req.Limit == 0 {
-				return usageError{input.Invalid("limit", "0: want 1 to %d", ops.MaxTraversePaths)}
+				return input.Invalid("limit", "0: want 1 to %d", ops.MaxTraversePaths)
 			}
 			if err := req.Validate(); err != nil {
 				return usageError{err}

@@ -119,7 +119,7 @@ proposal still conflicts and stays pending (the others are accepted).`,
 			// The flag's default is the default limit, so a 0 was typed:
 			// out of range, as it is over MCP (ops reads 0 as "not given").
 			if req.Limit == 0 {
-				return usageError{input.Invalid("limit", "0: want 1 to %d", ops.MaxReviewLimit)}
+				return input.Invalid("limit", "0: want 1 to %d", ops.MaxReviewLimit)
 			}
 			req.Decision = ops.ReviewList
 			setConf(c)
