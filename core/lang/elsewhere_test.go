@@ -20,11 +20,6 @@ var elsewhere = map[string]string{
 	// Which names a chat format has is the format's rule, written once in
 	// its detection (and its help: `palace split` lists a folder by it).
 	"core/convo/detect.go": "TextName: the names of FormatText transcripts",
-	// Not yet moved: the memory-loop bench's rule of which scenario files
-	// are prose (.md, .txt, .rst) is in the bench harness, which another
-	// part of issue 44 moves out of cmd/palace; it becomes
-	// lang.ByExt(ext).Kind == lang.Prose.
-	"internal/bench/loop.go": "prose scenario files (to move)",
 }
 
 // allowed reports whether the module file rel may hold such a list.
