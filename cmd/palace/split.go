@@ -1,18 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/core/convo"
+	"github.com/palace-dev/palace/core/ops"
 )
 
 func newSplitCmd() *cobra.Command {
@@ -36,30 +30,30 @@ nothing is written.`,
   palace split ~/notes/transcripts --out ~/notes/sessions`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(c *cobra.Command, a []string) error {
-			fi, err := os.Stat(a[0])
+			res, err := ops.Split(ops.SplitRequest{Path: a[0], Out: outDir})
+			out := c.OutOrStdout()
+			for _, e := range res.Earlier {
+				fmt.Fprintf(out, "%s: a piece of an earlier split; left alone\n", termLine(e))
+			}
 			if err != nil {
-				return fmt.Errorf("split: %w", err)
+				return flagError(c, err)
 			}
-			srcs := []string{a[0]}
-			if fi.IsDir() {
-				if srcs, err = transcriptsIn(c.OutOrStdout(), a[0]); err != nil {
-					return err
-				}
+			if res.Folder && len(res.Transcripts) == 0 {
+				fmt.Fprintf(out, "%s holds no transcripts to split (*.txt, *.md, *.markdown, *.text or extension-less files)\n", termLine(a[0]))
 			}
-			plans, err := planSplits(srcs, outDir)
-			if err != nil {
-				return err
-			}
-			for _, p := range plans {
-				if err := p.write(); err != nil {
-					return err
-				}
-				if fi.IsDir() {
-					p.report(c.OutOrStdout())
-				} else if len(p.names) == 0 {
-					fmt.Fprintf(c.OutOrStdout(), "%s holds one session; nothing to split\n", termLine(p.src))
-				} else {
-					fmt.Fprintln(c.OutOrStdout(), strings.Join(termLines(p.names), "\n"))
+			for _, t := range res.Transcripts {
+				switch {
+				case res.Folder && len(t.Pieces) == 0:
+					fmt.Fprintf(out, "%s: one session; nothing to split\n", termLine(t.Source))
+				case res.Folder:
+					fmt.Fprintf(out, "%s: %d sessions\n", termLine(t.Source), len(t.Pieces))
+					for _, n := range t.Pieces {
+						fmt.Fprintf(out, "  %s\n", termLine(n))
+					}
+				case len(t.Pieces) == 0:
+					fmt.Fprintf(out, "%s holds one session; nothing to split\n", termLine(t.Source))
+				default:
+					fmt.Fprintln(out, strings.Join(termLines(t.Pieces), "\n"))
 				}
 			}
 			return nil
@@ -67,106 +61,4 @@ nothing is written.`,
 	}
 	c.Flags().StringVar(&outDir, "out", "", "folder for the session files (default: each transcript's folder)")
 	return c
-}
-
-// splitPiece matches the names split writes, FILE-stem.session-NN.ext.
-var splitPiece = regexp.MustCompile(`\.session-\d{2,}(\.[^.]*)?$`)
-
-// transcriptsIn lists dir's transcripts, saying which files it leaves out
-// for being pieces of an earlier split.
-func transcriptsIn(w io.Writer, dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("split %s: %w", dir, err)
-	}
-	var out []string
-	for _, e := range entries {
-		name := e.Name()
-		if !e.Type().IsRegular() || strings.HasPrefix(name, ".") || !convo.TextName(name) {
-			continue
-		}
-		path := filepath.Join(dir, name)
-		if splitPiece.MatchString(name) {
-			fmt.Fprintf(w, "%s: a piece of an earlier split; left alone\n", termLine(path))
-			continue
-		}
-		out = append(out, path)
-	}
-	if len(out) == 0 {
-		fmt.Fprintf(w, "%s holds no transcripts to split (*.txt, *.md, *.markdown, *.text or extension-less files)\n", termLine(dir))
-	}
-	return out, nil
-}
-
-// splitPlan is one transcript and the files its sessions go to (none
-// when it holds one session).
-type splitPlan struct {
-	src   string
-	parts [][]byte
-	names []string
-}
-
-// planSplits reads each transcript and names its pieces, refusing before
-// anything is written when a name is taken, on disk or by another piece.
-func planSplits(srcs []string, outDir string) ([]splitPlan, error) {
-	taken := map[string]string{}
-	plans := make([]splitPlan, 0, len(srcs))
-	for _, src := range srcs {
-		data, err := os.ReadFile(src)
-		if err != nil {
-			return nil, fmt.Errorf("split: %w", err)
-		}
-		p := splitPlan{src: src}
-		if p.parts = convo.SplitSessions(data); len(p.parts) < 2 {
-			p.parts = nil
-			plans = append(plans, p)
-			continue
-		}
-		dir := outDir
-		if dir == "" {
-			dir = filepath.Dir(src)
-		}
-		ext := filepath.Ext(src)
-		stem := strings.TrimSuffix(filepath.Base(src), ext)
-		for i := range p.parts {
-			n := filepath.Join(dir, fmt.Sprintf("%s.session-%02d%s", stem, i+1, ext))
-			if other, ok := taken[n]; ok {
-				return nil, fmt.Errorf("split: %s and %s would both write %s; nothing written (split them one at a time)", other, src, n)
-			}
-			if _, err := os.Lstat(n); err == nil {
-				return nil, fmt.Errorf("split: %s already exists; nothing written (choose another --out)", n)
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("split: %w", err)
-			}
-			taken[n] = src
-			p.names = append(p.names, n)
-		}
-		plans = append(plans, p)
-	}
-	return plans, nil
-}
-
-// write writes the plan's pieces, making their folder if needed.
-func (p splitPlan) write() error {
-	for i, n := range p.names {
-		if err := os.MkdirAll(filepath.Dir(n), 0o755); err != nil {
-			return fmt.Errorf("split %s: %w", p.src, err)
-		}
-		if err := os.WriteFile(n, p.parts[i], 0o644); err != nil {
-			return fmt.Errorf("split %s: %w", p.src, err)
-		}
-	}
-	return nil
-}
-
-// report says what became of one transcript of a folder.
-func (p splitPlan) report(w io.Writer) {
-	if len(p.names) == 0 {
-		fmt.Fprintf(w, "%s: one session; nothing to split\n", termLine(p.src))
-		return
-	}
-	fmt.Fprintf(w, "%s: %d sessions\n", termLine(p.src), len(p.names))
-	for _, n := range p.names {
-		fmt.Fprintf(w, "  %s\n", termLine(n))
-	}
 }
