@@ -83,6 +83,8 @@ const layers = `
 	core/ops < ENGINE;
 
 	# Fronts: adapters over the engine (never over each other: see boundaries).
+	# A layer grants all below it; core/fronts_test.go narrows the fronts to
+	# core/ops and the values it hands over.
 	ENGINE, MCPLIB < server/mcp;
 	ENGINE, LSPLIB < server/lsp;
 	ENGINE < server/hook;
