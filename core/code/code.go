@@ -1,5 +1,6 @@
 // Package code cuts source files into drawers at definitions, using
-// tree-sitter grammars, and says what each drawer defines and which
+// tree-sitter grammars (Go through the standard library's go/parser, see
+// goparse.go), and says what each drawer defines and which
 // identifiers it references. A drawer is whole lines of the file, verbatim;
 // files in a language it does not know, or that do not parse, are left to
 // the line chunker (core/chunk).
@@ -39,7 +40,10 @@ type Chunk struct {
 // neither stall a mine nor hold a large tree in memory. Source files over
 // 256 KiB are nearly all generated tables and bundles (37 of the 41 in Go's
 // src, where they are 16 of the 84 MB of Go a mine parsed), and
-// tree-sitter's tree of one of 500 KB takes 20 MB.
+// tree-sitter's tree of one of 500 KB takes 20 MB. go/parser, which reads
+// Go, has no time limit: MaxBytes bounds it (its time is linear in the
+// text, a few milliseconds at the limit, and it caps nesting), and Go it
+// refuses goes to tree-sitter under MaxParse.
 const (
 	MaxBytes = 256 << 10
 	MaxParse = 2 * time.Second
@@ -108,6 +112,12 @@ func (ps *Parser) SplitFile(path, text, lang string, o chunk.Options) ([]Chunk, 
 func (ps *Parser) splitFile(path, text, lang string, o chunk.Options) ([]Chunk, error) {
 	if len(text) > MaxBytes {
 		return nil, fmt.Errorf("%w: %d bytes, over the %d byte parse limit", ErrFallback, len(text), MaxBytes)
+	}
+	if lang == "go" && !ps.treeSitterGo {
+		if t, ok := goTree(text); ok {
+			ps.Trees.keepText(path, text, lang)
+			return t.split(o), nil
+		}
 	}
 	t, err := ps.parse(path, text, lang, MaxParse)
 	if err != nil {

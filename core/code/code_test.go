@@ -351,7 +351,8 @@ func TestTreesIncremental(t *testing.T) {
 
 // TestTreesKeepTheCut: the same text cut again at the same size is the
 // kept cut, not a new parse (the kept tree stays the one parsed first),
-// broken text included; another size or another text is cut afresh.
+// broken text included (go/parser's cut of the whole, tree-sitter's of
+// the broken); another size or another text is cut afresh.
 func TestTreesKeepTheCut(t *testing.T) {
 	src, err := os.ReadFile("testdata/sample.go")
 	if err != nil {
@@ -362,19 +363,19 @@ func TestTreesKeepTheCut(t *testing.T) {
 	text, broken := string(src), string(src)+"\n}}} ))) func {{\n"
 	for _, tx := range []string{text, broken} {
 		first, ferr := ps.SplitFile(path, tx, "go", fixtureSize)
-		parsed := trees.kept[path].tree
+		parsed := trees.kept[path].seq
 		if len(first) > 0 {
 			first[0].LineStart = -1 // a caller's change to its slice is its own
 		}
 		again, aerr := ps.SplitFile(path, tx, "go", fixtureSize)
 		want, werr := Split(tx, "go", fixtureSize)
-		if trees.kept[path].tree != parsed {
+		if trees.kept[path].seq != parsed {
 			t.Errorf("the same text was parsed again")
 		}
 		if fmt.Sprint(aerr) != fmt.Sprint(werr) || fmt.Sprint(ferr) != fmt.Sprint(werr) || describe(again) != describe(want) {
 			t.Errorf("kept cut %v\n%s\nwant %v\n%s", aerr, describe(again), werr, describe(want))
 		}
-		if _, err := ps.SplitFile(path, tx, "go", chunk.Default); err == nil && trees.kept[path].tree == parsed {
+		if _, err := ps.SplitFile(path, tx, "go", chunk.Default); err == nil && trees.kept[path].seq == parsed {
 			t.Errorf("another drawer size reused the cut")
 		}
 	}

@@ -113,6 +113,9 @@ type Parser struct {
 	langs map[string]*sitter.Language  // grammars loaded, by language
 	names map[string]map[uint16]string // node kind names by language and id
 	cur   string                       // the language p is set to
+	// treeSitterGo parses Go with tree-sitter too, not go/parser first
+	// (tests and benchmarks compare the two).
+	treeSitterGo bool
 	// Trees, when set, keeps each file's tree for the next parse of the
 	// same path (see Trees); shared by a mine's parsers.
 	Trees *Trees
@@ -162,11 +165,13 @@ func (ps *Parser) parse(path, text, lang string, limit time.Duration) (*tree, er
 	p.SetTimeoutMicros(uint64(limit.Microseconds()))
 	var old *sitter.Tree
 	if k, ok := ps.Trees.take(path); ok {
-		if k.lang == lang {
-			edit(k.tree, k.text, text)
-			old = k.tree
+		if k.tree != nil {
+			if k.lang == lang {
+				edit(k.tree, k.text, text)
+				old = k.tree
+			}
+			defer k.tree.Close()
 		}
-		defer k.tree.Close()
 	}
 	st := p.Parse(src, old)
 	if st == nil {

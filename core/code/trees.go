@@ -25,14 +25,17 @@ type Trees struct {
 	order []string // paths, least recently put first
 	// reused counts the cuts SplitFile took from here, unparsed (Reused).
 	reused int
+	seq    int // parses kept so far
 }
 
-// kept is a file's last text and its tree, and the cut of that text once
-// made.
+// kept is a file's last text and its tree (nil for Go that go/parser
+// read: it has no incremental parse to feed), and the cut of that text
+// once made. seq tells one parse from another.
 type kept struct {
 	text, lang string
 	tree       *sitter.Tree
 	cut        *cut
+	seq        int
 }
 
 // cut is what SplitFile gave for a kept text at a drawer size.
@@ -67,8 +70,10 @@ func (ts *Trees) take(path string) (kept, bool) {
 func (ts *Trees) put(path string, k kept) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	ts.seq++
+	k.seq = ts.seq
 	if old, ok := ts.kept[path]; ok {
-		old.tree.Close()
+		closeTree(old.tree)
 		ts.order = slices.DeleteFunc(ts.order, func(q string) bool { return q == path })
 	}
 	ts.kept[path] = k
@@ -76,7 +81,7 @@ func (ts *Trees) put(path string, k kept) {
 	for len(ts.order) > ts.max {
 		p := ts.order[0]
 		ts.order = ts.order[1:]
-		ts.kept[p].tree.Close()
+		closeTree(ts.kept[p].tree)
 		delete(ts.kept, p)
 	}
 }
@@ -125,10 +130,28 @@ func (ts *Trees) Close() {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	for p, k := range ts.kept {
-		k.tree.Close()
+		closeTree(k.tree)
 		delete(ts.kept, p)
 	}
 	ts.order = nil
+}
+
+// keepText keeps text as path's, parsed without a tree (Go by go/parser),
+// freeing the tree kept before.
+func (ts *Trees) keepText(path, text, lang string) {
+	if ts == nil || path == "" {
+		return
+	}
+	if k, ok := ts.take(path); ok {
+		closeTree(k.tree)
+	}
+	ts.put(path, kept{text: text, lang: lang})
+}
+
+func closeTree(t *sitter.Tree) {
+	if t != nil {
+		t.Close()
+	}
 }
 
 // edit tells tree, parsed from old, that the text is now new: the one
