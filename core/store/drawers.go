@@ -251,7 +251,8 @@ func prepareInsert(ctx context.Context, tx *sql.Tx) (*drawerInsert, error) {
 
 func (ins *drawerInsert) Close() error { return ins.st.Close() }
 
-func insertDrawer(ctx context.Context, ins *drawerInsert, d Drawer) (int, error) {
+// drawerValues are d's values in the order of prepareInsert's columns.
+func drawerValues(d Drawer) []any {
 	var indexText any
 	if d.IndexText != "" && d.IndexText != d.Content {
 		indexText = d.IndexText
@@ -264,15 +265,20 @@ func insertDrawer(ctx context.Context, ins *drawerInsert, d Drawer) (int, error)
 	if created.IsZero() {
 		created = time.Now()
 	}
-	res, err := ins.st.ExecContext(ctx, d.ID, d.Wing, d.Room, d.Kind, d.Source, d.LineStart, d.LineEnd, d.Content,
+	return []any{d.ID, d.Wing, d.Room, d.Kind, d.Source, d.LineStart, d.LineEnd, d.Content,
 		indexText, d.ContentHash, formatTime(created), d.SourceMtime, d.Importance, meta,
-		optTime(d.OccurredAt), optTime(d.OccurredEnd), optText(d.Code.Symbols), optText(d.Code.Path), optText(d.Code.Parts))
+		optTime(d.OccurredAt), optTime(d.OccurredEnd), optText(d.Code.Symbols), optText(d.Code.Path), optText(d.Code.Parts)}
+}
+
+func insertDrawer(ctx context.Context, ins *drawerInsert, d Drawer) (int, error) {
+	v := drawerValues(d)
+	res, err := ins.st.ExecContext(ctx, v...)
 	if err != nil {
 		return 0, fmt.Errorf("insert drawer %s (%s:%d-%d): %w", d.ID, d.Source, d.LineStart, d.LineEnd, err)
 	}
 	n, _ := res.RowsAffected()
 	body := d.Content
-	if indexText != nil {
+	if v[8] != nil {
 		body = d.IndexText
 	}
 	if n > 0 {

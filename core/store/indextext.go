@@ -133,6 +133,14 @@ func markHan(ctx context.Context, tx *sql.Tx, body string, done *bool) error {
 	if *done || !hasHan(body) {
 		return nil
 	}
+	return recordHan(ctx, tx, done)
+}
+
+// recordHan sets meta cjk.han_text once per transaction (done).
+func recordHan(ctx context.Context, tx *sql.Tx, done *bool) error {
+	if *done {
+		return nil
+	}
 	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = '1' WHERE key = ? AND value <> '1'`, metaHanText); err != nil {
 		return fmt.Errorf("record Han text: %w", err)
 	}

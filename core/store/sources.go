@@ -124,7 +124,20 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 			return err
 		}
 		defer ins.Close()
+		stage, err := s.prepareStage(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer stage.Close()
 		now := formatTime(time.Now())
+		// What each source's update changed; a replacement's inserts are
+		// counted once the stage is flushed.
+		type change struct {
+			src            Source
+			removed, added int
+			staged         bool
+		}
+		var changes []change
 		for _, u := range batch {
 			src := u.Source
 			if u.Touch {
@@ -135,23 +148,22 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 				continue
 			}
 			count := len(u.Drawers)
-			var removed, added int
+			c := change{src: src}
 			if u.Append {
-				removed, added, err = appendDrawers(ctx, tx, ins, src, u.Drawers, u.Drop)
+				// Its inserts go one by one, after what is staged.
+				if err := stage.flush(ctx); err != nil {
+					return err
+				}
+				c.removed, c.added, err = appendDrawers(ctx, tx, ins, src, u.Drawers, u.Drop)
 				count = src.Drawers
 			} else {
-				removed, added, err = replaceDrawers(ctx, tx, ins, src, u.Drawers, u.CodeLater)
+				c.staged = true
+				c.removed, err = replaceDrawers(ctx, tx, stage, src, u.Drawers, u.CodeLater)
 			}
 			if err != nil {
 				return err
 			}
-			if removed+added > 0 {
-				rec.IDs = append(rec.IDs, src.Path)
-				rec.Size += src.Size
-				rec.Hash = src.ContentHash
-			}
-			r.Removed += removed
-			r.Added += added
+			changes = append(changes, c)
 			if _, err := tx.ExecContext(ctx, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted, resume)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (wing, path) DO UPDATE SET kind = excluded.kind, content_hash = excluded.content_hash,
@@ -160,6 +172,22 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 				src.Wing, src.Path, src.Kind, src.ContentHash, src.Mtime, src.Size, count, now, src.Redacted, src.Resume); err != nil {
 				return fmt.Errorf("record source %s: %w", src.Path, err)
 			}
+		}
+		if err := stage.flush(ctx); err != nil {
+			return err
+		}
+		for _, c := range changes {
+			if c.staged {
+				c.added = stage.by[c.src.Path]
+				delete(stage.by, c.src.Path) // counted once
+			}
+			if c.removed+c.added > 0 {
+				rec.IDs = append(rec.IDs, c.src.Path)
+				rec.Size += c.src.Size
+				rec.Hash = c.src.ContentHash
+			}
+			r.Removed += c.removed
+			r.Added += c.added
 		}
 		rec.Skip = len(rec.IDs) == 0 // only mtimes moved: no content changed
 		if len(rec.IDs) > 1 {
@@ -179,17 +207,24 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 // and a drawer of ds with the content hash of one of them is not written:
 // the user erased that chunk, and mining the file again must not bring it
 // back.
-func replaceDrawers(ctx context.Context, tx *sql.Tx, ins *drawerInsert, src Source, ds []Drawer, codeLater func(Drawer) CodeIndex) (removed, added int, err error) {
+func replaceDrawers(ctx context.Context, tx *sql.Tx, stage *stagedDrawers, src Source, ds []Drawer, codeLater func(Drawer) CodeIndex) (removed int, err error) {
+	// The drawers of a source staged earlier in the batch are its drawers
+	// now: they must be in the table to be read as such.
+	if stage.sources[src.Path] {
+		if err := stage.flush(ctx); err != nil {
+			return 0, err
+		}
+	}
 	// Both mined kinds: a file can turn from project text into a chat export.
 	old, err := txStrings(ctx, tx, `SELECT id FROM drawers
 		WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation') AND purged_at IS NULL`, src.Wing, src.Path)
 	if err != nil {
-		return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
+		return 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 	}
 	purged, err := txStrings(ctx, tx, `SELECT content_hash FROM drawers
 		WHERE wing = ? AND source = ? AND purged_at IS NOT NULL AND kind IN ('file', 'conversation')`, src.Wing, src.Path)
 	if err != nil {
-		return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
+		return 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 	}
 	keep := map[string]bool{}
 	for _, d := range ds {
@@ -200,22 +235,25 @@ func replaceDrawers(ctx context.Context, tx *sql.Tx, ins *drawerInsert, src Sour
 		if codeLater != nil && d.Code == (CodeIndex{}) {
 			d.Code = codeLater(d)
 		}
-		n, err := insertDrawer(ctx, ins, d)
-		if err != nil {
-			return 0, 0, err
+		if err := stage.add(ctx, d); err != nil {
+			return 0, err
 		}
-		added += n
 	}
 	for id := range old {
 		if keep[id] {
 			continue
 		}
+		// The new drawers go in before the old ones leave, as they did
+		// when each was inserted at once.
+		if err := stage.flush(ctx); err != nil {
+			return 0, err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE id = ?`, id); err != nil {
-			return 0, 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
+			return 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 		}
 		removed++
 	}
-	return removed, added, nil
+	return removed, nil
 }
 
 // appendDrawers adds ds to a source's drawers and removes those of drop

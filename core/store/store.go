@@ -39,6 +39,7 @@ type Store struct {
 	r     *sql.DB // read-only pool
 	audit *audit.Log
 	turns turns      // lets other processes' writers in between a mine's batches
+	stats writeStats // the writer's running totals (WriteStats)
 	who   sync.Mutex // guards actor and client, which a server sets late
 	actor string     // who writes, for the audit log
 	// client is the front's client name when known (an MCP client, an
