@@ -3,6 +3,8 @@ package code
 import (
 	"errors"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -158,4 +160,126 @@ func BenchmarkSplitBroken(b *testing.B) {
 			b.Fatalf("SplitFile = %v, want ErrFallback", err)
 		}
 	}
+}
+
+// BenchmarkParse is the parsing table of docs/performance.md: per language
+// and corpus, MB/s of the floor (reading each file and cutting it with the
+// line chunker), of the parse alone (tree-sitter's, and go/parser's for
+// Go) and of the whole cut (Split: parse, tree, cut, definitions and
+// references), by the wall clock and per CPU second (the process's,
+// steadier on a machine others load). Corpora: PALACE_PARSE_CORPORA, as lang=dir,lang=dir (Go's
+// src, the Python standard library and the extension's node_modules
+// TypeScript when unset); files over MaxBytes and testdata and vendor
+// folders are left out. Run on one core, one pass:
+//
+//	taskset -c 0 env GOMAXPROCS=1 go test -run '^$' -bench Parse -benchtime 1x ./core/code
+func BenchmarkParse(b *testing.B) {
+	corpora := os.Getenv("PALACE_PARSE_CORPORA")
+	if corpora == "" {
+		corpora = "go=" + filepath.Join(build.Default.GOROOT, "src")
+		if py, _ := filepath.Glob("/usr/lib/python3.*"); len(py) > 0 {
+			corpora += ",python=" + py[len(py)-1]
+		}
+		corpora += ",typescript=../../vscode-extension/node_modules"
+	}
+	for _, c := range strings.Split(corpora, ",") {
+		lang, dir, _ := strings.Cut(c, "=")
+		paths, total := corpus(b, lang, dir)
+		if len(paths) == 0 {
+			continue
+		}
+		texts := make([]string, len(paths))
+		for i, p := range paths {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			texts[i] = string(src)
+		}
+		run := func(name string, f func()) {
+			b.Run(lang+"/"+name, func(b *testing.B) {
+				b.SetBytes(total)
+				b.ReportMetric(float64(len(paths)), "files")
+				cpu := cpuTime()
+				for i := 0; i < b.N; i++ {
+					f()
+				}
+				if cpu := cpuTime() - cpu; cpu > 0 {
+					b.ReportMetric(float64(total)*float64(b.N)/1e6/cpu.Seconds(), "MB/cpu-s")
+				}
+			})
+		}
+		run("floor", func() {
+			for _, p := range paths {
+				src, err := os.ReadFile(p)
+				if err != nil {
+					b.Fatal(err)
+				}
+				chunk.Split(string(src), chunk.Default)
+			}
+		})
+		ps := NewParser()
+		run("tree-sitter-parse", func() {
+			for i, t := range texts {
+				if err := ps.setLanguage(LanguageOf(paths[i], t)); err != nil {
+					b.Fatal(err)
+				}
+				if st := ps.p.Parse([]byte(t), nil); st != nil {
+					st.Close()
+				}
+			}
+		})
+		ps.treeSitterGo = true
+		run("tree-sitter-cut", func() {
+			for i, t := range texts {
+				ps.Split(t, LanguageOf(paths[i], t), chunk.Default)
+			}
+		})
+		ps.treeSitterGo = false
+		if lang == "go" {
+			run("go-parser-parse", func() {
+				for _, t := range texts {
+					parser.ParseFile(token.NewFileSet(), "", t, parser.SkipObjectResolution|parser.ParseComments)
+				}
+			})
+			run("go-parser-cut", func() {
+				for _, t := range texts {
+					ps.Split(t, "go", chunk.Default)
+				}
+			})
+		}
+		ps.Close()
+	}
+}
+
+// corpus lists the files of lang under dir a mine would parse, and their
+// bytes.
+func corpus(b *testing.B, lang, dir string) ([]string, int64) {
+	var paths []string
+	var total int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != dir && (d.Name() == "testdata" || d.Name() == "vendor") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if Language(p) != lang || !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() > MaxBytes {
+			return err
+		}
+		paths = append(paths, p)
+		total += info.Size()
+		return nil
+	})
+	if err != nil {
+		b.Logf("%s: %v", dir, err)
+	}
+	return paths, total
 }

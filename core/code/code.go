@@ -163,6 +163,8 @@ type tree struct {
 
 func newTree(text string) *tree {
 	t := &tree{text: text}
+	n := strings.Count(text, "\n") + 1
+	t.lineStart, t.runesTo = make([]int, 0, n), make([]int, 0, n+1)
 	runes := 0
 	for off := 0; off < len(text); {
 		t.lineStart = append(t.lineStart, off)

@@ -28,6 +28,7 @@ func goTree(text string) (*tree, bool) {
 		return nil, false
 	}
 	t := newTree(text)
+	t.refs = make([]ref, 0, len(text)/12) // about one a dozen bytes of Go
 	b := goBuilder{t: t, base: fset.File(f.Package).Base()}
 	b.file(f)
 	return t, true
@@ -41,6 +42,11 @@ type goBuilder struct {
 	// those with their terminator, so a comment on the line of the last
 	// statement is theirs.
 	stmtCases map[*node]bool
+	// nodes and lists are slabs the nodes and their child lists are cut
+	// from: a node and a list allocated each on its own made shaping the
+	// tree cost more than go/parser's parse.
+	nodes []node
+	lists []*node
 }
 
 func (b *goBuilder) off(p token.Pos) int { return int(p) - b.base }
@@ -48,7 +54,27 @@ func (b *goBuilder) off(p token.Pos) int { return int(p) - b.base }
 // mk is a node of kind spanning start..end with the children given (nil
 // ones left out).
 func (b *goBuilder) mk(kind string, start, end token.Pos, kids ...*node) *node {
-	n := &node{kind: kind, start: b.off(start), end: b.off(end)}
+	if len(b.nodes) == 0 {
+		b.nodes = make([]node, 2048)
+	}
+	n := &b.nodes[0]
+	b.nodes = b.nodes[1:]
+	*n = node{kind: kind, start: b.off(start), end: b.off(end)}
+	c := 0
+	for _, k := range kids {
+		if k != nil {
+			c++
+		}
+	}
+	if c == 0 {
+		return n
+	}
+	if len(b.lists) < c {
+		b.lists = make([]*node, max(2048, c))
+	}
+	// Capped: a comment put in the list later copies it, not its
+	// neighbour's.
+	n.children, b.lists = b.lists[:0:c], b.lists[c:]
 	for _, k := range kids {
 		if k != nil {
 			n.children = append(n.children, k)
