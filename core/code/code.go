@@ -363,40 +363,62 @@ func isComment(kind string) bool {
 // attach gives each chunk the definitions that start in it and the
 // identifiers it uses, less those it defines, de-duplicated, at most
 // MaxRefs. A definition or identifier on a line cut in pieces goes with
-// the line's first piece.
+// the line's first piece. Definitions and identifiers come in the order
+// of the text (a tree's preorder), so one pass over the lines and the
+// chunks places them all: a binary search of both for each identifier,
+// and a map for each chunk, cost a third of the cut.
 func (t *tree) attach(cs []Chunk) {
+	if len(cs) == 0 {
+		return
+	}
+	if !sort.SliceIsSorted(t.defs, func(i, j int) bool { return t.defs[i].at < t.defs[j].at }) {
+		sort.SliceStable(t.defs, func(i, j int) bool { return t.defs[i].at < t.defs[j].at })
+	}
+	if !sort.SliceIsSorted(t.refs, func(i, j int) bool { return t.refs[i].at < t.refs[j].at }) {
+		sort.SliceStable(t.refs, func(i, j int) bool { return t.refs[i].at < t.refs[j].at })
+	}
+	// at places offsets given in increasing order: the index of the
+	// chunk holding off's line, or -1.
+	line, ci := 0, 0 // line: lines starting at or before the last offset
 	at := func(off int) int {
-		l := t.lineOf(off)
-		i := sort.Search(len(cs), func(i int) bool { return cs[i].LineEnd >= l })
-		if i < len(cs) && cs[i].LineStart <= l {
-			return i
+		for line < len(t.lineStart) && t.lineStart[line] <= off {
+			line++
+		}
+		for ci < len(cs) && cs[ci].LineEnd < line {
+			ci++
+		}
+		if ci < len(cs) && cs[ci].LineStart <= line {
+			return ci
 		}
 		return -1
 	}
-	defined := make([]map[string]bool, len(cs))
+	defined := make([][]string, len(cs))
 	for _, d := range t.defs {
 		if i := at(d.at); i >= 0 {
 			if slices.Contains(cs[i].Defines, d.Symbol) {
 				continue // C's typedef struct table {...} table names it twice
 			}
 			cs[i].Defines = append(cs[i].Defines, d.Symbol)
-			if defined[i] == nil {
-				defined[i] = map[string]bool{}
-			}
-			defined[i][d.Name] = true
+			defined[i] = append(defined[i], d.Name)
 		}
 	}
-	seen := make([]map[string]bool, len(cs))
+	line, ci = 0, 0
+	seen := map[string]bool{}
+	cur := -1 // the chunk seen is of
 	for _, r := range t.refs {
 		i := at(r.at)
-		if i < 0 || len(cs[i].Refs) >= MaxRefs || defined[i][r.name] {
+		if i < 0 || len(cs[i].Refs) >= MaxRefs {
 			continue
 		}
-		if seen[i] == nil {
-			seen[i] = map[string]bool{}
+		if i != cur {
+			clear(seen)
+			for _, d := range defined[i] {
+				seen[d] = true
+			}
+			cur = i
 		}
-		if !seen[i][r.name] {
-			seen[i][r.name] = true
+		if !seen[r.name] {
+			seen[r.name] = true
 			cs[i].Refs = append(cs[i].Refs, r.name)
 		}
 	}
