@@ -173,3 +173,26 @@ func TestGoParserReadsWhatTreeSitterMisreads(t *testing.T) {
 		t.Errorf("got %swant %s", got, want)
 	}
 }
+
+// TestGoPathological: go/parser has no time limit, so MaxBytes bounds it:
+// files at the limit nested as deep as text can be are cut (by go/parser,
+// or by tree-sitter under MaxParse when go/parser refuses the nesting),
+// every line in a drawer, and the test returns.
+func TestGoPathological(t *testing.T) {
+	for name, src := range map[string]string{
+		"parentheses": "package x\n\nvar v = " + strings.Repeat("(", 60000) + "1" + strings.Repeat(")", 60000) + "\n",
+		"too deep":    "package x\n\nvar v = " + strings.Repeat("(", 120000) + "1" + strings.Repeat(")", 120000) + "\n",
+		"calls":       "package x\n\nvar v = " + strings.Repeat("f(", 60000) + strings.Repeat(")", 60000) + "\n",
+		"comments":    "package x\n\nfunc f() {\n" + strings.Repeat("\tx(1, // c\n\t2)\n", 16000) + "}\n",
+	} {
+		if len(src) > MaxBytes {
+			t.Fatalf("%s: %d bytes, over MaxBytes", name, len(src))
+		}
+		cs, err := Split(src, "go", chunk.Default)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		checkExact(t, src, cs, chunk.Default.Size)
+	}
+}
