@@ -132,6 +132,19 @@ type Summary struct {
 	// overlap the workers' reading and cutting, so a figure near Seconds
 	// says the writer is the mine's critical path.
 	WriteSeconds float64 `json:"write_seconds"`
+	// InsertSeconds is the part of WriteSeconds spent in the statements
+	// that insert the drawers: the rows, their secondary index entries and
+	// their full-text index entries (store.WriteStats).
+	InsertSeconds float64 `json:"insert_seconds"`
+	// AuditSeconds and CommitSeconds are the parts of WriteSeconds spent
+	// on the batches' audit lines (read, append, sync) and their commits
+	// (the WAL's write and SQLite's checkpoints).
+	AuditSeconds  float64 `json:"audit_seconds"`
+	CommitSeconds float64 `json:"commit_seconds"`
+	// ParseCPU is the workers' CPU time in core/code (parsing and cutting
+	// source files at their definitions), in seconds per language, summed
+	// over the workers; only on Linux, empty elsewhere.
+	ParseCPU map[string]float64 `json:"parse_cpu_s"`
 }
 
 // result is one file after the workers looked at it.
@@ -154,6 +167,10 @@ type result struct {
 	sent bool
 	// fallback says a source file was cut by lines: it did not parse.
 	fallback bool
+	// lang is the language core/code cut the file as ("" if none), and
+	// parse the worker's CPU time in it.
+	lang  string
+	parse time.Duration
 }
 
 // batchDrawers bounds a write transaction: big enough to amortise commits,
@@ -252,7 +269,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
 	sum := &Summary{Wing: wing, Root: root, SkippedBy: map[string]int{}, Skipped: []Skip{}, Errors: []Skip{},
-		KeepSecrets: o.KeepSecrets, Redactions: []Redaction{}, RedactedByKind: map[string]int{}}
+		KeepSecrets: o.KeepSecrets, Redactions: []Redaction{}, RedactedByKind: map[string]int{}, ParseCPU: map[string]float64{}}
 	if single != "" {
 		sum.Root = single
 	}
@@ -289,6 +306,16 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	sum.FilesSeen = len(w.files)
 
 	m := &miner{p: p, wing: wing, opts: o, router: newRouter(rooms), known: known}
+	if len(w.files) > o.Workers { // the workers' threads are lowered (see process)
+		defer writerProc()()
+	}
+	stats := st.WriteStats()
+	defer func() {
+		now := st.WriteStats()
+		sum.InsertSeconds = (now.Insert - stats.Insert).Seconds()
+		sum.AuditSeconds = (now.Audit - stats.Audit).Seconds()
+		sum.CommitSeconds = (now.Commit - stats.Commit).Seconds()
+	}()
 	results := m.process(ctx, w.files)
 	// Batches are written under their own context: cancelled writeGrace
 	// after ctx, so a short transaction still commits and a long one stops.
@@ -309,6 +336,29 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	// they were, a cold mine of Go's src kept two cores a third idle. At
 	// most one batch is in flight, and the summary counts a batch's files
 	// only once it has committed.
+	//
+	// The batches are written by one goroutine on one OS thread of its
+	// own: SQLite allocates in C, and glibc gives each thread that does an
+	// arena of its own that keeps what is freed, so a writer moving over
+	// the runtime's threads left a batch's worth of SQLite's memory (its
+	// statement journal, FTS5's pending terms, the staged rows) in each
+	// (Go's src: 20-40 MB more at the peak than on one thread).
+	writes := make(chan batchWrite)
+	defer close(writes)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		for w := range writes {
+			t := time.Now()
+			r, err := st.ApplySources(bctx, w.batch.updates)
+			took := time.Since(t)
+			if err == nil {
+				// The next batch may be ready at once; let waiting writers in first.
+				st.Yield(bctx)
+			}
+			w.done <- written{batch: w.batch, result: r, err: err, took: took}
+		}
+	}()
 	var next pending
 	var inflight chan written
 	wait := func() error {
@@ -334,18 +384,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		if err := wait(); err != nil {
 			return err
 		}
-		b, ch := next, make(chan written, 1)
+		ch := make(chan written, 1)
+		writes <- batchWrite{batch: next, done: ch}
 		next, inflight = pending{}, ch
-		go func() {
-			t := time.Now()
-			r, err := st.ApplySources(bctx, b.updates)
-			took := time.Since(t)
-			if err == nil {
-				// The next batch may be ready at once; let waiting writers in first.
-				st.Yield(bctx)
-			}
-			ch <- written{batch: b, result: r, err: err, took: took}
-		}()
 		return nil
 	}
 	var writeErr error
@@ -454,6 +495,7 @@ type pending struct {
 	mined, touched, fellBack int
 	bytes, parsed            int64
 	drawers                  int // drawers and source rows in updates
+	parse                    map[string]time.Duration
 }
 
 func (b *pending) add(r result) {
@@ -467,6 +509,12 @@ func (b *pending) add(r result) {
 	b.parsed += r.parsed
 	if r.fallback {
 		b.fellBack++
+	}
+	if r.lang != "" {
+		if b.parse == nil {
+			b.parse = map[string]time.Duration{}
+		}
+		b.parse[r.lang] += r.parse
 	}
 	b.updates = append(b.updates, *r.update)
 	b.redacted = append(b.redacted, r.redacted...)
@@ -482,10 +530,19 @@ func (b *pending) count(sum *Summary, r store.BatchResult) {
 	sum.Bytes += b.bytes
 	sum.BytesParsed += b.parsed
 	sum.ParseFallbacks += b.fellBack
+	for lang, d := range b.parse {
+		sum.ParseCPU[lang] += d.Seconds()
+	}
 	for _, r := range b.redacted {
 		sum.Redactions = append(sum.Redactions, r)
 		sum.RedactedByKind[r.Kind]++
 	}
+}
+
+// batchWrite is a batch for the writer, and where it says how it ended.
+type batchWrite struct {
+	batch pending
+	done  chan<- written
 }
 
 // written is how the transaction of a batch ended.
@@ -637,7 +694,7 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 	if ctx.Err() != nil {
 		return result{c: c, err: ctx.Err()}
 	}
-	chunks, metas, defines, fellBack, err := m.chunkFile(ps, c.path, text)
+	chunks, metas, defines, fellBack, lang, parse, err := m.chunkFile(ps, c.path, text)
 	if err != nil {
 		return result{c: c, err: fmt.Errorf("%s: %w", c.path, err)}
 	}
@@ -681,7 +738,7 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 			return palace.CodeIndex(d.Kind, d.Source, d.Content, palace.DefinedNames(d.Metadata))
 		}
 	}
-	return result{c: c, keep: true, update: u, redacted: found, fallback: fellBack}
+	return result{c: c, keep: true, update: u, redacted: found, fallback: fellBack, lang: lang, parse: parse}
 }
 
 // fileMeta is the metadata of a drawer of a source file cut at its
@@ -708,16 +765,18 @@ const generatedMeta = `{"generated":true}`
 // bindings) that search ranks below source anyway, and in Go's own tree it
 // is a sixth of the Go a mine would parse, parsing being most of what
 // cutting at definitions costs.
-func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Chunk, metas []string, defines [][]string, fellBack bool, err error) {
+func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Chunk, metas []string, defines [][]string, fellBack bool, lang string, parse time.Duration, err error) {
 	generated := isGenerated(text)
-	if lang := code.LanguageOf(path, text); lang != "" && !generated {
+	if lang = code.LanguageOf(path, text); lang != "" && !generated {
+		t := threadCPU()
 		cs, err := ps.SplitFile(path, text, lang, m.opts.Chunk)
+		parse = threadCPU() - t
 		if err == nil {
 			chunks, metas, defines = make([]chunk.Chunk, len(cs)), make([]string, len(cs)), make([][]string, len(cs))
 			for i, c := range cs {
 				b, err := json.Marshal(fileMeta{Lang: lang, Defines: c.Defines, Refs: c.Refs})
 				if err != nil {
-					return nil, nil, nil, false, fmt.Errorf("metadata of lines %d-%d: %w", c.LineStart, c.LineEnd, err)
+					return nil, nil, nil, false, "", 0, fmt.Errorf("metadata of lines %d-%d: %w", c.LineStart, c.LineEnd, err)
 				}
 				metas[i] = string(b)
 				chunks[i] = c.Chunk
@@ -725,7 +784,7 @@ func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Ch
 					defines[i] = append(defines[i], d.Name)
 				}
 			}
-			return chunks, metas, defines, false, nil
+			return chunks, metas, defines, false, lang, parse, nil
 		}
 		fellBack = true
 	}
@@ -736,7 +795,10 @@ func (m *miner) chunkFile(ps *code.Parser, path, text string) (chunks []chunk.Ch
 			metas[i] = generatedMeta
 		}
 	}
-	return chunks, metas, make([][]string, len(chunks)), fellBack, nil
+	if generated {
+		lang = ""
+	}
+	return chunks, metas, make([][]string, len(chunks)), fellBack, lang, parse, nil
 }
 
 // IsInterrupted reports whether err came from a cancelled mine.

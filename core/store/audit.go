@@ -81,6 +81,7 @@ func (s *Store) audited(ctx context.Context, op string, fn func(*sql.Tx, *auditR
 		tx.Rollback()
 		return err
 	}
+	tAudit := time.Now()
 	orphans, err := s.audit.Tail(committed)
 	if err != nil {
 		tx.Rollback()
@@ -103,6 +104,9 @@ func (s *Store) audited(ctx context.Context, op string, fn func(*sql.Tx, *auditR
 		tx.Rollback()
 		return fmt.Errorf("%w; nothing was written", err)
 	}
+	tCommit := time.Now()
+	s.stats.audit.Add(int64(tCommit.Sub(tAudit)))
+	defer func() { s.stats.commit.Add(int64(time.Since(tCommit))) }()
 	if err := tx.Commit(); err != nil {
 		fix := audit.Entry{Time: time.Now().UTC(), Actor: actor, Client: client, Op: op,
 			Status: audit.Failed, Corrects: next, Error: "commit failed: " + err.Error()}

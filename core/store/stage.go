@@ -143,7 +143,9 @@ func (sd *stagedDrawers) flush(ctx context.Context) error {
 // writeStats are the writer's running totals a mine reports (see
 // WriteStats).
 type writeStats struct {
-	flush atomic.Int64 // nanoseconds in stagedDrawers.flush
+	flush  atomic.Int64 // nanoseconds in stagedDrawers.flush
+	audit  atomic.Int64 // in the audit log: reading its tail, appending and syncing the line
+	commit atomic.Int64 // in audited writes' commits (the WAL's write, and a checkpoint when one falls due)
 }
 
 // WriteStats are how long the writer spent in parts of its transactions
@@ -153,9 +155,16 @@ type WriteStats struct {
 	// the drawers table: the rows, their secondary index entries and
 	// their full-text index entries (the FTS5 triggers fire in them).
 	Insert time.Duration
+	// Audit is the time of audited writes' audit lines: the log's tail
+	// read, the line appended and synced to disk before the commit.
+	Audit time.Duration
+	// Commit is the time of audited writes' commits: the WAL written,
+	// and SQLite's checkpoint when the commit crosses its limit.
+	Commit time.Duration
 }
 
 // WriteStats returns the writer's running totals.
 func (s *Store) WriteStats() WriteStats {
-	return WriteStats{Insert: time.Duration(s.stats.flush.Load())}
+	return WriteStats{Insert: time.Duration(s.stats.flush.Load()), Audit: time.Duration(s.stats.audit.Load()),
+		Commit: time.Duration(s.stats.commit.Load())}
 }

@@ -40,6 +40,7 @@ func BenchmarkWriterProfile(b *testing.B) {
 		{name: "no-team-triggers", setup: []string{`DROP TRIGGER team_drawer_ai`}},
 		{name: "secure-delete-off", setup: []string{`PRAGMA secure_delete = 0`}},
 		{name: "no-autocheckpoint", setup: []string{`PRAGMA wal_autocheckpoint = 0`}},
+		{name: "autocheckpoint-4000", setup: []string{`PRAGMA wal_autocheckpoint = 4000`}},
 		{name: "cache-64MiB", setup: []string{`PRAGMA cache_size = -65536`}},
 		{name: "fts-rebuild-at-end", setup: []string{`DROP TRIGGER drawers_ai`}, after: `INSERT INTO drawers_fts (drawers_fts) VALUES ('rebuild')`},
 		{name: "fts-insert-select-per-batch", setup: []string{`DROP TRIGGER drawers_ai`}, perBatch: true,
