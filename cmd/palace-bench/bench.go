@@ -78,7 +78,7 @@ time and peak memory, both medians, and their ratios.`,
 					p.name, p.p.Seconds, p.p.Files, p.p.Mined, float64(p.p.Bytes)/1e6, p.p.FilesPerSec, p.p.MBPerSec, p.p.DrawersPS)
 			}
 			fmt.Fprintf(out, "floor  %7.2fs  %6d files, %d chunks into one FTS5 table\n", r.Mine.FloorS, r.Mine.FloorFiles, r.Mine.FloorChunks)
-			fmt.Fprintf(out, "cold mine's writer in its transactions %.2fs of %.2fs\n", r.Mine.ColdWriteS, r.Mine.ColdS)
+			fmt.Fprint(out, r.Mine.WhereTheTimeWent())
 			fmt.Fprintf(out, "cold / floor %.2fx (target %.1fx)  no-op / floor %.3fx (target %.1fx)  peak RSS after the cold mine %.0f MB\n",
 				r.Mine.ColdRatio, bench.TargetColdRatio, r.Mine.NoopRatio, bench.TargetNoopRatio, r.Mine.PeakRSSMB)
 			fmt.Fprintf(out, "palace %d drawers, %.1f MB on disk\n", r.Drawers, float64(r.DBBytes)/1e6)

@@ -159,7 +159,7 @@ func FigureKeys(groups []string, sizes []int) []string {
 	for _, g := range groups {
 		switch g {
 		case GroupMine:
-			keys = append(keys, "mine.cold_s", "mine.noop_s", "mine.floor_s", "mine.cold_ratio", "mine.noop_ratio", "mine.peak_rss_mb")
+			keys = append(keys, "mine.cold_s", "mine.noop_s", "mine.floor_s", "mine.cold_ratio", "mine.noop_ratio", "mine.cold_write_s", "mine.write_ratio", "mine.peak_rss_mb")
 		case GroupSearch:
 			for _, n := range sizes {
 				for _, mode := range []string{"lexical", "hybrid", "hybrid_wing"} {

@@ -38,6 +38,14 @@ type SuiteMine struct {
 	// rusage maxrss when it exceeds the bench process's own peak, else its
 	// VmHWM read while it ran (see childPeak).
 	PeakRSSFrom string `json:"peak_rss_from,omitempty"`
+	// Where the cold mine's writer spent its time (see MineRatios):
+	// InsertS, AuditS and CommitS are parts of mine.cold_write_s.
+	InsertS float64 `json:"insert_s"`
+	AuditS  float64 `json:"audit_s"`
+	CommitS float64 `json:"commit_s"`
+	// ParseCPU is the cold mine's workers' CPU time in core/code, in
+	// seconds per language.
+	ParseCPU map[string]float64 `json:"parse_cpu_s"`
 }
 
 // minedPalace is the palace the mine group left, which the search, lsp and
@@ -54,6 +62,12 @@ type mineSummary struct {
 	FilesMined int     `json:"files_mined"`
 	Bytes      int64   `json:"bytes_mined"`
 	Seconds    float64 `json:"seconds"`
+	// Where the time went (mine.Summary).
+	WriteSeconds  float64            `json:"write_seconds"`
+	InsertSeconds float64            `json:"insert_seconds"`
+	AuditSeconds  float64            `json:"audit_seconds"`
+	CommitSeconds float64            `json:"commit_seconds"`
+	ParseCPU      map[string]float64 `json:"parse_cpu_s"`
 }
 
 // mine runs `palace mine --json SRC` as a child twice into a fresh home:
@@ -102,10 +116,11 @@ func (s *suiteRun) mine(ctx context.Context) error {
 		Drawers: status.Drawers, DBMB: float64(status.DBBytes) / 1e6,
 		ColdInside: sums[0].Seconds, NoopInside: sums[1].Seconds, NoopMined: sums[1].FilesMined,
 		ColdCPU: runs[0].cpu.Seconds(), NoopCPU: runs[1].cpu.Seconds(), PeakRSSFrom: runs[0].peakFrom,
+		InsertS: sums[0].InsertSeconds, AuditS: sums[0].AuditSeconds, CommitS: sums[0].CommitSeconds, ParseCPU: sums[0].ParseCPU,
 	}
 	s.r.add("mine.cold_s", "s", "cold `palace mine` of the source tree, process start to exit", runs[0].wall.Seconds(), TargetColdMineS)
 	s.r.add("mine.noop_s", "s", "no-op re-mine (nothing changed), process start to exit", runs[1].wall.Seconds(), TargetNoopMineS)
-	if err := s.floor(ctx, sources, runs[0].wall, runs[1].wall); err != nil {
+	if err := s.floor(ctx, sources, runs[0].wall, runs[1].wall, sums[0].WriteSeconds); err != nil {
 		return err
 	}
 	const peakWhat = "peak resident set of the cold mine's process (rusage maxrss, or VmHWM while it ran: see mine.peak_rss_from)"
@@ -120,7 +135,7 @@ func (s *suiteRun) mine(ctx context.Context) error {
 // floor measures the mine's floor (mineFloor) on the files the cold mine
 // recorded (sources), right after the two mines, and reports both mines
 // against it.
-func (s *suiteRun) floor(ctx context.Context, sources map[string]store.Source, cold, noop time.Duration) error {
+func (s *suiteRun) floor(ctx context.Context, sources map[string]store.Source, cold, noop time.Duration, write float64) error {
 	files := make([]string, 0, len(sources))
 	for p := range sources {
 		files = append(files, p)
@@ -138,5 +153,7 @@ func (s *suiteRun) floor(ctx context.Context, sources map[string]store.Source, c
 	s.r.add("mine.floor_s", "s", "the same files cut into 800-character chunks and inserted into one FTS5 table in one transaction, in the bench process", took.Seconds(), 0)
 	s.r.add("mine.cold_ratio", "x", "mine.cold_s over mine.floor_s", cold.Seconds()/took.Seconds(), TargetColdRatio)
 	s.r.add("mine.noop_ratio", "x", "mine.noop_s over mine.floor_s", noop.Seconds()/took.Seconds(), TargetNoopRatio)
+	s.r.add("mine.cold_write_s", "s", "how long the cold mine's writer spent in its transactions (its parts: mine.insert_s, audit_s, commit_s in the group's JSON)", write, 0)
+	s.r.add("mine.write_ratio", "x", "mine.cold_write_s over mine.floor_s", write/took.Seconds(), 0)
 	return nil
 }
