@@ -126,3 +126,16 @@ func TestBatchReplacesAsOneByOne(t *testing.T) {
 		t.Errorf("drawers in seq order:\n%v\nwant\n%v", got, want)
 	}
 }
+
+// The writer checkpoints the WAL every walAutocheckpoint pages, not
+// SQLite's 1,000 (see walAutocheckpoint).
+func TestWriterCheckpointLimit(t *testing.T) {
+	s := openTemp(t)
+	var n int
+	if err := s.w.QueryRow(`PRAGMA wal_autocheckpoint`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != walAutocheckpoint {
+		t.Errorf("wal_autocheckpoint %d, want %d", n, walAutocheckpoint)
+	}
+}
