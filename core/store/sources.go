@@ -130,6 +130,15 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 		}
 		defer stage.Close()
 		now := formatTime(time.Now())
+		// The short statements run under a context that is never
+		// cancelled: go-sqlite3 runs a statement whose context can be on
+		// a goroutine of its own and waits for it, so each of a batch's
+		// thousands of statements cost the writer's thread a sleep and a
+		// wake-up (Go's src: about 3 s of the process's CPU in futex
+		// calls). The long one, the staged insert, keeps ctx, and a
+		// cancelled ctx still rolls the transaction back between two
+		// short ones (database/sql's Tx watches it).
+		short := context.WithoutCancel(ctx)
 		// What each source's update changed; a replacement's inserts are
 		// counted once the stage is flushed.
 		type change struct {
@@ -141,7 +150,7 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 		for _, u := range batch {
 			src := u.Source
 			if u.Touch {
-				if _, err := tx.ExecContext(ctx, `UPDATE sources SET mtime = ?, size = ?, mined_at = ? WHERE wing = ? AND path = ?`,
+				if _, err := tx.ExecContext(short, `UPDATE sources SET mtime = ?, size = ?, mined_at = ? WHERE wing = ? AND path = ?`,
 					src.Mtime, src.Size, now, src.Wing, src.Path); err != nil {
 					return fmt.Errorf("update source %s: %w", src.Path, err)
 				}
@@ -164,7 +173,7 @@ func (s *Store) ApplySources(ctx context.Context, batch []SourceUpdate) (BatchRe
 				return err
 			}
 			changes = append(changes, c)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted, resume)
+			if _, err := tx.ExecContext(short, `INSERT INTO sources (wing, path, kind, content_hash, mtime, size, drawers, mined_at, redacted, resume)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 				ON CONFLICT (wing, path) DO UPDATE SET kind = excluded.kind, content_hash = excluded.content_hash,
 					mtime = excluded.mtime, size = excluded.size, drawers = excluded.drawers, mined_at = excluded.mined_at,
@@ -215,13 +224,14 @@ func replaceDrawers(ctx context.Context, tx *sql.Tx, stage *stagedDrawers, src S
 			return 0, err
 		}
 	}
+	short := context.WithoutCancel(ctx) // see ApplySources
 	// Both mined kinds: a file can turn from project text into a chat export.
-	old, err := txStrings(ctx, tx, `SELECT id FROM drawers
+	old, err := txStrings(short, tx, `SELECT id FROM drawers
 		WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation') AND purged_at IS NULL`, src.Wing, src.Path)
 	if err != nil {
 		return 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 	}
-	purged, err := txStrings(ctx, tx, `SELECT content_hash FROM drawers
+	purged, err := txStrings(short, tx, `SELECT content_hash FROM drawers
 		WHERE wing = ? AND source = ? AND purged_at IS NOT NULL AND kind IN ('file', 'conversation')`, src.Wing, src.Path)
 	if err != nil {
 		return 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
@@ -248,7 +258,7 @@ func replaceDrawers(ctx context.Context, tx *sql.Tx, stage *stagedDrawers, src S
 		if err := stage.flush(ctx); err != nil {
 			return 0, err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM drawers WHERE id = ?`, id); err != nil {
+		if _, err := tx.ExecContext(short, `DELETE FROM drawers WHERE id = ?`, id); err != nil {
 			return 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 		}
 		removed++

@@ -69,7 +69,8 @@ func (sd *stagedDrawers) Close() error { return sd.st.Close() }
 // add stages d as insertDrawer would insert it.
 func (sd *stagedDrawers) add(ctx context.Context, d Drawer) error {
 	v := drawerValues(d)
-	if _, err := sd.st.ExecContext(ctx, v...); err != nil {
+	// Never cancelled: see ApplySources.
+	if _, err := sd.st.ExecContext(context.WithoutCancel(ctx), v...); err != nil {
 		return fmt.Errorf("stage drawer %s (%s:%d-%d): %w", d.ID, d.Source, d.LineStart, d.LineEnd, err)
 	}
 	sd.n++
