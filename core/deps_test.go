@@ -88,12 +88,14 @@ const layers = `
 	ENGINE, MCPLIB < server/mcp;
 	ENGINE, LSPLIB < server/lsp;
 	ENGINE < server/hook;
-	server/mcp, server/lsp, server/hook, CLILIB, os/exec < cmd/palace;
+	# What the command-line binaries share: the terminal sanitiser.
+	STD < cmd/internal/termsafe;
+	server/mcp, server/lsp, server/hook, cmd/internal/termsafe, CLILIB, os/exec < cmd/palace;
 
 	# The benchmarks: a binary of their own, which palace does not link
 	# (TestProductLinksNoBench); 'palace bench' runs it.
 	ENGINE, MCPLIB, LSPLIB, EMBEDRT, os/exec < cmd/palace-bench/internal/bench;
-	cmd/palace-bench/internal/bench, CLILIB < cmd/palace-bench;
+	cmd/palace-bench/internal/bench, cmd/internal/termsafe, CLILIB < cmd/palace-bench;
 `
 
 // boundary is a rule about who imports one package (or tree), whatever the

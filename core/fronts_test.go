@@ -32,6 +32,7 @@ var frontValues = []struct{ pkg, why string }{
 	{"core/fsx", "path confinement: a server reads a client's files only inside the roots the client gave"},
 	{"aaak", "`palace aaak` checks and decodes the dialect (cmd/palace/aaak.go alone, by the aaak boundary)"},
 	{"server/...", "`palace serve` and `palace hook` start the servers (cmd/palace alone, by the server boundary)"},
+	{"cmd/internal/...", "what the command-line binaries share: the terminal sanitiser"},
 }
 
 // frontViolations lists every module import of a front outside

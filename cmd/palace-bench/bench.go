@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/cmd/palace-bench/internal/bench"
 	"github.com/palace-dev/palace/core/embed"
 	"github.com/palace-dev/palace/core/ops"
@@ -278,7 +279,7 @@ without a budget; --budget alone measures full answers.`,
 				}
 				fmt.Fprintln(out)
 			}
-			fmt.Fprintf(out, "conversations %s\n", strings.Join(termLines(r.Conversations), ", "))
+			fmt.Fprintf(out, "conversations %s\n", strings.Join(termsafe.Lines(r.Conversations), ", "))
 			fmt.Fprintf(out, "questions %d, adversarial excluded %d, no valid evidence %d, scored %d (%.1fs)\n",
 				r.Counts["questions_total"], r.Counts["excluded_adversarial"], r.Counts["excluded_no_evidence"],
 				r.Counts["questions_scored"], r.Seconds)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/cmd/palace-bench/internal/bench"
 	"github.com/palace-dev/palace/core/extract"
 )
@@ -115,7 +116,7 @@ func loopExe(g *globals, exe string) (string, error) {
 
 func printLoopReport(out io.Writer, r *bench.LoopReport) {
 	fmt.Fprintf(out, "bench loop: %d scenarios, %d sessions, %d turns, %d saves (%d refused), %s, %d cores, %.0f s\n",
-		r.Scenarios, r.Sessions, r.Turns, r.Saves, r.SavesFailed, termLine(r.Exe), r.Cores, r.Seconds)
+		r.Scenarios, r.Sessions, r.Turns, r.Saves, r.SavesFailed, termsafe.Line(r.Exe), r.Cores, r.Seconds)
 	row := func(name, value, target string) {
 		fmt.Fprintf(out, "  %-28s %-44s %s\n", name, value, target)
 	}
@@ -143,10 +144,10 @@ func printLoopReport(out io.Writer, r *bench.LoopReport) {
 	row("extraction P / R", fmt.Sprintf("%.2f / %.2f (%d sentences, TP %d FP %d FN %d)", e.Precision, e.Recall, e.Sentences, e.TP, e.FP, e.FN),
 		fmt.Sprintf(">= %.1f / %.1f", e.TargetPrecision, e.TargetRecall))
 	row("SessionStart text", fmt.Sprintf("%.0f chars on average", r.StartChars), "")
-	fmt.Fprintf(out, "  extraction set: %s\n", termLine(e.Set))
+	fmt.Fprintf(out, "  extraction set: %s\n", termsafe.Line(e.Set))
 	fmt.Fprintf(out, "  largest tools:")
 	for _, t := range m.Largest {
-		fmt.Fprintf(out, " %s %d", termLine(t.Name), t.Chars)
+		fmt.Fprintf(out, " %s %d", termsafe.Line(t.Name), t.Chars)
 	}
 	fmt.Fprintln(out)
 	for _, res := range r.Results {
@@ -174,9 +175,9 @@ func printLoopReport(out io.Writer, r *bench.LoopReport) {
 		if len(misses) == 0 {
 			continue
 		}
-		fmt.Fprintf(out, "%s\n", termLine(res.Name))
+		fmt.Fprintf(out, "%s\n", termsafe.Line(res.Name))
 		for _, m := range misses {
-			fmt.Fprintf(out, "    %s\n", termLine(m))
+			fmt.Fprintf(out, "    %s\n", termsafe.Line(m))
 		}
 	}
 }

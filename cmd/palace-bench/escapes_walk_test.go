@@ -4,9 +4,6 @@ package main
 
 import (
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,43 +150,4 @@ func terminalHazard(s string) (string, bool) {
 		i += n
 	}
 	return "", false
-}
-
-// palace-bench's terminal sanitiser is a copy of part of palace's: each
-// function and constant declared in termsafe.go is the same as palace's.
-func TestTermsafeCopy(t *testing.T) {
-	decls := func(name string) map[string]string {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		for _, d := range f.Decls {
-			var id string
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				id = d.Name.Name
-			case *ast.GenDecl:
-				if d.Tok == token.IMPORT {
-					continue
-				}
-				id = string(src[d.Pos()-1 : d.End()-1])
-			}
-			out[id] = string(src[d.Pos()-1 : d.End()-1])
-		}
-		return out
-	}
-	ours, theirs := decls("termsafe.go"), decls("../palace/termsafe.go")
-	if len(ours) < 5 {
-		t.Fatalf("termsafe.go declares %d things: the parse missed them", len(ours))
-	}
-	for id, body := range ours {
-		if theirs[id] != body {
-			t.Errorf("termsafe.go: %s differs from ../palace/termsafe.go's (or is not there): copy it again", id)
-		}
-	}
 }

@@ -23,6 +23,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/input"
 )
 
@@ -41,7 +42,7 @@ func run(ctx context.Context, args []string) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(os.Stderr, "palace-bench:", termText(err.Error()))
+	fmt.Fprintln(os.Stderr, "palace-bench:", termsafe.Text(err.Error()))
 	var ue usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -134,7 +135,7 @@ func printJSON(out io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := out.Write(termJSON(b.Bytes()))
+	_, err := out.Write(termsafe.JSON(b.Bytes()))
 	return err
 }
 

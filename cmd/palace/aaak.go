@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/palace-dev/palace/aaak"
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -47,10 +48,10 @@ tunnels ('palace tunnels') ends in a T: line per room they lead to.`,
 				// The encoder writes no terminal control (aaak SPEC.md,
 				// section 5); the stream still passes the sanitiser like
 				// every output.
-				fmt.Fprintln(out, termText(ops.CompressStream(docs)))
+				fmt.Fprintln(out, termsafe.Text(ops.CompressStream(docs)))
 				for _, d := range docs {
 					fmt.Fprintf(c.ErrOrStderr(), "# %s/%s: %d drawers, %d tokens (raw %d), coverage %.2f, %d sentences lost\n",
-						termLine(d.Wing), termLine(d.Room), d.Drawers, d.Tokens, d.Raw, d.Coverage, len(d.Lost))
+						termsafe.Line(d.Wing), termsafe.Line(d.Room), d.Drawers, d.Tokens, d.Raw, d.Coverage, len(d.Lost))
 				}
 			})
 		},
@@ -93,14 +94,14 @@ func newAAAKCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			name := termLine(a[0])
+			name := termsafe.Line(a[0])
 			if legacy {
 				doc, notes, err := aaak.ParseLegacy(src)
 				if err != nil {
 					return fmt.Errorf("%s: %w", name, err)
 				}
 				for _, n := range notes {
-					fmt.Fprintf(c.OutOrStdout(), "%s:%d: normalised: %s\n", name, n.Line, termLine(n.Message))
+					fmt.Fprintf(c.OutOrStdout(), "%s:%d: normalised: %s\n", name, n.Line, termsafe.Line(n.Message))
 				}
 				fmt.Fprintf(c.OutOrStdout(), "%s: legacy document read: %d zettels\n", name, len(doc.Zettels))
 				return nil
@@ -109,7 +110,7 @@ func newAAAKCmd(g *globals) *cobra.Command {
 			var errs aaak.Errors
 			if errors.As(err, &errs) {
 				for _, e := range errs {
-					fmt.Fprintf(c.OutOrStdout(), "%s:%d:%d: %s: %s\n", name, e.Line, e.Col, e.Rule, termLine(e.Reason))
+					fmt.Fprintf(c.OutOrStdout(), "%s:%d:%d: %s: %s\n", name, e.Line, e.Col, e.Rule, termsafe.Line(e.Reason))
 				}
 				return fmt.Errorf("%s: %d error(s)", name, len(errs))
 			}
@@ -155,7 +156,7 @@ func newAAAKCmd(g *globals) *cobra.Command {
 			}, func(out io.Writer, text string) {
 				// The reader refuses terminal controls, but the names
 				// codes expand to come from the palace's entity map.
-				fmt.Fprintln(out, termText(text))
+				fmt.Fprintln(out, termsafe.Text(text))
 			})
 		},
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -139,7 +140,7 @@ func printAgentChange(out io.Writer, res ops.AgentChange) {
 func printAgent(out io.Writer, prefix string, a ops.Agent) {
 	wing := "the whole palace"
 	if a.Wing != "" {
-		wing = "wing " + termLine(a.Wing)
+		wing = "wing " + termsafe.Line(a.Wing)
 	}
-	fmt.Fprintf(out, "%s%s: %s (%s; diary %s)\n", prefix, termLine(a.Name), termLine(a.Focus), wing, termLine(a.Diary))
+	fmt.Fprintf(out, "%s%s: %s (%s; diary %s)\n", prefix, termsafe.Line(a.Name), termsafe.Line(a.Focus), wing, termsafe.Line(a.Diary))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -40,9 +41,9 @@ as failed. The log rotates at 10 MiB and keeps 5 old files.`,
 					if len(ids) > 100 {
 						ids = ids[:100] + fmt.Sprintf("… (%d ids)", len(e.IDs))
 					}
-					fmt.Fprintf(out, "%s  %-8s %-16s %-8s %s", e.Time.Format("2006-01-02 15:04:05"), termLine(who), termLine(e.Op), termLine(e.Status), termLine(ids))
+					fmt.Fprintf(out, "%s  %-8s %-16s %-8s %s", e.Time.Format("2006-01-02 15:04:05"), termsafe.Line(who), termsafe.Line(e.Op), termsafe.Line(e.Status), termsafe.Line(ids))
 					if e.Error != "" {
-						fmt.Fprintf(out, "  (%s)", termLine(e.Error))
+						fmt.Fprintf(out, "  (%s)", termsafe.Line(e.Error))
 					}
 					fmt.Fprintln(out)
 				}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -50,24 +51,24 @@ it in the same source, for a hit that starts or ends mid-thought.`,
 // neighbours when asked for.
 func printDrawer(out io.Writer, d ops.GetResult) {
 	fmt.Fprintf(out, "id:      %s\nwing:    %s\nroom:    %s\nkind:    %s\nsource:  %s\ncreated: %s\n",
-		termLine(d.ID), termLine(d.Wing), termLine(d.Room), termLine(d.Kind), termLine(d.Citation), d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
+		termsafe.Line(d.ID), termsafe.Line(d.Wing), termsafe.Line(d.Room), termsafe.Line(d.Kind), termsafe.Line(d.Citation), d.CreatedAt.Format("2006-01-02 15:04:05Z07:00"))
 	if d.DeletedAt != nil {
 		fmt.Fprintf(out, "deleted: %s\n", d.DeletedAt.Format("2006-01-02 15:04:05Z07:00"))
 	}
 	printProvenance(out, d.Metadata)
 	for _, n := range d.Before {
-		printDrawerPart(out, "--- before: "+termLine(n.Citation)+"  "+termLine(n.ID), n.Content)
+		printDrawerPart(out, "--- before: "+termsafe.Line(n.Citation)+"  "+termsafe.Line(n.ID), n.Content)
 	}
 	printDrawerPart(out, "---", d.Content)
 	for _, n := range d.After {
-		printDrawerPart(out, "--- after: "+termLine(n.Citation)+"  "+termLine(n.ID), n.Content)
+		printDrawerPart(out, "--- after: "+termsafe.Line(n.Citation)+"  "+termsafe.Line(n.ID), n.Content)
 	}
 }
 
 // printDrawerPart prints a separator line, then content ending in a newline:
 // verbatim but for control characters other than LF and TAB (see termText).
 func printDrawerPart(out io.Writer, sep, content string) {
-	content = termText(content)
+	content = termsafe.Text(content)
 	fmt.Fprintf(out, "%s\n%s", sep, content)
 	if !strings.HasSuffix(content, "\n") {
 		fmt.Fprintln(out)
@@ -90,9 +91,9 @@ func printProvenance(out io.Writer, meta json.RawMessage) {
 		if t := m.Turns; t != nil {
 			turns = fmt.Sprintf(" (turns %d-%d)", t.From, t.To)
 		}
-		fmt.Fprintf(out, "session: %s%s\n", termLine(m.Session), turns)
+		fmt.Fprintf(out, "session: %s%s\n", termsafe.Line(m.Session), turns)
 	}
 	if len(m.Updates) > 0 {
-		fmt.Fprintf(out, "updates: %s\n", termLine(strings.Join(m.Updates, ", ")))
+		fmt.Fprintf(out, "updates: %s\n", termsafe.Line(strings.Join(m.Updates, ", ")))
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -39,7 +40,7 @@ Exit codes: 0 forgotten (now or before), 1 no such drawer or error, 2 bad usage.
 					return
 				}
 				fmt.Fprintf(out, "forgot %s [%s/%s] %s: it left search; 'palace drawer purge %s' erases its content\n",
-					termLine(res.ID), termLine(res.Wing), termLine(res.Room), termLine(res.Citation), termLine(res.ID))
+					termsafe.Line(res.ID), termsafe.Line(res.Wing), termsafe.Line(res.Room), termsafe.Line(res.Citation), termsafe.Line(res.ID))
 			})
 		},
 	}
@@ -83,9 +84,9 @@ Exit codes: 0 purged (now or before), 1 no such drawer or error, 2 bad usage.`,
 					fmt.Fprintf(out, "%s was already purged%s; nothing changed\n", res.ID, whenSuffix(res.PurgedAt))
 					return
 				}
-				fmt.Fprintf(out, "purged %s [%s/%s] %s: its content is erased from the palace\n", termLine(res.ID), termLine(res.Wing), termLine(res.Room), termLine(res.Citation))
+				fmt.Fprintf(out, "purged %s [%s/%s] %s: its content is erased from the palace\n", termsafe.Line(res.ID), termsafe.Line(res.Wing), termsafe.Line(res.Room), termsafe.Line(res.Citation))
 				if res.Notice != "" {
-					fmt.Fprintln(out, "note: "+termLine(res.Notice))
+					fmt.Fprintln(out, "note: "+termsafe.Line(res.Notice))
 				}
 			})
 		},
@@ -116,7 +117,7 @@ Exit codes: 0 done, 1 no such drawer or error, 2 bad usage or not purged.`,
 				return ops.Unpurge(c.Context(), p, req)
 			})
 			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.UnpurgeResult) {
-				fmt.Fprintf(out, "unpurged %s: the next mine of wing %s reads %s again\n", termLine(res.ID), termLine(res.Wing), termLine(res.Source))
+				fmt.Fprintf(out, "unpurged %s: the next mine of wing %s reads %s again\n", termsafe.Line(res.ID), termsafe.Line(res.Wing), termsafe.Line(res.Source))
 			})
 		},
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/server/hook"
@@ -126,11 +127,11 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		out := c.OutOrStdout()
 		var changed, paths []string
 		for _, p := range ps {
-			paths = append(paths, termLine(p.Path))
+			paths = append(paths, termsafe.Line(p.Path))
 			if !p.Changed {
 				continue
 			}
-			changed = append(changed, termLine(p.Path))
+			changed = append(changed, termsafe.Line(p.Path))
 			verb := "create"
 			switch {
 			case p.Old == nil:
@@ -139,9 +140,9 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 			default:
 				verb = "change"
 			}
-			fmt.Fprintf(out, "palace will %s %s:\n%s", verb, termLine(p.Path), termText(p.Diff()))
+			fmt.Fprintf(out, "palace will %s %s:\n%s", verb, termsafe.Line(p.Path), termsafe.Text(p.Diff()))
 			for _, n := range p.Notes {
-				fmt.Fprintln(out, "note:", termLine(n))
+				fmt.Fprintln(out, "note:", termsafe.Line(n))
 			}
 		}
 		if len(changed) == 0 {
@@ -169,9 +170,9 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 				return err
 			}
 			if p.Removes() {
-				fmt.Fprintf(out, "removed %s\n", termLine(p.Path))
+				fmt.Fprintf(out, "removed %s\n", termsafe.Line(p.Path))
 			} else {
-				fmt.Fprintf(out, "wrote %s\n", termLine(p.Path))
+				fmt.Fprintf(out, "wrote %s\n", termsafe.Line(p.Path))
 			}
 		}
 		return nil
@@ -232,7 +233,7 @@ Use the plugin or 'palace hook install', not both: each runs the hooks.`,
 			if err := hook.WriteFiles(dir, files); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.OutOrStdout(), "wrote the Palace plugin marketplace in %s; in Claude Code, type:\n%s", termLine(dir), termText(hook.PluginHelp(dir)))
+			fmt.Fprintf(c.OutOrStdout(), "wrote the Palace plugin marketplace in %s; in Claude Code, type:\n%s", termsafe.Line(dir), termsafe.Text(hook.PluginHelp(dir)))
 			return nil
 		},
 	}
@@ -442,16 +443,16 @@ func runHook(parent context.Context, g *globals, o hook.RunOptions, timeout time
 	}
 	if out.err == nil && status != "timeout" && len(out.res.Answer) > 0 {
 		answer := hook.AgentAnswer(o.Agent, o.Event, out.res.Answer)
-		if _, err := fmt.Fprintf(stdout, "%s\n", termJSON(answer)); err != nil {
+		if _, err := fmt.Fprintf(stdout, "%s\n", termsafe.JSON(answer)); err != nil {
 			out.err = fmt.Errorf("answer the agent: %w", err)
 		}
 	}
 	if out.err != nil {
 		entry.Error = out.err.Error()
-		fmt.Fprintf(stderr, "palace hook: %s (see %s)\n", hookOneLine(out.err.Error()), termLine(filepath.Join(home, "logs", "hook.log")))
+		fmt.Fprintf(stderr, "palace hook: %s (see %s)\n", hookOneLine(out.err.Error()), termsafe.Line(filepath.Join(home, "logs", "hook.log")))
 	}
 	if err := appendHookLog(home, entry); err != nil {
-		fmt.Fprintf(stderr, "palace hook: log: %s\n", termLine(err.Error()))
+		fmt.Fprintf(stderr, "palace hook: log: %s\n", termsafe.Line(err.Error()))
 	}
 }
 
@@ -462,7 +463,7 @@ func hookOneLine(s string) string {
 	if len(s) > 300 {
 		s = s[:300] + "..."
 	}
-	return termLine(s) // after the cut, which may split a rune
+	return termsafe.Line(s) // after the cut, which may split a rune
 }
 
 // hookLogMax is the size at which hook.log is rotated to hook.log.1, so a

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -28,7 +29,7 @@ rooms or add keywords; at every mine the file replaces the wing's taxonomy.`,
 					io.WriteString(out, res.YAML)
 					return
 				}
-				fmt.Fprintf(out, "wrote %s: wing %s, %d rooms\n", termLine(res.Path), termLine(res.Wing), res.Rooms)
+				fmt.Fprintf(out, "wrote %s: wing %s, %d rooms\n", termsafe.Line(res.Path), termsafe.Line(res.Wing), res.Rooms)
 			})
 		},
 	}

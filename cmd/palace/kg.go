@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
@@ -180,7 +181,7 @@ timeline.`,
 			})
 			return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.KGInvalidateResult) {
 				if len(res.Closed) == 0 {
-					fmt.Fprintf(out, "no open fact matches %s %s %s (nothing changed)\n", termLine(req.Subject), termLine(req.Predicate), termLine(req.Object))
+					fmt.Fprintf(out, "no open fact matches %s %s %s (nothing changed)\n", termsafe.Line(req.Subject), termsafe.Line(req.Predicate), termsafe.Line(req.Object))
 				}
 				for _, t := range res.Closed {
 					fmt.Fprintf(out, "closed %s\n", describeFact(t))
@@ -232,7 +233,7 @@ func printKGQuery(out io.Writer, res ops.KGQueryResult) {
 	if res.AsOf != nil {
 		when = "as of " + ops.FormatTime(res.AsOf)
 	}
-	fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", termLine(res.Entity.Name), len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
+	fmt.Fprintf(out, "%s: %d %s (%s, direction %s)\n", termsafe.Line(res.Entity.Name), len(res.Facts), plural(len(res.Facts), "fact", "facts"), when, res.Direction)
 	printKGEntityNotes(out, res.Entity)
 	for _, f := range res.Facts {
 		arrow, mark := "->", " "
@@ -336,7 +337,7 @@ func writeGraphPage(c *cobra.Command, g *globals, entity, file string) error {
 	if err := os.WriteFile(file, []byte(res.HTML), 0o644); err != nil {
 		return fmt.Errorf("kg timeline --html: %w", err)
 	}
-	fmt.Fprintf(c.OutOrStdout(), "wrote %s: %s, %d %s around it, %d %s, %d bytes\n", file, termLine(res.Graph.Entity.Name),
+	fmt.Fprintf(c.OutOrStdout(), "wrote %s: %s, %d %s around it, %d %s, %d bytes\n", file, termsafe.Line(res.Graph.Entity.Name),
 		len(res.Graph.Nodes)-1, plural(len(res.Graph.Nodes)-1, "entity", "entities"), len(res.Graph.Facts),
 		plural(len(res.Graph.Facts), "fact", "facts"), len(res.HTML))
 	return nil
@@ -352,9 +353,9 @@ func newKGStatsCmd(g *globals) *cobra.Command {
 			return readOp(c, g, asJSON, ops.KGStats, func(out io.Writer, res ops.KGStatsResult) {
 				fmt.Fprintf(out, "%d entities, %d facts (%d current, %d expired, %d future)\n",
 					res.Entities, res.Triples, res.Current, res.Expired, res.Future)
-				fmt.Fprintf(out, "functional: %s\n", strings.Join(termLines(res.Functional), ", "))
+				fmt.Fprintf(out, "functional: %s\n", strings.Join(termsafe.Lines(res.Functional), ", "))
 				for _, p := range res.Predicates {
-					fmt.Fprintf(out, "  %-24s %d (%d current, %d expired)\n", termLine(p.Predicate), p.Triples, p.Current, p.Expired)
+					fmt.Fprintf(out, "  %-24s %d (%d current, %d expired)\n", termsafe.Line(p.Predicate), p.Triples, p.Current, p.Expired)
 				}
 				printKGGraphStats(out, res)
 			})
@@ -382,7 +383,7 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 			return ops.Functional(ctx, p, req)
 		}, func(out io.Writer, res ops.FunctionalResult) {
 			for _, p := range res.Functional {
-				fmt.Fprintln(out, termLine(p))
+				fmt.Fprintln(out, termsafe.Line(p))
 			}
 		})
 	}
@@ -415,7 +416,7 @@ lives_in, role, status and owner; changes are stored in the palace.`,
 
 // describeFact is ops.DescribeFact made safe for a terminal: names come
 // from agents and mined text.
-func describeFact(t ops.Fact) string { return termLine(ops.DescribeFact(t)) }
+func describeFact(t ops.Fact) string { return termsafe.Line(ops.DescribeFact(t)) }
 
 // checkGraph lists the graph's contradictions (kg check without a fact);
 // it exits 3 when there is one, as a check of a conflicting fact does.
@@ -438,7 +439,7 @@ func printContradictions(out io.Writer, cs []ops.KGContradiction) {
 		return
 	}
 	for _, k := range cs {
-		fmt.Fprintf(out, "%s %s holds %d values over overlapping dates:\n", termLine(k.Subject), termLine(k.Predicate), len(k.Facts))
+		fmt.Fprintf(out, "%s %s holds %d values over overlapping dates:\n", termsafe.Line(k.Subject), termsafe.Line(k.Predicate), len(k.Facts))
 		for _, t := range k.Facts {
 			mark := " "
 			if t.ID == k.Current.ID {

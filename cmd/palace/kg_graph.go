@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
@@ -73,10 +74,10 @@ func kgPrint[T any](c *cobra.Command, asJSON bool, text func(io.Writer, T), run 
 }
 
 func printKGEntity(out io.Writer, r ops.KGEntityResult) {
-	fmt.Fprintln(out, termLine(r.Name))
+	fmt.Fprintln(out, termsafe.Line(r.Name))
 	fmt.Fprintf(out, "type: %s\n", kgTypeSource(r.EntityInfo))
 	for _, e := range r.Evidence {
-		fmt.Fprintf(out, "  %s [%s]\n", termLine(e.Fact), e.FactID)
+		fmt.Fprintf(out, "  %s [%s]\n", termsafe.Line(e.Fact), e.FactID)
 	}
 	fmt.Fprintf(out, "aliases: %s\n", kgAliasList(r.EntityInfo))
 	fmt.Fprintf(out, "facts: %d as subject, %d as object, %d true now\n", r.Facts.Out, r.Facts.In, r.Facts.Current)
@@ -86,11 +87,11 @@ func printKGEntity(out io.Writer, r ops.KGEntityResult) {
 func kgTypeSource(e ops.EntityInfo) string {
 	switch {
 	case e.Inferred:
-		return fmt.Sprintf("%s (inferred from %d %s)", termLine(e.Type), len(e.Evidence), plural(len(e.Evidence), "fact", "facts"))
+		return fmt.Sprintf("%s (inferred from %d %s)", termsafe.Line(e.Type), len(e.Evidence), plural(len(e.Evidence), "fact", "facts"))
 	case e.Type == ops.KGTypeUnknown:
 		return "unknown (none set, and no fact implies one)"
 	}
-	return termLine(e.Type) + " (set by hand)"
+	return termsafe.Line(e.Type) + " (set by hand)"
 }
 
 func kgAliasList(e ops.EntityInfo) string {
@@ -99,7 +100,7 @@ func kgAliasList(e ops.EntityInfo) string {
 	}
 	names := make([]string, len(e.Aliases))
 	for i, a := range e.Aliases {
-		names[i] = termLine(a.Name)
+		names[i] = termsafe.Line(a.Name)
 	}
 	return strings.Join(names, ", ")
 }
@@ -163,9 +164,9 @@ printed; a cut result says so.`, ops.MaxTraverseDepth),
 // kgTyped is a name with its type, when it has one: "Orion (project)".
 func kgTyped(name, typ string) string {
 	if typ == ops.KGTypeUnknown || typ == "" {
-		return termLine(name)
+		return termsafe.Line(name)
 	}
-	return termLine(name) + " (" + termLine(typ) + ")"
+	return termsafe.Line(name) + " (" + termsafe.Line(typ) + ")"
 }
 
 func printKGTraverse(out io.Writer, r ops.KGTraverseResult) {
@@ -176,7 +177,7 @@ func printKGTraverse(out io.Writer, r ops.KGTraverseResult) {
 	fmt.Fprintf(out, "%s: %d %s, depth %d, %s, direction %s", kgTyped(r.Entity.Name, r.Entity.Type),
 		len(r.Paths), plural(len(r.Paths), "path", "paths"), r.Depth, when, r.Direction)
 	if len(r.Predicates) > 0 {
-		fmt.Fprintf(out, ", predicates %s", strings.Join(termLines(r.Predicates), ", "))
+		fmt.Fprintf(out, ", predicates %s", strings.Join(termsafe.Lines(r.Predicates), ", "))
 	}
 	fmt.Fprintln(out)
 	for i, p := range r.Paths {
@@ -250,7 +251,7 @@ func printKGRm(out io.Writer, r ops.KGRmResult) {
 	}
 	fmt.Fprintf(out, "removed %s\n", describeFact(r.Fact))
 	for _, e := range r.DroppedEntities {
-		fmt.Fprintf(out, "dropped %s: no fact, type or alias is left\n", termLine(e))
+		fmt.Fprintf(out, "dropped %s: no fact, type or alias is left\n", termsafe.Line(e))
 	}
 }
 
@@ -275,7 +276,7 @@ func printKGTimelineAAAK(c *cobra.Command, g *globals, req ops.KGTimelineRequest
 		}
 		// The document is AAAK, every value escaped by the encoder;
 		// termText only guards the terminal.
-		fmt.Fprintln(out, termText(res.AAAK))
+		fmt.Fprintln(out, termsafe.Text(res.AAAK))
 		if res.Truncated {
 			fmt.Fprintf(c.ErrOrStderr(), "(first %d facts; raise --limit for more)\n", res.Facts)
 		}
@@ -287,7 +288,7 @@ func printKGTimelineAAAK(c *cobra.Command, g *globals, req ops.KGTimelineRequest
 func printKGGraphStats(out io.Writer, r ops.KGStatsResult) {
 	types := make([]string, len(r.Types))
 	for i, t := range r.Types {
-		types[i] = fmt.Sprintf("%s %d", termLine(t.Type), t.Entities)
+		types[i] = fmt.Sprintf("%s %d", termsafe.Line(t.Type), t.Entities)
 		if t.Inferred > 0 {
 			types[i] += fmt.Sprintf(" (%d inferred)", t.Inferred)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
@@ -163,7 +164,7 @@ func describeProposal(p ops.Proposal) string {
 	if p.Replaces != "" {
 		s += ", instead of " + p.Replaces
 	}
-	return termLine(s)
+	return termsafe.Line(s)
 }
 
 func printReview(out io.Writer, r ops.KGReviewResult) {
@@ -179,14 +180,14 @@ func printReview(out io.Writer, r ops.KGReviewResult) {
 			fmt.Fprintln(out, "    already known: accepting writes nothing new")
 		}
 		if it.Blocked != "" {
-			fmt.Fprintf(out, "    blocked: %s\n", termLine(it.Blocked))
+			fmt.Fprintf(out, "    blocked: %s\n", termsafe.Line(it.Blocked))
 		}
-		fmt.Fprintf(out, "    \"%s\"  (drawer %s, wing %s)\n", termLine(it.Sentence), termLine(it.SourceDrawer), termLine(it.Wing))
+		fmt.Fprintf(out, "    \"%s\"  (drawer %s, wing %s)\n", termsafe.Line(it.Sentence), termsafe.Line(it.SourceDrawer), termsafe.Line(it.Wing))
 	}
 	for _, d := range r.Decided {
 		switch {
 		case d.Error != "":
-			fmt.Fprintf(out, "left %s: %s\n", d.ID, termLine(d.Error))
+			fmt.Fprintf(out, "left %s: %s\n", d.ID, termsafe.Line(d.Error))
 		case d.Fact != nil:
 			fmt.Fprintf(out, "accepted %s:\n", d.ID)
 			printAddResult(indent{out}, *d.Fact)

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -32,7 +33,7 @@ func run(ctx context.Context, args []string) int {
 	}
 	// Errors can quote stored names and the arguments; lines they break on
 	// purpose are kept.
-	fmt.Fprintln(os.Stderr, "palace:", termText(err.Error()))
+	fmt.Fprintln(os.Stderr, "palace:", termsafe.Text(err.Error()))
 	return exitCode(err)
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -95,12 +96,12 @@ func printMap(out io.Writer, m ops.MapResult) {
 		if last := c.Newest.Format("2006-01-02"); last != span {
 			span += " to " + last
 		}
-		return row{indent + termLine(c.Name), fmt.Sprint(c.Drawers), strings.Join(kinds, ", "), span}
+		return row{indent + termsafe.Line(c.Name), fmt.Sprint(c.Drawers), strings.Join(kinds, ", "), span}
 	}
 	for _, w := range m.Wings {
 		wr := line("", w.MapCounts)
 		if w.Root != "" {
-			wr.span += "  files in " + termLine(w.Root)
+			wr.span += "  files in " + termsafe.Line(w.Root)
 		}
 		rows = append(rows, wr)
 		for _, r := range w.Rooms {
@@ -114,7 +115,7 @@ func printMap(out io.Writer, m ops.MapResult) {
 					rest += pt.Drawers
 					continue
 				}
-				rows = append(rows, row{"    " + termLine(pt.Name), fmt.Sprint(pt.Drawers), pt.Language, ""})
+				rows = append(rows, row{"    " + termsafe.Line(pt.Name), fmt.Sprint(pt.Drawers), pt.Language, ""})
 			}
 			if rest > 0 {
 				rows = append(rows, row{"    …", fmt.Sprint(rest), "", ""})
@@ -135,17 +136,17 @@ func printMap(out io.Writer, m ops.MapResult) {
 			if what == "" {
 				what = strings.Join(t.Keywords, ", ")
 			}
-			fmt.Fprintf(out, "  %s: %s\n", termLine(what), strings.Join(termLines(t.Wings), ", "))
+			fmt.Fprintf(out, "  %s: %s\n", termsafe.Line(what), strings.Join(termsafe.Lines(t.Wings), ", "))
 		}
 	}
 	if len(m.Entities) > 0 {
 		fmt.Fprintln(out, "\nentities")
 		width := 0
 		for _, e := range m.Entities {
-			width = max(width, utf8.RuneCountInString(termLine(e.Name)))
+			width = max(width, utf8.RuneCountInString(termsafe.Line(e.Name)))
 		}
 		for _, e := range m.Entities {
-			fmt.Fprintf(out, "  %-*s  %d %s\n", width, termLine(e.Name), e.Facts, plural(e.Facts, "fact", "facts"))
+			fmt.Fprintf(out, "  %-*s  %d %s\n", width, termsafe.Line(e.Name), e.Facts, plural(e.Facts, "fact", "facts"))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
@@ -119,13 +120,13 @@ or input (nothing written).`,
 // and the facts it proposes.
 func printRemembered(out, errOut io.Writer, res ops.RememberResult, force bool) {
 	if res.Notice != "" {
-		fmt.Fprintln(errOut, "palace: "+termLine(res.Notice))
+		fmt.Fprintln(errOut, "palace: "+termsafe.Line(res.Notice))
 	}
 	printRedacted(out, res.Redacted)
 	if res.Added {
-		fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, termLine(res.Wing), termLine(res.Room))
+		fmt.Fprintf(out, "remembered %s in %s/%s\n", res.ID, termsafe.Line(res.Wing), termsafe.Line(res.Room))
 		for _, u := range res.Updates {
-			fmt.Fprintf(out, "written; it may update %s (differs: %s; %s)\n", u.ID, strings.Join(u.Differs, ", "), termLine(u.Change()))
+			fmt.Fprintf(out, "written; it may update %s (differs: %s; %s)\n", u.ID, strings.Join(u.Differs, ", "), termsafe.Line(u.Change()))
 			printMatch(out, u.Match)
 		}
 		switch {
@@ -141,7 +142,7 @@ func printRemembered(out, errOut io.Writer, res ops.RememberResult, force bool) 
 		if res.Duplicates[0].Kind != "exact" {
 			what = "something close to this note"
 		}
-		fmt.Fprintf(out, "not written: wing %s already holds %s (use --force to add it anyway):\n", termLine(res.Wing), what)
+		fmt.Fprintf(out, "not written: wing %s already holds %s (use --force to add it anyway):\n", termsafe.Line(res.Wing), what)
 	}
 	for _, m := range res.Duplicates {
 		printMatch(out, m)
@@ -156,7 +157,7 @@ func printMatch(out io.Writer, m ops.NoteMatch) {
 	if m.Kind != "exact" {
 		how = fmt.Sprintf("near %.2f (%s)", m.Similarity, m.Method)
 	}
-	fmt.Fprintf(out, "  %s  %s  [%s/%s] %s\n    %s\n", how, termLine(m.ID), termLine(m.Wing), termLine(m.Room), termLine(m.Citation), termLine(m.Preview))
+	fmt.Fprintf(out, "  %s  %s  [%s/%s] %s\n    %s\n", how, termsafe.Line(m.ID), termsafe.Line(m.Wing), termsafe.Line(m.Room), termsafe.Line(m.Citation), termsafe.Line(m.Preview))
 }
 
 func newDiaryCmd(g *globals) *cobra.Command {
@@ -204,7 +205,7 @@ func newDiaryWriteCmd(g *globals) *cobra.Command {
 				if !res.Added {
 					verb = "already written:"
 				}
-				fmt.Fprintf(out, "%s %s to %s/%s at %s\n", verb, termLine(res.ID), termLine(res.Wing), termLine(res.Topic), res.At.Format("2006-01-02T15:04:05Z"))
+				fmt.Fprintf(out, "%s %s to %s/%s at %s\n", verb, termsafe.Line(res.ID), termsafe.Line(res.Wing), termsafe.Line(res.Topic), res.At.Format("2006-01-02T15:04:05Z"))
 				printProposed(out, res.Proposed)
 			})
 		},
@@ -245,15 +246,15 @@ func newDiaryReadCmd(g *globals) *cobra.Command {
 			})
 			return finish(c, asJSON, res, input.Rename(err, flagNames), func(out io.Writer, res ops.DiaryReadResult) {
 				if len(res.Entries) == 0 {
-					fmt.Fprintf(out, "no diary entries for %s\n", termLine(res.AgentID))
+					fmt.Fprintf(out, "no diary entries for %s\n", termsafe.Line(res.AgentID))
 					return
 				}
 				if res.More {
 					fmt.Fprintf(out, "(older entries not shown; raise --last)\n")
 				}
 				for _, e := range res.Entries {
-					fmt.Fprintf(out, "%s  [%s/%s]  %s\n", e.At.Format("2006-01-02 15:04:05Z"), termLine(e.Wing), termLine(e.Topic), termLine(e.ID))
-					fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(termText(e.Text), "\n", "\n  "))
+					fmt.Fprintf(out, "%s  [%s/%s]  %s\n", e.At.Format("2006-01-02 15:04:05Z"), termsafe.Line(e.Wing), termsafe.Line(e.Topic), termsafe.Line(e.ID))
+					fmt.Fprintf(out, "  %s\n", strings.ReplaceAll(termsafe.Text(e.Text), "\n", "\n  "))
 				}
 			})
 		},

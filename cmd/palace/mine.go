@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/ops"
 )
@@ -123,7 +124,7 @@ func mineOverride(err error) error {
 }
 
 func printSummary(w io.Writer, s *ops.MineSummary) {
-	fmt.Fprintf(w, "wing %s <- %s\n", termLine(s.Wing), termLine(s.Root))
+	fmt.Fprintf(w, "wing %s <- %s\n", termsafe.Line(s.Wing), termsafe.Line(s.Root))
 	fmt.Fprintf(w, "files: %d seen, %d mined, %d unchanged\n", s.FilesSeen, s.FilesMined, s.FilesUnchanged)
 	reasons := make([]string, 0, len(s.SkippedBy))
 	for r := range s.SkippedBy {
@@ -138,13 +139,13 @@ func printSummary(w io.Writer, s *ops.MineSummary) {
 		switch k.Reason {
 		case ops.SkipUnreadable, ops.SkipInvalidUTF8, ops.SkipTooLarge:
 			if shown < 10 {
-				fmt.Fprintf(w, "  %s: %s (%s)\n", k.Reason, termLine(k.Path), termLine(k.Detail))
+				fmt.Fprintf(w, "  %s: %s (%s)\n", k.Reason, termsafe.Line(k.Path), termsafe.Line(k.Detail))
 			}
 			shown++
 		}
 	}
 	for _, e := range s.Errors {
-		fmt.Fprintf(w, "error: %s: %s\n", termLine(e.Path), termLine(e.Detail))
+		fmt.Fprintf(w, "error: %s: %s\n", termsafe.Line(e.Path), termsafe.Line(e.Detail))
 	}
 	if shown > 10 {
 		fmt.Fprintf(w, "  ... and %d more (see --json)\n", shown-10)
@@ -182,6 +183,6 @@ func printRedactions(w io.Writer, s *ops.MineSummary) {
 			fmt.Fprintf(w, "  ... and %d more (see --json)\n", len(s.Redactions)-10)
 			break
 		}
-		fmt.Fprintf(w, "  %s: %s:%d\n", r.Kind, termLine(r.Path), r.Line)
+		fmt.Fprintf(w, "  %s: %s:%d\n", r.Kind, termsafe.Line(r.Path), r.Line)
 	}
 }

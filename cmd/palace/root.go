@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/palace"
 )
 
@@ -139,7 +140,7 @@ func printJSON(out io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := out.Write(termJSON(b.Bytes()))
+	_, err := out.Write(termsafe.JSON(b.Bytes()))
 	return err
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
@@ -133,17 +134,17 @@ func printSearch(out, errOut io.Writer, res ops.SearchResult, query string, verb
 		notice = strings.TrimSpace(strings.TrimPrefix(notice, res.LexicalOnly))
 	}
 	if notice != "" {
-		fmt.Fprintln(errOut, termLine(notice))
+		fmt.Fprintln(errOut, termsafe.Line(notice))
 	}
 	if res.Route.Applied || res.Route.Room != "" {
-		fmt.Fprintln(out, "route:", termLine(res.Route.String()))
+		fmt.Fprintln(out, "route:", termsafe.Line(res.Route.String()))
 	}
 	open, close := "[", "]"
 	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		open, close = "\x1b[1m", "\x1b[0m"
 	}
 	for _, f := range res.Facets {
-		fmt.Fprintf(out, "asked about %s: %s\n", termLine(f.About), termLine(f.Query))
+		fmt.Fprintf(out, "asked about %s: %s\n", termsafe.Line(f.About), termsafe.Line(f.Query))
 	}
 	if len(res.Hits) == 0 && res.Omitted == 0 {
 		fmt.Fprintf(out, "no drawers match %q\n", query)
@@ -155,26 +156,26 @@ func printSearch(out, errOut io.Writer, res ops.SearchResult, query string, verb
 		}
 		also := ""
 		if len(h.AlsoIn) > 0 {
-			also = "  also in " + strings.Join(termLines(h.AlsoIn), ", ")
+			also = "  also in " + strings.Join(termsafe.Lines(h.AlsoIn), ", ")
 		}
 		kind := h.Kind
 		if h.Lang != "" {
 			kind += " " + h.Lang
 		}
-		fmt.Fprintf(out, "%d. %s  [%s/%s] %s%s  score %.2f  %s%s\n", i+1, termLine(h.Citation), termLine(h.Wing), termLine(h.Room), termLine(kind), when, h.Score, termLine(h.ID), also)
+		fmt.Fprintf(out, "%d. %s  [%s/%s] %s%s  score %.2f  %s%s\n", i+1, termsafe.Line(h.Citation), termsafe.Line(h.Wing), termsafe.Line(h.Room), termsafe.Line(kind), when, h.Score, termsafe.Line(h.ID), also)
 		if len(h.Ranges) > 0 {
 			fmt.Fprintf(out, "   lines %s\n", lineRanges(h.Ranges))
 		}
 		// Escaped before the marks become bold, which are the only
 		// escapes written.
-		snippet := termLine(strings.Join(strings.Fields(h.Snippet), " "))
+		snippet := termsafe.Line(strings.Join(strings.Fields(h.Snippet), " "))
 		fmt.Fprintf(out, "   %s\n", remark(snippet, open, close))
 		if h.Why != "" {
-			fmt.Fprintf(out, "   why: %s\n", termLine(h.Why))
+			fmt.Fprintf(out, "   why: %s\n", termsafe.Line(h.Why))
 		}
 	}
 	if res.Note != "" {
-		fmt.Fprintln(out, termLine(res.Note))
+		fmt.Fprintln(out, termsafe.Line(res.Note))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -33,27 +34,27 @@ nothing is written.`,
 			res, err := ops.Split(ops.SplitRequest{Path: a[0], Out: outDir})
 			out := c.OutOrStdout()
 			for _, e := range res.Earlier {
-				fmt.Fprintf(out, "%s: a piece of an earlier split; left alone\n", termLine(e))
+				fmt.Fprintf(out, "%s: a piece of an earlier split; left alone\n", termsafe.Line(e))
 			}
 			if err != nil {
 				return flagError(c, err)
 			}
 			if res.Folder && len(res.Transcripts) == 0 {
-				fmt.Fprintf(out, "%s holds no transcripts to split (*.txt, *.md, *.markdown, *.text or extension-less files)\n", termLine(a[0]))
+				fmt.Fprintf(out, "%s holds no transcripts to split (*.txt, *.md, *.markdown, *.text or extension-less files)\n", termsafe.Line(a[0]))
 			}
 			for _, t := range res.Transcripts {
 				switch {
 				case res.Folder && len(t.Pieces) == 0:
-					fmt.Fprintf(out, "%s: one session; nothing to split\n", termLine(t.Source))
+					fmt.Fprintf(out, "%s: one session; nothing to split\n", termsafe.Line(t.Source))
 				case res.Folder:
-					fmt.Fprintf(out, "%s: %d sessions\n", termLine(t.Source), len(t.Pieces))
+					fmt.Fprintf(out, "%s: %d sessions\n", termsafe.Line(t.Source), len(t.Pieces))
 					for _, n := range t.Pieces {
-						fmt.Fprintf(out, "  %s\n", termLine(n))
+						fmt.Fprintf(out, "  %s\n", termsafe.Line(n))
 					}
 				case len(t.Pieces) == 0:
-					fmt.Fprintf(out, "%s holds one session; nothing to split\n", termLine(t.Source))
+					fmt.Fprintf(out, "%s holds one session; nothing to split\n", termsafe.Line(t.Source))
 				default:
-					fmt.Fprintln(out, strings.Join(termLines(t.Pieces), "\n"))
+					fmt.Fprintln(out, strings.Join(termsafe.Lines(t.Pieces), "\n"))
 				}
 			}
 			return nil

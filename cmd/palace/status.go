@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -30,10 +31,10 @@ func newStatusCmd(g *globals) *cobra.Command {
 // printStatus prints the status as text.
 func printStatus(out io.Writer, s ops.StatusResult) {
 	e := s.Embedding
-	fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", termLine(s.Database), s.SchemaVersion, float64(s.DBBytes)/1e6)
+	fmt.Fprintf(out, "palace %s (schema v%d, %.1f MB)\n", termsafe.Line(s.Database), s.SchemaVersion, float64(s.DBBytes)/1e6)
 	fmt.Fprintf(out, "%d %s (%d deleted), %d %s\n", s.Drawers, plural(s.Drawers, "drawer", "drawers"), s.Deleted,
 		s.Sources, plural(s.Sources, "source", "sources"))
-	fmt.Fprintf(out, "embeddings: %s (%s); %s\n", termLine(e.Backend), termLine(e.Reason), vectorsLine(s))
+	fmt.Fprintf(out, "embeddings: %s (%s); %s\n", termsafe.Line(e.Backend), termsafe.Line(e.Reason), vectorsLine(s))
 	if len(s.Agents) > 0 {
 		fmt.Fprintln(out, "agents:")
 		for _, a := range s.Agents {
@@ -44,9 +45,9 @@ func printStatus(out io.Writer, s ops.StatusResult) {
 	for _, r := range s.Rooms {
 		if r.Wing != wing {
 			wing = r.Wing
-			fmt.Fprintf(out, "wing %s\n", termLine(wing))
+			fmt.Fprintf(out, "wing %s\n", termsafe.Line(wing))
 		}
-		fmt.Fprintf(out, "  %-24s %d\n", termLine(r.Room), r.Drawers)
+		fmt.Fprintf(out, "  %-24s %d\n", termsafe.Line(r.Room), r.Drawers)
 	}
 }
 

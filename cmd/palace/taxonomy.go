@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -91,13 +92,13 @@ func newTaxonomyListCmd(g *globals) *cobra.Command {
 func printRoom(out io.Writer, prefix string, r ops.Room) {
 	name := ""
 	if r.DisplayName != "" {
-		name = fmt.Sprintf(" (%s)", termLine(r.DisplayName))
+		name = fmt.Sprintf(" (%s)", termsafe.Line(r.DisplayName))
 	}
 	kw := "no keywords"
 	if len(r.Keywords) > 0 {
-		kw = "keywords: " + strings.Join(termLines(r.Keywords), ", ")
+		kw = "keywords: " + strings.Join(termsafe.Lines(r.Keywords), ", ")
 	}
-	fmt.Fprintf(out, "%s%s/%s%s  %s\n", prefix, termLine(r.Wing), termLine(r.Room), name, kw)
+	fmt.Fprintf(out, "%s%s/%s%s  %s\n", prefix, termsafe.Line(r.Wing), termsafe.Line(r.Room), name, kw)
 }
 
 func newTaxonomySetCmd(g *globals) *cobra.Command {
@@ -207,7 +208,7 @@ find anything (a search that finds nothing there runs without the route).`,
 				return ops.TaxonomyRoute(c.Context(), p, req)
 			})
 			return finishAsIs(c, asJSON, r, err, func(out io.Writer, r ops.Route) {
-				fmt.Fprintln(out, termLine(r.String()))
+				fmt.Fprintln(out, termsafe.Line(r.String()))
 			})
 		},
 	}
@@ -220,15 +221,15 @@ find anything (a search that finds nothing there runs without the route).`,
 // either form), then the room as changed.
 func printChange(c *cobra.Command, res ops.TaxonomyChange, err error, asJSON bool) error {
 	if err == nil && res.Warning != "" {
-		fmt.Fprintln(c.ErrOrStderr(), "palace: warning:", termLine(res.Warning))
+		fmt.Fprintln(c.ErrOrStderr(), "palace: warning:", termsafe.Line(res.Warning))
 	}
 	return finishAsIs(c, asJSON, res, err, func(out io.Writer, res ops.TaxonomyChange) {
 		printRoom(out, res.Action+" ", res.Room)
 		if res.PalaceYAML != "" {
-			fmt.Fprintf(out, "wrote %s\n", termLine(res.PalaceYAML))
+			fmt.Fprintf(out, "wrote %s\n", termsafe.Line(res.PalaceYAML))
 		}
 		if len(res.Dropped) > 0 {
-			fmt.Fprintf(out, "dropped from the palace, not being in palace.yaml: %s\n", strings.Join(termLines(res.Dropped), ", "))
+			fmt.Fprintf(out, "dropped from the palace, not being in palace.yaml: %s\n", strings.Join(termsafe.Lines(res.Dropped), ", "))
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 )
 
 func TestTermLineAndText(t *testing.T) {
@@ -22,11 +24,11 @@ func TestTermLineAndText(t *testing.T) {
 		{`C:\path\x1b stays`, `C:\path\x1b stays`, `C:\path\x1b stays`},
 	}
 	for _, c := range cases {
-		if got := termLine(c.in); got != c.line {
-			t.Errorf("termLine(%q) = %q, want %q", c.in, got, c.line)
+		if got := termsafe.Line(c.in); got != c.line {
+			t.Errorf("termsafe.Line(%q) = %q, want %q", c.in, got, c.line)
 		}
-		if got := termText(c.in); got != c.text {
-			t.Errorf("termText(%q) = %q, want %q", c.in, got, c.text)
+		if got := termsafe.Text(c.in); got != c.text {
+			t.Errorf("termsafe.Text(%q) = %q, want %q", c.in, got, c.text)
 		}
 	}
 }
@@ -153,7 +155,7 @@ func TestTermJSON(t *testing.T) {
 	if _, bad := terminalHazard(string(raw)); !bad {
 		t.Fatal("encoding/json escaped everything itself; termJSON has nothing to do")
 	}
-	got := termJSON(raw)
+	got := termsafe.JSON(raw)
 	if where, bad := terminalHazard(string(got)); bad {
 		t.Errorf("termJSON left a raw %s:\n%s", where, got)
 	}
@@ -162,7 +164,7 @@ func TestTermJSON(t *testing.T) {
 		t.Errorf("termJSON changed the values: %v %q", err, back)
 	}
 	plain := []byte(`{"a": "plain ünï"}`)
-	if out := termJSON(plain); &out[0] != &plain[0] {
+	if out := termsafe.JSON(plain); &out[0] != &plain[0] {
 		t.Error("termJSON copied JSON that needed no escape")
 	}
 
@@ -170,13 +172,13 @@ func TestTermJSON(t *testing.T) {
 	// included, the result is the same.
 	for size := 1; size <= 4; size++ {
 		var b strings.Builder
-		w := &termJSONWriter{w: &b}
+		w := termsafe.NewJSONWriter(&b)
 		for i := 0; i < len(raw); i += size {
 			if _, err := w.Write(raw[i:min(i+size, len(raw))]); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := w.flush(); err != nil {
+		if err := w.Flush(); err != nil {
 			t.Fatal(err)
 		}
 		if b.String() != string(got) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -30,12 +31,12 @@ row is written, the skipped ones are listed on stderr (table, rowids and the
 drawer ids the id index still names), and the exit code is 1.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(c *cobra.Command, _ []string) error {
-			out := &termJSONWriter{w: c.OutOrStdout()}
+			out := termsafe.NewJSONWriter(c.OutOrStdout())
 			res, err := readPalace(g, func(p *palace.Palace) (ops.ExportResult, error) {
 				return ops.Export(c.Context(), p, r, out)
 			})
 			if err == nil {
-				err = out.flush()
+				err = out.Flush()
 			}
 			if err != nil {
 				return err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -67,15 +68,15 @@ name. 'palace compress' writes a room's tunnels as T: lines.`, ops.MinSharedKeyw
 // with its drawers, the names padded to one column.
 func printTunnel(out io.Writer, t ops.Tunnel) {
 	if t.Kind == ops.TunnelByName {
-		fmt.Fprintf(out, "%s: the same name in %d wings\n", termLine(t.Room), len(t.Sides))
+		fmt.Fprintf(out, "%s: the same name in %d wings\n", termsafe.Line(t.Room), len(t.Sides))
 	} else {
-		fmt.Fprintf(out, "%s ~ %s: shared keywords %s (overlap %.2f)\n", termLine(t.Sides[0].Room), termLine(t.Sides[1].Room),
-			strings.Join(termLines(t.Keywords), ", "), t.Overlap)
+		fmt.Fprintf(out, "%s ~ %s: shared keywords %s (overlap %.2f)\n", termsafe.Line(t.Sides[0].Room), termsafe.Line(t.Sides[1].Room),
+			strings.Join(termsafe.Lines(t.Keywords), ", "), t.Overlap)
 	}
 	names := make([]string, len(t.Sides))
 	width := 0
 	for i, s := range t.Sides {
-		names[i] = termLine(s.Wing) + "/" + termLine(s.Room)
+		names[i] = termsafe.Line(s.Wing) + "/" + termsafe.Line(s.Room)
 		width = max(width, utf8.RuneCountInString(names[i])) // fmt pads by runes
 	}
 	for i, s := range t.Sides {

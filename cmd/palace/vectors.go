@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -94,10 +95,10 @@ there were no vectors. The first line (--json: "finder") names the finder.`,
 				case ops.FinderVector:
 					fmt.Fprintln(out, "finder: vector (cosine of embeddings)")
 				default:
-					fmt.Fprintf(out, "finder: lexical (cosine of content-word sets; %s)\n", termLine(res.Notice))
+					fmt.Fprintf(out, "finder: lexical (cosine of content-word sets; %s)\n", termsafe.Line(res.Notice))
 				}
 				for _, n := range res.Near {
-					fmt.Fprintf(out, "%.3f  %s  [%s/%s]  %s\n", n.Similarity, termLine(n.Citation), termLine(n.Wing), termLine(n.Room), termLine(n.ID))
+					fmt.Fprintf(out, "%.3f  %s  [%s/%s]  %s\n", n.Similarity, termsafe.Line(n.Citation), termsafe.Line(n.Wing), termsafe.Line(n.Room), termsafe.Line(n.ID))
 				}
 			})
 		},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -93,7 +94,7 @@ count.`,
 				}
 				// The text quotes drawers verbatim: its own line breaks and
 				// tabs stay, other control characters are escaped.
-				io.WriteString(out, termText(res.Text)+"\n")
+				io.WriteString(out, termsafe.Text(res.Text)+"\n")
 			})
 		},
 	}

@@ -1,4 +1,7 @@
-package main
+// Package termsafe is the one terminal sanitiser of the command-line
+// binaries (palace, palace-bench): what they print of stored text, names and
+// arguments never carries a control a terminal would act on.
+package termsafe
 
 import (
 	"fmt"
@@ -10,28 +13,28 @@ import (
 // Stored text comes from files, transcripts and agents Palace does not
 // control: a file name or a line holding ESC ] 52 writes the clipboard, ESC [
 // 2 J clears the screen, a CR or LF forges an output line. Human output
-// passes every stored string through termLine (one-line fields: names,
-// citations, ids, snippets) or termText (verbatim content, where LF and TAB
+// passes every stored string through Line (one-line fields: names,
+// citations, ids, snippets) or Text (verbatim content, where LF and TAB
 // are the text's own). JSON output (--json, export) stays exact: it passes
-// through termJSON, which writes as \u escapes the characters encoding/json
+// through JSON, which writes as \u escapes the characters encoding/json
 // leaves raw.
 
-// termLine renders s for one line of terminal output: every control
+// Line renders s for one line of terminal output: every control
 // character (C0, DEL, C1), including CR, LF and TAB, the Unicode bidi
 // overrides and line separators, and each byte of invalid UTF-8 is shown as
 // a visible escape (\n, \x1b, \u202e, \xff).
-func termLine(s string) string { return termEscape(s, false) }
+func Line(s string) string { return escape(s, false) }
 
-// termText renders multi-line content for a terminal: LF and TAB are kept,
-// everything termLine escapes otherwise is escaped (CR too, since it
+// Text renders multi-line content for a terminal: LF and TAB are kept,
+// everything Line escapes otherwise is escaped (CR too, since it
 // overwrites the line already printed).
-func termText(s string) string { return termEscape(s, true) }
+func Text(s string) string { return escape(s, true) }
 
-func termEscape(s string, multiline bool) string {
+func escape(s string, multiline bool) string {
 	i := 0
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if termUnsafe(r, n, multiline) {
+		if unsafe(r, n, multiline) {
 			break
 		}
 		i += n
@@ -45,7 +48,7 @@ func termEscape(s string, multiline bool) string {
 	for i < len(s) {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case !termUnsafe(r, n, multiline):
+		case !unsafe(r, n, multiline):
 			b.WriteString(s[i : i+n])
 		case r == utf8.RuneError && n == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
@@ -65,8 +68,8 @@ func termEscape(s string, multiline bool) string {
 	return b.String()
 }
 
-// termUnsafe reports whether the rune r (n bytes long) must be escaped.
-func termUnsafe(r rune, n int, multiline bool) bool {
+// unsafe reports whether the rune r (n bytes long) must be escaped.
+func unsafe(r rune, n int, multiline bool) bool {
 	switch {
 	case r == utf8.RuneError && n == 1: // invalid UTF-8 (a lone 0x9b is CSI on some terminals)
 		return true
@@ -84,22 +87,22 @@ func termUnsafe(r rune, n int, multiline bool) bool {
 	return false
 }
 
-// termLines applies termLine to each string of ss.
-func termLines(ss []string) []string {
+// Lines applies Line to each string of ss.
+func Lines(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = termLine(s)
+		out[i] = Line(s)
 	}
 	return out
 }
 
-// termJSON escapes, in JSON text, what encoding/json writes raw and a
+// JSON escapes, in JSON text, what encoding/json writes raw and a
 // terminal would act on: DEL, the C1 controls (U+009B is CSI) and the bidi
 // controls (encoding/json escapes the C0 controls, U+2028 and U+2029
 // itself). In JSON text these can only stand inside a string, where a \u
 // escape means the same character, so the output decodes to the same
 // values. b is returned as it is when nothing needs escaping.
-func termJSON(b []byte) []byte {
+func JSON(b []byte) []byte {
 	var out []byte
 	last := 0
 	for i := 0; i < len(b); {
@@ -110,7 +113,7 @@ func termJSON(b []byte) []byte {
 		r, n := utf8.DecodeRune(b[i:])
 		// Invalid UTF-8 is left alone: a \x escape is not JSON, and
 		// encoding/json never writes it.
-		if (r != utf8.RuneError || n > 1) && termUnsafe(r, n, true) {
+		if (r != utf8.RuneError || n > 1) && unsafe(r, n, true) {
 			out = append(out, b[last:i]...)
 			out = fmt.Appendf(out, `\u%04x`, r)
 			last = i + n
@@ -123,15 +126,18 @@ func termJSON(b []byte) []byte {
 	return append(out, b[last:]...)
 }
 
-// termJSONWriter passes JSON written in pieces (an export, through a
-// bufio.Writer) through termJSON. A character cut between two writes is
+// JSONWriter passes JSON written in pieces (an export, through a
+// bufio.Writer) through JSON. A character cut between two writes is
 // held back until its rest arrives; flush writes what is left.
-type termJSONWriter struct {
+type JSONWriter struct {
 	w    io.Writer
 	tail []byte
 }
 
-func (t *termJSONWriter) Write(p []byte) (int, error) {
+// NewJSONWriter writes to w through JSON.
+func NewJSONWriter(w io.Writer) *JSONWriter { return &JSONWriter{w: w} }
+
+func (t *JSONWriter) Write(p []byte) (int, error) {
 	b := append(t.tail, p...)
 	keep := 0
 	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
@@ -143,15 +149,15 @@ func (t *termJSONWriter) Write(p []byte) (int, error) {
 		}
 	}
 	t.tail = append([]byte(nil), b[len(b)-keep:]...)
-	if _, err := t.w.Write(termJSON(b[:len(b)-keep])); err != nil {
+	if _, err := t.w.Write(JSON(b[:len(b)-keep])); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
-// flush writes the bytes held back: none, unless the JSON ended inside a
+// Flush writes the bytes held back: none, unless the JSON ended inside a
 // character.
-func (t *termJSONWriter) flush() error {
+func (t *JSONWriter) Flush() error {
 	if len(t.tail) == 0 {
 		return nil
 	}
