@@ -68,7 +68,7 @@ time and peak memory, both medians, and their ratios.`,
 				return err
 			}
 			if asJSON {
-				return printJSON(out, r)
+				return termsafe.WriteJSON(out, r)
 			}
 			fmt.Fprintf(out, "bench mine %s (%d cores)\n", r.Dir, r.Cores)
 			for _, p := range []struct {
@@ -190,7 +190,7 @@ func benchMineAgainst(c *cobra.Command, g *globals, out io.Writer, dir, against 
 		return err
 	}
 	if asJSON {
-		return printJSON(out, r)
+		return termsafe.WriteJSON(out, r)
 	}
 	fmt.Fprintf(out, "bench mine %s: cold mines, %d rounds, alternating\n", r.Dir, rounds)
 	for _, run := range r.Runs {
@@ -260,7 +260,7 @@ without a budget; --budget alone measures full answers.`,
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, r)
+				return termsafe.WriteJSON(out, r)
 			}
 			cats := make([]string, 0, len(r.ByCategory))
 			for k := range r.ByCategory {
@@ -331,7 +331,7 @@ R_any@10, R_all@10 and MRR@10 for both.`,
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, r)
+				return termsafe.WriteJSON(out, r)
 			}
 			fmt.Fprintf(out, "bench code %s at %.12s: %d queries, %d files mined (%d drawers), %d reference chunks\n",
 				r.Repo, r.Head, r.Queries, r.Files, r.Drawers, r.RefChunks)
@@ -382,7 +382,7 @@ definition's drawer is the first row (first) and among the first three
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, r)
+				return termsafe.WriteJSON(out, r)
 			}
 			fmt.Fprintf(out, "bench relevant %s: %d files mined (%d drawers), %d eligible calls (%d Go calls of another package left out), %d asked\n",
 				r.Repo, r.Files, r.Drawers, r.Eligible, r.OtherPackage, r.Calls)
@@ -458,7 +458,7 @@ everything else. Progress goes to stderr.`,
 			r.Generated = generated
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, r)
+				return termsafe.WriteJSON(out, r)
 			}
 			printEmbedReport(out, r)
 			return nil
@@ -535,7 +535,7 @@ one untimed pass.`,
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, r)
+				return termsafe.WriteJSON(out, r)
 			}
 			printVectorsReport(out, r)
 			return nil

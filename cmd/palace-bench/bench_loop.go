@@ -84,7 +84,7 @@ and the misses of each scenario. --exe BIN drives another palace binary
 				return err
 			}
 			if asJSON {
-				return printJSON(c.OutOrStdout(), r)
+				return termsafe.WriteJSON(c.OutOrStdout(), r)
 			}
 			printLoopReport(c.OutOrStdout(), r)
 			return nil

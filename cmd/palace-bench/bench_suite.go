@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/cmd/palace-bench/internal/bench"
 	"github.com/palace-dev/palace/core/embed"
 )
@@ -121,7 +122,7 @@ unavailable. With default sizes the suite takes a few minutes.`,
 			}
 			out := c.OutOrStdout()
 			if asJSON {
-				return printJSON(out, r)
+				return termsafe.WriteJSON(out, r)
 			}
 			printSuite(out, r)
 			return nil

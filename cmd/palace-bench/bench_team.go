@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/cmd/palace-bench/internal/bench"
 )
 
@@ -47,7 +48,7 @@ It ends with the team database's size and the log's bytes per operation.`,
 				return err
 			}
 			if asJSON {
-				return printJSON(c.OutOrStdout(), r)
+				return termsafe.WriteJSON(c.OutOrStdout(), r)
 			}
 			printTeamReport(c.OutOrStdout(), r)
 			return nil

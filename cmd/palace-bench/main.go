@@ -9,12 +9,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -123,19 +120,6 @@ func inputErr(err error) error {
 	if errors.Is(err, input.ErrInvalid) {
 		return usageError{err}
 	}
-	return err
-}
-
-// printJSON writes v as indented JSON, escaped for a terminal as palace's
-// --json output is.
-func printJSON(out io.Writer, v any) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := out.Write(termsafe.JSON(b.Bytes()))
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/ops"
 	"github.com/palace-dev/palace/core/palace"
 )
@@ -33,7 +34,7 @@ func finishAsIs[T any](c *cobra.Command, asJSON bool, res T, err error, text fun
 	}
 	out := c.OutOrStdout()
 	if asJSON {
-		if perr := printJSON(out, res); perr != nil {
+		if perr := termsafe.WriteJSON(out, res); perr != nil {
 			return perr
 		}
 	} else {

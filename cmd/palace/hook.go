@@ -119,10 +119,7 @@ func newHookInstallCmd(g *globals, install bool) *cobra.Command {
 		}
 		ps, err := plan(o)
 		if err != nil {
-			if errors.Is(err, hook.ErrInvalid) {
-				return usageError{err}
-			}
-			return err
+			return flagError(c, err)
 		}
 		out := c.OutOrStdout()
 		var changed, paths []string
@@ -225,10 +222,7 @@ Use the plugin or 'palace hook install', not both: each runs the hooks.`,
 			}
 			files, err := hook.Plugin(o)
 			if err != nil {
-				if errors.Is(err, hook.ErrInvalid) {
-					return usageError{err}
-				}
-				return err
+				return flagError(c, err)
 			}
 			if err := hook.WriteFiles(dir, files); err != nil {
 				return err
@@ -284,14 +278,8 @@ func installOptions(g *globals, agent, scope, dir string) (hook.InstallOptions, 
 			return hook.InstallOptions{}, fmt.Errorf("current folder: %w", err)
 		}
 	}
-	switch scope {
-	case hook.ScopeUser, hook.ScopeProject:
-	default:
-		return hook.InstallOptions{}, usageError{fmt.Errorf("--scope %q: want user or project", scope)}
-	}
-	if !hook.IsAgent(agent) {
-		return hook.InstallOptions{}, usageError{fmt.Errorf("agent %q: want %s", agent, strings.Join(hook.Agents, ", "))}
-	}
+	// The agent and scope are checked by the plan (hook's check), which
+	// names them.
 	return hook.InstallOptions{Agent: agent, Scope: scope, Binary: bin, Home: home, UserHome: userHome, ProjectDir: dir, StateDir: stateDir}, nil
 }
 

@@ -78,7 +78,7 @@ the other mode are mined again even if unchanged.`,
 			// export partly readable) still prints what it did.
 			if res.Summary != nil {
 				if asJSON {
-					if jerr := printJSON(c.OutOrStdout(), res); jerr != nil && err == nil {
+					if jerr := termsafe.WriteJSON(c.OutOrStdout(), res); jerr != nil && err == nil {
 						err = jerr
 					}
 				} else {

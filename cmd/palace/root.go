@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/palace-dev/palace/cmd/internal/termsafe"
 	"github.com/palace-dev/palace/core/palace"
 )
 
@@ -130,18 +126,6 @@ func runWith[T any](open func() (*palace.Palace, error), fn func(*palace.Palace)
 		err = cerr
 	}
 	return v, err
-}
-
-// printJSON writes v as indented JSON, the form every --json flag prints.
-func printJSON(out io.Writer, v any) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := out.Write(termsafe.JSON(b.Bytes()))
-	return err
 }
 
 // args wraps a cobra argument validator so its errors are usage errors.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/palace-dev/palace/core/input"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/relevant"
 )
@@ -59,7 +60,7 @@ type MentionsRequest struct {
 func MentionsAt(ctx context.Context, p *palace.Palace, r MentionsRequest) (Mentions, error) {
 	none := Mentions{Top: []RelevantHit{}}
 	if len(r.Text) > MaxDocumentBytes {
-		return none, relevant.Request{Text: r.Text}.Validate()
+		return none, input.Invalid("text", "is %d bytes; the limit is %d", len(r.Text), MaxDocumentBytes)
 	}
 	sym := relevant.Extract(r.Text, r.At, r.At, "", "").Identifier
 	if strings.TrimSpace(sym) == "" {

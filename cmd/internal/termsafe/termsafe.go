@@ -4,6 +4,8 @@
 package termsafe
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -163,5 +165,18 @@ func (t *JSONWriter) Flush() error {
 	}
 	_, err := t.w.Write(t.tail)
 	t.tail = nil
+	return err
+}
+
+// WriteJSON writes v as indented JSON, the form every --json flag prints,
+// through JSON.
+func WriteJSON(out io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := out.Write(JSON(b.Bytes()))
 	return err
 }
