@@ -275,19 +275,22 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	}
 	var w *walker
 	var known map[string]store.Source
+	var skipped map[string]store.SkippedFile
 	if single != "" {
 		w = &walker{root: root, files: []candidate{{path: single, rel: filepath.Base(single), info: fi}}}
-		known, err = st.Sources(wctx, wing, single)
-		for p := range known {
-			if p != single {
-				delete(known, p) // a longer path that merely shares the prefix
-			}
+		known, err = st.SourcesAt(wctx, wing, []string{single})
+		if err == nil {
+			skipped, err = st.SkippedFilesAt(wctx, wing, []string{single})
 		}
 	} else if len(o.Only) > 0 {
 		if w, err = walkOnly(root, o.Only, o.Mode != ModeProjects); err != nil {
 			return nil, fmt.Errorf("mine %s: %w", dir, err)
 		}
-		known, err = onlySources(wctx, st, wing, root, o.Only)
+		inside := below(root, o.Only)
+		known, err = st.SourcesAt(wctx, wing, inside)
+		if err == nil {
+			skipped, err = st.SkippedFilesAt(wctx, wing, inside)
+		}
 	} else {
 		if w, err = walk(root); err != nil {
 			return nil, fmt.Errorf("mine %s: %w", dir, err)
@@ -296,17 +299,45 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 			w.dropSlackMetadata()
 		}
 		known, err = st.Sources(wctx, wing, root+string(filepath.Separator))
+		if err == nil {
+			skipped, err = st.SkippedFiles(wctx, wing, root+string(filepath.Separator))
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("mine %s: %w", dir, err)
 	}
+	memory := newSkipMemory(skipped, o)
 	for _, s := range w.skipped {
 		sum.addSkip(s)
 	}
 	sum.FilesSeen = len(w.files)
 
 	m := &miner{p: p, wing: wing, opts: o, router: newRouter(rooms), known: known}
-	if len(w.files) > o.Workers { // the workers' threads are lowered (see process)
+	keep := map[string]bool{}
+	done := 0 // files read, for progress
+	// A file unchanged by size and mtime, or skipped by an earlier mine
+	// and unchanged since, is settled here, not handed to a worker: in a
+	// no-op mine of Go's src those hand-overs to the workers' locked
+	// threads were a third of its time.
+	todo := make([]candidate, 0, len(w.files))
+	for _, c := range w.files {
+		if m.unchanged(c) {
+			keep[c.path] = true
+			sum.FilesUnchanged++
+			done++
+			continue
+		}
+		if s, ok := memory.recall(c); ok {
+			sum.addSkip(s)
+			done++
+			continue
+		}
+		todo = append(todo, c)
+	}
+	if done > 0 && o.Progress != nil {
+		o.Progress(done, len(w.files))
+	}
+	if len(todo) > o.Workers { // the workers' threads are lowered (see process)
 		defer writerProc()()
 	}
 	stats := st.WriteStats()
@@ -316,7 +347,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		sum.AuditSeconds = (now.Audit - stats.Audit).Seconds()
 		sum.CommitSeconds = (now.Commit - stats.Commit).Seconds()
 	}()
-	results := m.process(ctx, w.files)
+	results := m.process(ctx, todo)
 	// Batches are written under their own context: cancelled writeGrace
 	// after ctx, so a short transaction still commits and a long one stops.
 	bctx, stopWrites := context.WithCancel(wctx)
@@ -330,7 +361,6 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		case <-bctx.Done():
 		}
 	})()
-	keep := map[string]bool{}
 	// A batch is written on its own goroutine while the next one fills, so
 	// the workers are not held up for the length of a transaction: when
 	// they were, a cold mine of Go's src kept two cores a third idle. At
@@ -390,7 +420,6 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		return nil
 	}
 	var writeErr error
-	done := 0 // files read, for progress
 	for r := range results {
 		if !r.more { // a log's pieces are one file
 			done++
@@ -415,6 +444,7 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 		}
 		if r.skip != nil {
 			sum.addSkip(*r.skip)
+			memory.note(r.c, *r.skip)
 			continue
 		}
 		if r.update == nil {
@@ -452,6 +482,9 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	if writeErr != nil {
 		return sum, fmt.Errorf("mine %s: %w", dir, writeErr)
 	}
+	if err := memory.save(wctx, st, wing, ctx.Err() == nil); err != nil {
+		return sum, fmt.Errorf("mine %s: %w", dir, err)
+	}
 	if ctx.Err() != nil {
 		sum.Interrupted = true
 		return sum, fmt.Errorf("mine %s: interrupted after %d files; what was written is kept, run it again to resume: %w", dir, sum.FilesMined, ctx.Err())
@@ -475,16 +508,16 @@ func Run(ctx context.Context, p *palace.Palace, dir string, o Options) (*Summary
 	return sum, nil
 }
 
-// onlySources returns what the palace knows of each of paths below root,
-// by path; a path outside root is not this mine's to prune.
-func onlySources(ctx context.Context, st *store.Store, wing, root string, paths []string) (map[string]store.Source, error) {
+// below returns the paths below root: what the palace knows of a path
+// outside it is not this mine's to use or prune.
+func below(root string, paths []string) []string {
 	var inside []string
 	for _, p := range paths {
 		if strings.HasPrefix(p, root+string(filepath.Separator)) {
 			inside = append(inside, p)
 		}
 	}
-	return st.SourcesAt(ctx, wing, inside)
+	return inside
 }
 
 // pending is the batch of updates the next transaction writes, with what
@@ -623,8 +656,8 @@ func (m *miner) process(ctx context.Context, files []candidate) <-chan result {
 	return out
 }
 
-// file decides what one file needs: nothing (unchanged), a touch (same
-// content, new mtime), a full replacement, or a skip. A file mined before
+// file decides what one file Run did not find unchanged needs: a touch
+// (same content, new mtime), a full replacement, or a skip. A file mined before
 // in the other secrets mode is never unchanged: its drawers must change.
 //
 // An append-only session log mined before goes on from where that mine
@@ -635,9 +668,6 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 	prev, known := m.known[c.path]
 	redact := !m.opts.KeepSecrets
 	known = known && prev.Redacted == redact
-	if known && prev.Size == size && prev.Mtime == mtime {
-		return result{c: c, keep: true}
-	}
 	format, err := m.detect(c)
 	if err != nil {
 		return result{c: c, skip: &Skip{Path: c.path, Reason: ReasonUnreadable, Detail: err.Error()}, keep: true}
@@ -739,6 +769,14 @@ func (m *miner) file(ctx context.Context, c candidate, ps *code.Parser, send fun
 		}
 	}
 	return result{c: c, keep: true, update: u, redacted: found, fallback: fellBack, lang: lang, parse: parse}
+}
+
+// unchanged says a file was mined before, in this secrets mode, at its
+// size and mtime: nothing of it needs reading.
+func (m *miner) unchanged(c candidate) bool {
+	prev, known := m.known[c.path]
+	return known && prev.Redacted == !m.opts.KeepSecrets &&
+		prev.Size == c.info.Size() && prev.Mtime == c.info.ModTime().UnixNano()
 }
 
 // fileMeta is the metadata of a drawer of a source file cut at its

@@ -409,6 +409,20 @@ ALTER TABLE triples ADD COLUMN wing TEXT;
 ALTER TABLE triples ADD COLUMN provenance TEXT;
 CREATE INDEX triples_wing ON triples (wing) WHERE wing IS NOT NULL;
 `,
+	// files a mine read and refused for what they hold (binary, not
+	// UTF-8), at the size and mtime it read them: the next mine skips
+	// them unread, as it skips an unchanged source.
+	`
+CREATE TABLE skipped_files (
+	wing   TEXT NOT NULL,
+	path   TEXT NOT NULL,
+	reason TEXT NOT NULL,
+	detail TEXT NOT NULL,
+	mtime  INTEGER NOT NULL,   -- nanoseconds since the epoch
+	size   INTEGER NOT NULL,
+	PRIMARY KEY (wing, path)
+);
+`,
 }
 
 // SchemaVersion is the user_version this binary writes.
