@@ -350,8 +350,9 @@ func crashLiveDrawers(t *testing.T, home string) (live, pending int) {
 func TestCrashMineSIGKILL(t *testing.T) {
 	seed := crashSeed(t)
 	rng := rand.New(rand.NewPCG(seed, 0x11))
-	// Mine commits a batch per 1000 drawers, so this tree takes three
-	// transactions and a kill can land between them.
+	// Mine commits a batch per 2,000 drawers and source rows, so this
+	// tree (about 5,000) takes three transactions and a kill can land
+	// between them.
 	files, kills, perPalace := 2400, 50, 8
 	if crashLong() {
 		files, kills, perPalace = 20000, 200, 8

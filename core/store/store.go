@@ -255,14 +255,17 @@ func setPageSize(path string) error {
 
 // walAutocheckpoint is how many pages the WAL holds before a commit
 // checkpoints it (SQLite's default is 1,000). A mine's batches rewrite the
-// same index and full-text pages commit after commit; checkpointed every
-// 1,000 pages (8 MiB), each was copied to the file again and again. At
-// 4,000 the cold mine of Go's src spent 3.1-3.5 s in its commits instead
-// of 3.9-6.5 s (four alternating runs each, docs/performance.md, The
-// writer). The WAL then grows to about 32 MiB between checkpoints; the
-// LSP server checkpoints after every save it answers (Checkpoint), and a
-// purge checkpoints and truncates it, as before.
-const walAutocheckpoint = 4000
+// same index and full-text pages commit after commit (the index on drawer
+// ids most: ids are hashes, so every batch touches most of its pages);
+// checkpointed every 1,000 pages (8 MiB), each was copied to the file
+// again and again. At 4,000 the cold mine of Go's src spent 3.1-3.5 s in
+// its commits instead of 3.9-6.5 s; at 16,000, with batches of 2,000
+// drawers, 2.08-2.15 s against 2.75-2.92 s at 4,000 and 1,000 (three
+// alternating runs each, docs/performance.md, The writer). The WAL then
+// grows to about 128 MiB between checkpoints (on disk; the page cache is
+// not in it); the LSP server checkpoints after every save it answers
+// (Checkpoint), and a purge checkpoints and truncates it, as before.
+const walAutocheckpoint = 16000
 
 // writerConnector opens the writer's connection with its temporary files
 // in memory. Every insert into drawers fires the FTS5 triggers, so SQLite

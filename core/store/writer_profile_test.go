@@ -110,7 +110,7 @@ func BenchmarkWriterProfile(b *testing.B) {
 
 // loadReplay reads a mined palace's file drawers and sources back as the
 // batches a mine of them writes: sources in path order, a batch closed
-// once it holds 1,000 drawers and source rows (core/mine's batchDrawers).
+X
 func loadReplay(b *testing.B, path string) [][]SourceUpdate {
 	db, err := sql.Open("sqlite3", readOnlyDSN(path, false))
 	if err != nil {
@@ -154,7 +154,7 @@ func loadReplay(b *testing.B, path string) [][]SourceUpdate {
 		ds := bySource[src.Path]
 		cur = append(cur, SourceUpdate{Source: src, Drawers: ds})
 		n += len(ds) + 1
-		if n >= 1000 {
+		if n >= 2000 {
 			out, cur, n = append(out, cur), nil, 0
 		}
 	}
