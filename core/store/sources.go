@@ -305,11 +305,13 @@ func appendDrawers(ctx context.Context, tx *sql.Tx, ins *drawerInsert, src Sourc
 // PruneSources removes sources (and their drawers) that are gone from disk
 // or newly ignored. It returns the number of drawers removed.
 func (s *Store) PruneSources(ctx context.Context, wing string, paths []string) (int, error) {
+	if len(paths) == 0 {
+		return 0, nil // no write transaction: an editor's save prunes nothing nearly always
+	}
 	removed := 0
 	err := s.audited(ctx, "source.prune", func(tx *sql.Tx, rec *auditRec) error {
 		removed = 0
 		rec.IDs = paths
-		rec.Skip = len(paths) == 0
 		for _, p := range paths {
 			// Tombstones of purged drawers stay: the file may come back.
 			res, err := tx.ExecContext(ctx, `DELETE FROM drawers

@@ -110,7 +110,7 @@ func BenchmarkWriterProfile(b *testing.B) {
 
 // loadReplay reads a mined palace's file drawers and sources back as the
 // batches a mine of them writes: sources in path order, a batch closed
-X
+// once it holds 2,000 drawers and source rows (core/mine's batchDrawers).
 func loadReplay(b *testing.B, path string) [][]SourceUpdate {
 	db, err := sql.Open("sqlite3", readOnlyDSN(path, false))
 	if err != nil {
