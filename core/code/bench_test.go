@@ -164,8 +164,8 @@ func BenchmarkSplitBroken(b *testing.B) {
 
 // BenchmarkParse is the parsing table of docs/performance.md: per language
 // and corpus, MB/s of the floor (reading each file and cutting it with the
-// line chunker), of the parse alone (tree-sitter's, and go/parser's for
-// Go) and of the whole cut (Split: parse, tree, cut, definitions and
+// line chunker), of the parse alone (tree-sitter's, go/parser's for Go
+// and the scanner's for Python) and of the whole cut (Split: parse, tree, cut, definitions and
 // references), by the wall clock and per CPU second (the process's,
 // steadier on a machine others load). Corpora: PALACE_PARSE_CORPORA, as lang=dir,lang=dir (Go's
 // src, the Python standard library and the extension's node_modules
@@ -229,13 +229,13 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
-		ps.treeSitterGo = true
+		ps.treeSitterGo, ps.treeSitterPython = true, true
 		run("tree-sitter-cut", func() {
 			for i, t := range texts {
 				ps.Split(t, LanguageOf(paths[i], t), chunk.Default)
 			}
 		})
-		ps.treeSitterGo = false
+		ps.treeSitterGo, ps.treeSitterPython = false, false
 		if lang == "go" {
 			run("go-parser-parse", func() {
 				for _, t := range texts {
@@ -245,6 +245,20 @@ func BenchmarkParse(b *testing.B) {
 			run("go-parser-cut", func() {
 				for _, t := range texts {
 					ps.Split(t, "go", chunk.Default)
+				}
+			})
+		}
+		if lang == "python" {
+			run("py-scanner-parse", func() {
+				for _, t := range texts {
+					pyTree(t)
+				}
+			})
+			// The cut as a mine makes it: the scanner's, and
+			// tree-sitter's for the files it refuses.
+			run("py-scanner-cut", func() {
+				for _, t := range texts {
+					ps.Split(t, "python", chunk.Default)
 				}
 			})
 		}

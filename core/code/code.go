@@ -1,9 +1,10 @@
 // Package code cuts source files into drawers at definitions, using
-// tree-sitter grammars (Go through the standard library's go/parser, see
-// goparse.go), and says what each drawer defines and which
-// identifiers it references. A drawer is whole lines of the file, verbatim;
-// files in a language it does not know, or that do not parse, are left to
-// the line chunker (core/chunk).
+// tree-sitter grammars (Go read by the standard library's go/parser, see
+// goparse.go, and Python by a scanner of its own, see pyparse.go, each
+// shaped as tree-sitter shapes its tree), and says what each drawer
+// defines and which identifiers it references. A drawer is whole lines of
+// the file, verbatim; files in a language it does not know, or that do not
+// parse, are left to the line chunker (core/chunk).
 package code
 
 import (
@@ -116,6 +117,12 @@ func (ps *Parser) splitFile(path, text, lang string, o chunk.Options) ([]Chunk, 
 	}
 	if lang == "go" && !ps.treeSitterGo {
 		if t, ok := goTree(text); ok {
+			ps.Trees.keepText(path, text, lang)
+			return t.split(o), nil
+		}
+	}
+	if lang == "python" && !ps.treeSitterPython {
+		if t, _, ok := pyTree(text); ok {
 			ps.Trees.keepText(path, text, lang)
 			return t.split(o), nil
 		}

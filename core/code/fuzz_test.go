@@ -11,8 +11,9 @@ import (
 )
 
 // FuzzSplitExact checks the drawers' guarantees (checkExact) for any text,
-// in every grammar and at any size. Broken files are cut too, ignoring the
-// fallback, so the cutting meets trees full of errors.
+// in every grammar and at any size, and for the Python scanner's tree of
+// it. Broken files are cut too, ignoring the fallback, so the cutting
+// meets trees full of errors.
 func FuzzSplitExact(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.*")
 	for _, p := range files {
@@ -24,6 +25,7 @@ func FuzzSplitExact(f *testing.F) {
 	f.Add("package x\n\nfunc f( {\n\treturn 1 +\n}}}\n", 10, uint8(0))
 	f.Add("\r\n\r\nx = '"+string(make([]byte, 300))+"'\r\n", 50, uint8(1))
 	f.Add("\xff\xfe\n\xc3\nconst a = 1; // é\n", 7, uint8(2))
+	f.Add("\ufeffclass C:\r\n    x = f'{a!r:>{w}}' \\\r\n        r'\\\\'\r\n\t# c\n  # d\n@d  # e\ndef f(*a, b=[*c, 1]): return (yield)\n", 40, uint8(1))
 	langs := []string{"go", "python", "typescript", "javascript", "rust", "tsx", "c", "cpp", "java", "ruby"}
 	ps := NewParser()
 	defer ps.Close()
@@ -42,5 +44,11 @@ func FuzzSplitExact(f *testing.F) {
 			t.Fatal(err)
 		}
 		checkExact(t, text, tr.split(o), eff)
+		// The same text read by the Python scanner, when it reads it; a
+		// panic of its own fails the test.
+		pyStrict = true
+		if pt, _, ok := pyTree(text); ok {
+			checkExact(t, text, pt.split(o), eff)
+		}
 	})
 }

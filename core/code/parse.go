@@ -116,6 +116,9 @@ type Parser struct {
 	// treeSitterGo parses Go with tree-sitter too, not go/parser first
 	// (tests and benchmarks compare the two).
 	treeSitterGo bool
+	// treeSitterPython parses Python with tree-sitter too, not the
+	// scanner of pyparse.go first.
+	treeSitterPython bool
 	// Trees, when set, keeps each file's tree for the next parse of the
 	// same path (see Trees); shared by a mine's parsers.
 	Trees *Trees

@@ -1,0 +1,2468 @@
+package code
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Python is read by a scanner written here, about ten times cheaper than
+// tree-sitter's Python grammar for the same statements, comments and
+// identifiers. Like goparse.go for Go, it shapes what it reads as
+// tree-sitter-python (v0.23) shapes it: the named nodes each construct
+// has, at the same depths, with the same spans, each comment and line
+// continuation where tree-sitter puts it, so that the cutting, the
+// definitions and the identifiers come out as tree-sitter's tree gives
+// them. It is a tokenizer that follows tree-sitter's external scanner
+// (indentation, the zero-width NEWLINE, INDENT and DEDENT tokens and where
+// they fall among comments, strings and their escapes) and a recursive
+// descent over Python 3's grammar with tree-sitter's precedences. Whatever
+// it is not sure of it refuses, and tree-sitter cuts the file as before:
+// Python 2 (print and exec statements, backticks, <>), tabs after spaces
+// in an indentation, unbalanced brackets, unterminated strings, syntax
+// errors, and constructs tree-sitter reads in a way not checked here
+// (match statements, type parameters, f-string expressions over several
+// lines...). TestPyScannerCutsAsTreeSitter compares the two on the
+// standard library.
+
+// pyRefusal is what the scanner panics with to refuse a file.
+type pyRefusal struct{ why string }
+
+// pyStrict makes pyTree re-panic on a panic other than a refusal (tests).
+var pyStrict = false
+
+// pyTree reads text as Python and returns it as a tree, or false when it
+// refuses it (why says for what).
+func pyTree(text string) (t *tree, why string, ok bool) {
+	p := pyParser{text: text}
+	defer func() {
+		if r := recover(); r != nil {
+			if f, isRefusal := r.(pyRefusal); isRefusal {
+				t, why, ok = nil, f.why, false
+				return
+			}
+			if pyStrict {
+				panic(r)
+			}
+			t, why, ok = nil, "panic", false
+		}
+	}()
+	p.t = newTree(text)
+	p.t.refs = make([]ref, 0, len(text)/16)
+	p.toks = p.lex(0, len(text), false, nil)
+	p.file()
+	p.place()
+	p.define(p.t.top, "", 0)
+	return p.t, "", true
+}
+
+// Token kinds.
+const (
+	tkEOF = iota
+	tkName
+	tkNumber
+	tkString
+	tkOp
+	tkNewline
+	tkIndent
+	tkDedent
+)
+
+type pyTok struct {
+	kind       uint8
+	start, end int32
+}
+
+// pyParser reads one file.
+type pyParser struct {
+	text string
+	t    *tree
+	toks []pyTok
+	pos  int
+	// nodes and lists are slabs the nodes and their child lists are cut
+	// from, as in goBuilder; stack holds the children of the nodes being
+	// built.
+	nodes  []node
+	lists  []*node
+	stack  []*node
+	extras []*node // comments and line continuations, in order
+	depth  int     // recursion depth of the expression parser
+}
+
+func (p *pyParser) fail(why string) {
+	if pyDebug && p.pos < len(p.toks) {
+		why += fmt.Sprintf(" (line %d)", p.t.lineOf(int(p.toks[p.pos].start)))
+	}
+	panic(pyRefusal{why})
+}
+
+// pyDebug adds the line to a refusal's reason (tests).
+var pyDebug = false
+
+// maxPyDepth bounds the nesting of brackets and expressions the scanner
+// reads (tree-sitter reads deeper ones).
+const maxPyDepth = 200
+
+// node returns a node from the slab.
+func (p *pyParser) newNode(kind string, start, end int) *node {
+	if len(p.nodes) == 0 {
+		p.nodes = make([]node, 1024)
+	}
+	n := &p.nodes[0]
+	p.nodes = p.nodes[1:]
+	*n = node{kind: kind, start: start, end: end}
+	return n
+}
+
+// mk makes a node of kind spanning start..end whose children are the
+// stack's nodes from mark on.
+func (p *pyParser) mk(kind string, start, end, mark int) *node {
+	n := p.newNode(kind, start, end)
+	if c := len(p.stack) - mark; c > 0 {
+		if len(p.lists) < c {
+			p.lists = make([]*node, max(1024, c))
+		}
+		n.children, p.lists = p.lists[:c:c], p.lists[c:]
+		copy(n.children, p.stack[mark:])
+		p.stack = p.stack[:mark]
+	}
+	return n
+}
+
+func (p *pyParser) push(n *node) { p.stack = append(p.stack, n) }
+
+// leaf pushes a node without children.
+func (p *pyParser) leaf(kind string, start, end int) *node {
+	n := p.newNode(kind, start, end)
+	p.push(n)
+	return n
+}
+
+// ident pushes an identifier, recorded as a reference.
+func (p *pyParser) ident(start, end int) *node {
+	if end-start >= 2 && end-start <= 100 {
+		p.t.refs = append(p.t.refs, ref{name: p.text[start:end], at: start})
+	}
+	return p.leaf("identifier", start, end)
+}
+
+// ---- tokens
+
+func (p *pyParser) tok() pyTok  { return p.toks[p.pos] }
+func (p *pyParser) peek() pyTok { return p.toks[min(p.pos+1, len(p.toks)-1)] }
+func (p *pyParser) src(k pyTok) string {
+	return p.text[k.start:k.end]
+}
+
+// is reports whether the current token is the operator or name s.
+func (p *pyParser) is(s string) bool {
+	k := p.toks[p.pos]
+	return (k.kind == tkOp || k.kind == tkName) && p.text[k.start:k.end] == s
+}
+
+func (p *pyParser) isAt(i int, s string) bool {
+	if i >= len(p.toks) {
+		return false
+	}
+	k := p.toks[i]
+	return (k.kind == tkOp || k.kind == tkName) && p.text[k.start:k.end] == s
+}
+
+// next consumes the current token.
+func (p *pyParser) next() pyTok {
+	k := p.toks[p.pos]
+	if p.pos < len(p.toks)-1 {
+		p.pos++
+	}
+	return k
+}
+
+// expect consumes the operator or name s.
+func (p *pyParser) expect(s string) pyTok {
+	if !p.is(s) {
+		p.fail("expected " + s)
+	}
+	return p.next()
+}
+
+// end is the end of the last token consumed.
+func (p *pyParser) end() int { return int(p.toks[p.pos-1].end) }
+
+// pyKeywords are the names that are never identifiers.
+var pyKeywords = map[string]bool{
+	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true,
+	"async": true, "await": true, "break": true, "class": true, "continue": true, "def": true,
+	"del": true, "elif": true, "else": true, "except": true, "finally": true, "for": true,
+	"from": true, "global": true, "if": true, "import": true, "in": true, "is": true,
+	"lambda": true, "nonlocal": true, "not": true, "or": true, "pass": true, "raise": true,
+	"return": true, "try": true, "while": true, "with": true, "yield": true,
+}
+
+// isName reports whether the current token is a name tree-sitter reads
+// as an identifier.
+func (p *pyParser) isName() bool {
+	k := p.tok()
+	return k.kind == tkName && !pyKeywords[p.text[k.start:k.end]]
+}
+
+func (p *pyParser) name() *node {
+	if !p.isName() {
+		p.fail("expected a name")
+	}
+	k := p.next()
+	return p.ident(int(k.start), int(k.end))
+}
+
+// ---- the tokenizer
+
+func isNameStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isNameChar(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
+func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
+func isHex(c byte) bool       { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// pyOps are the operators, longest first.
+var pyOps = []string{
+	"**=", "//=", ">>=", "<<=", "...",
+	"->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+	"+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=",
+}
+
+// lex tokenizes text[from:to]. At the top (inner false) it follows
+// tree-sitter's scanner: a NEWLINE at the end of each logical line, where
+// the last token or the comment after it ends, an INDENT after a line
+// ending in a colon, and DEDENTs placed among the comment lines that
+// follow as the scanner places them; comments and line continuations are
+// kept as extras. Inner text (an f-string's expression) is a bracketed
+// expression: no lines, no comments.
+func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
+	text := p.text
+	if toks == nil {
+		toks = make([]pyTok, 0, (to-from)/5+4)
+	}
+	i := from
+	if !inner && strings.HasPrefix(text, "\ufeff") {
+		i = 3
+	}
+	var brackets []byte
+	indents := []int{0}
+	lineHasTok := false // a token on the current logical line
+	lastEnd := 0        // where the line's last token or trailing comment ends
+	lastColon := false  // the line's last token is a colon
+	first := true       // no logical line yet
+	emit := func(kind uint8, s, e int) {
+		if !lineHasTok && !inner {
+			if first && s > 0 && text[s-1] != '\n' && !(s == 3 && strings.HasPrefix(text, "\ufeff")) {
+				p.fail("indented first line")
+			}
+			first = false
+		}
+		toks = append(toks, pyTok{kind: kind, start: int32(s), end: int32(e)})
+		lineHasTok, lastEnd = true, e
+		lastColon = kind == tkOp && e-s == 1 && text[s] == ':'
+	}
+	// endLine ends the logical line at i ('\n' or the end), and reads on
+	// to the next line with code, returning where it starts.
+	endLine := func(i int) int {
+		x := lastEnd
+		type cline struct{ ind, start, end int }
+		var comments []cline
+		j, l := i, 0
+		for {
+			if j >= to {
+				l = 0
+				break
+			}
+			j++ // past the '\n'
+			ind, space := 0, false
+			for j < to {
+				c := text[j]
+				if c == ' ' {
+					ind++
+					space = true
+				} else if c == '\t' {
+					if space {
+						p.fail("tab after spaces")
+					}
+					ind += 8
+				} else if c == '\f' {
+					ind, space = 0, false
+				} else {
+					break
+				}
+				j++
+			}
+			if j >= to {
+				l = 0
+				break
+			}
+			c := text[j]
+			if c == '\n' {
+				continue
+			}
+			if c == '\r' {
+				if j+1 < to && text[j+1] == '\n' {
+					j++
+					continue
+				}
+				p.fail("a lone carriage return")
+			}
+			if c == '#' {
+				e := strings.IndexByte(text[j:to], '\n')
+				if e < 0 {
+					e = to - j
+				}
+				comments = append(comments, cline{ind, j, j + e})
+				p.extras = append(p.extras, p.newNode("comment", j, j+e))
+				j += e
+				continue
+			}
+			if c == '\\' {
+				p.fail("a continuation at a line's start")
+			}
+			l = ind
+			break
+		}
+		if ind := indents[len(indents)-1]; lastColon {
+			if l <= ind || j >= to {
+				p.fail("an empty block")
+			}
+			toks = append(toks, pyTok{kind: tkIndent, start: int32(x), end: int32(x)})
+			if l > 255 {
+				p.fail("an indentation over 255 columns") // tree-sitter keeps them in a byte
+			}
+			indents = append(indents, l)
+		} else {
+			toks = append(toks, pyTok{kind: tkNewline, start: int32(x), end: int32(x)})
+			at, ci := x, 0
+			for l < indents[len(indents)-1] {
+				if ci < len(comments) && comments[ci].ind >= indents[len(indents)-1] {
+					at = comments[ci].end
+					ci++
+					continue
+				}
+				toks = append(toks, pyTok{kind: tkDedent, start: int32(at), end: int32(at)})
+				indents = indents[:len(indents)-1]
+			}
+			if l != indents[len(indents)-1] {
+				p.fail("an inconsistent indentation")
+			}
+		}
+		lineHasTok, lastColon = false, false
+		return j
+	}
+	for {
+		if i >= to {
+			if inner {
+				break
+			}
+			if len(brackets) > 0 {
+				p.fail("unclosed brackets")
+			}
+			if lineHasTok {
+				endLine(to)
+			}
+			break
+		}
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f':
+			i++
+		case c == '\r':
+			if i+1 < to && text[i+1] == '\n' {
+				i++
+				continue
+			}
+			p.fail("a lone carriage return")
+		case c == '\n':
+			if inner {
+				p.fail("a line break in an f-string's expression")
+			}
+			if len(brackets) > 0 || !lineHasTok {
+				i++
+				continue
+			}
+			i = endLine(i)
+		case c == '#':
+			if inner {
+				p.fail("a comment in an f-string")
+			}
+			e := strings.IndexByte(text[i:to], '\n')
+			if e < 0 {
+				e = to - i
+			}
+			p.extras = append(p.extras, p.newNode("comment", i, i+e))
+			if lineHasTok {
+				lastEnd = i + e
+			}
+			i += e
+		case c == '\\':
+			if inner || !lineHasTok {
+				p.fail("a continuation")
+			}
+			j := i + 1
+			if j < to && text[j] == '\r' {
+				j++
+			}
+			if j >= to || text[j] != '\n' {
+				p.fail("a backslash outside a string")
+			}
+			j++
+			k := j
+			for k < to && (text[k] == ' ' || text[k] == '\t') {
+				k++
+			}
+			if k >= to || text[k] == '\n' || text[k] == '\r' || text[k] == '#' || text[k] == '\\' || text[k] == '\f' {
+				p.fail("a continuation before a blank line")
+			}
+			// Before a string, tree-sitter's scanner skips the
+			// continuation as it looks for the string's start: no node.
+			if _, ok := p.stringStart(k, to); !ok {
+				p.extras = append(p.extras, p.newNode("line_continuation", i, j))
+			}
+			i = j
+		case c == '"' || c == '\'':
+			e := p.stringEnd(i, to)
+			emit(tkString, i, e)
+			i = e
+		case isNameStart(c):
+			j := i + 1
+			for j < to && isNameChar(text[j]) {
+				j++
+			}
+			if j < to && (text[j] == '"' || text[j] == '\'') {
+				if _, ok := p.stringStart(i, to); !ok {
+					p.fail("an odd string prefix")
+				}
+				e := p.stringEnd(i, to)
+				emit(tkString, i, e)
+				i = e
+				continue
+			}
+			if j < to && text[j] >= 0x80 {
+				p.fail("a non-ASCII name")
+			}
+			emit(tkName, i, j)
+			i = j
+		case isDigit(c) || c == '.' && i+1 < to && isDigit(text[i+1]):
+			j := p.number(i, to)
+			emit(tkNumber, i, j)
+			i = j
+		default:
+			op := ""
+			for _, o := range pyOps {
+				if strings.HasPrefix(text[i:to], o) {
+					op = o
+					break
+				}
+			}
+			if op == "" || op == "<" && strings.HasPrefix(text[i:to], "<>") {
+				p.fail("an unknown character")
+			}
+			switch op {
+			case "(", "[", "{":
+				brackets = append(brackets, op[0])
+				if len(brackets) > maxPyDepth {
+					p.fail("brackets nested too deep")
+				}
+			case ")", "]", "}":
+				open := map[string]byte{")": '(', "]": '[', "}": '{'}[op]
+				if len(brackets) == 0 || brackets[len(brackets)-1] != open {
+					p.fail("unbalanced brackets")
+				}
+				brackets = brackets[:len(brackets)-1]
+			}
+			emit(tkOp, i, i+len(op))
+			i += len(op)
+		}
+	}
+	toks = append(toks, pyTok{kind: tkEOF, start: int32(to), end: int32(to)})
+	return toks
+}
+
+// number returns where the number at i ends.
+func (p *pyParser) number(i, to int) int {
+	text := p.text
+	j := i
+	digits := func(ok func(byte) bool) {
+		for j < to && (ok(text[j]) || text[j] == '_' && j+1 < to && ok(text[j+1])) {
+			j++
+		}
+	}
+	if text[j] == '0' && j+1 < to && strings.IndexByte("xXoObB", text[j+1]) >= 0 {
+		j += 2
+		digits(isHex)
+	} else {
+		digits(isDigit)
+		if j < to && text[j] == '.' {
+			j++
+			digits(isDigit)
+		}
+		if j < to && (text[j] == 'e' || text[j] == 'E') {
+			j++
+			if j < to && (text[j] == '+' || text[j] == '-') {
+				j++
+			}
+			if j >= to || !isDigit(text[j]) {
+				p.fail("an odd number")
+			}
+			digits(isDigit)
+		}
+		if j < to && (text[j] == 'j' || text[j] == 'J') {
+			j++
+		}
+		if text[i] == '0' && j-i > 1 && strings.Trim(text[i:j], "0_") != "" && strings.IndexAny(text[i:j], ".eEjJ") < 0 {
+			p.fail("an old octal number")
+		}
+	}
+	if j < to && (isNameChar(text[j]) || text[j] == '.' || text[j] >= 0x80) {
+		p.fail("an odd number")
+	}
+	return j
+}
+
+// strFlags are a string's prefix.
+type strFlags struct {
+	raw, bytes, format, triple bool
+	quote                      byte
+	body                       int // where the body starts
+}
+
+// stringStart reads the prefix and opening quotes of a string at i.
+func (p *pyParser) stringStart(i, to int) (strFlags, bool) {
+	text := p.text
+	var f strFlags
+	j := i
+	for j < to && j-i < 3 {
+		switch text[j] {
+		case 'r', 'R':
+			if f.raw {
+				return f, false
+			}
+			f.raw = true
+		case 'b', 'B':
+			if f.bytes || f.format {
+				return f, false
+			}
+			f.bytes = true
+		case 'f', 'F':
+			if f.format || f.bytes {
+				return f, false
+			}
+			f.format = true
+		case 'u', 'U':
+			if j != i || j+1 >= to || text[j+1] != '"' && text[j+1] != '\'' {
+				return f, false
+			}
+		case '"', '\'':
+			f.quote = text[j]
+			if j+2 < to && text[j+1] == f.quote && text[j+2] == f.quote {
+				f.triple = true
+				f.body = j + 3
+			} else {
+				f.body = j + 1
+			}
+			return f, true
+		default:
+			return f, false
+		}
+		j++
+	}
+	return f, false
+}
+
+// stringEnd returns where the string at i ends.
+func (p *pyParser) stringEnd(i, to int) int {
+	f, ok := p.stringStart(i, to)
+	if !ok {
+		p.fail("an odd string")
+	}
+	text := p.text
+	j := f.body
+	for {
+		if j >= to {
+			p.fail("an unterminated string")
+		}
+		c := text[j]
+		switch {
+		case c == '\\':
+			j += 2
+			if j <= to && text[j-1] == '\r' && j < to && text[j] == '\n' {
+				j++
+			}
+			continue
+		case c == '\n' && !f.triple:
+			p.fail("an unterminated string")
+		case c == f.quote:
+			if !f.triple {
+				return j + 1
+			}
+			if j+2 < to && text[j+1] == c && text[j+2] == c {
+				return j + 3
+			}
+		case f.format && c == '{':
+			if j+1 < to && text[j+1] == '{' {
+				j += 2
+				continue
+			}
+			j = p.interpolationEnd(j, to, f.quote)
+			continue
+		case f.format && c == '}':
+			if j+1 < to && text[j+1] == '}' {
+				j += 2
+				continue
+			}
+			p.fail("a lone } in an f-string")
+		}
+		j++
+	}
+}
+
+// interpolationEnd returns where the f-string interpolation at i ({)
+// ends, past its }.
+func (p *pyParser) interpolationEnd(i, to int, quote byte) int {
+	text := p.text
+	depth := 0
+	for j := i; j < to; {
+		c := text[j]
+		switch {
+		case c == '{' || c == '(' || c == '[':
+			depth++
+		case c == '}' || c == ')' || c == ']':
+			depth--
+			if depth == 0 {
+				if c != '}' {
+					p.fail("unbalanced brackets in an f-string")
+				}
+				return j + 1
+			}
+		case c == '\n' || c == '\\':
+			// (A comment is refused by the expression's own tokenizer:
+			// a # may be in the format specifier.)
+			p.fail("an f-string expression over lines")
+		case c == '"' || c == '\'':
+			if c == quote {
+				p.fail("an f-string's quote in its expression")
+			}
+			k := j
+			for k > i && isNameChar(text[k-1]) {
+				k--
+			}
+			j = p.stringEnd(k, to)
+			continue
+		}
+		j++
+	}
+	p.fail("an unterminated f-string")
+	return 0
+}
+
+// ---- statements
+
+func (p *pyParser) file() {
+	mark := len(p.stack)
+	for p.tok().kind != tkEOF {
+		p.statement()
+	}
+	p.t.top = append([]*node(nil), p.stack[mark:]...)
+	p.stack = p.stack[:mark]
+}
+
+// statement pushes the statements at the current token: a compound
+// statement, or the simple statements of one line.
+func (p *pyParser) statement() {
+	k := p.tok()
+	switch k.kind {
+	case tkName:
+		switch p.src(k) {
+		case "if":
+			p.ifStatement()
+			return
+		case "while":
+			p.whileStatement()
+			return
+		case "for":
+			p.forStatement(int(k.start))
+			return
+		case "try":
+			p.tryStatement()
+			return
+		case "with":
+			p.withStatement(int(k.start))
+			return
+		case "def":
+			p.funcDef(int(k.start))
+			return
+		case "class":
+			p.classDef()
+			return
+		case "async":
+			p.next()
+			switch {
+			case p.is("def"):
+				p.funcDef(int(k.start))
+			case p.is("for"):
+				p.forStatement(int(k.start))
+			case p.is("with"):
+				p.withStatement(int(k.start))
+			default:
+				p.fail("async")
+			}
+			return
+		}
+	case tkOp:
+		if p.is("@") {
+			p.decorated()
+			return
+		}
+	case tkNewline, tkIndent, tkDedent:
+		p.fail("an unexpected line")
+	}
+	p.simpleStatements()
+}
+
+// simpleStatements pushes the statements of one line and returns where
+// its NEWLINE is.
+func (p *pyParser) simpleStatements() int {
+	for {
+		p.simpleStatement()
+		if !p.is(";") {
+			break
+		}
+		p.next()
+		if p.tok().kind == tkNewline {
+			break
+		}
+	}
+	if p.tok().kind != tkNewline {
+		p.fail("expected the end of the line")
+	}
+	return int(p.next().start)
+}
+
+// suite pushes a block: an indented one, or the simple statements after
+// the colon.
+func (p *pyParser) suite() {
+	mark := len(p.stack)
+	if p.tok().kind == tkIndent {
+		p.next()
+		for p.tok().kind != tkDedent {
+			if p.tok().kind == tkEOF {
+				p.fail("no dedent")
+			}
+			p.statement()
+		}
+		at := int(p.next().start)
+		p.push(p.mk("block", p.stack[mark].start, at, mark))
+		return
+	}
+	if p.tok().kind == tkNewline {
+		p.fail("an empty block")
+	}
+	at := p.simpleStatements()
+	p.push(p.mk("block", p.stack[mark].start, at, mark))
+}
+
+func (p *pyParser) ifStatement() {
+	mark := len(p.stack)
+	start := int(p.next().start)
+	p.expression()
+	p.expect(":")
+	p.suite()
+	for p.is("elif") {
+		m := len(p.stack)
+		s := int(p.next().start)
+		p.expression()
+		p.expect(":")
+		p.suite()
+		p.push(p.mk("elif_clause", s, p.stack[len(p.stack)-1].end, m))
+	}
+	p.elseClause()
+	p.push(p.mk("if_statement", start, p.stack[len(p.stack)-1].end, mark))
+}
+
+func (p *pyParser) elseClause() {
+	if p.is("else") {
+		m := len(p.stack)
+		s := int(p.next().start)
+		p.expect(":")
+		p.suite()
+		p.push(p.mk("else_clause", s, p.stack[len(p.stack)-1].end, m))
+	}
+}
+
+func (p *pyParser) whileStatement() {
+	mark := len(p.stack)
+	start := int(p.next().start)
+	p.expression()
+	p.expect(":")
+	p.suite()
+	p.elseClause()
+	p.push(p.mk("while_statement", start, p.stack[len(p.stack)-1].end, mark))
+}
+
+func (p *pyParser) forStatement(start int) {
+	mark := len(p.stack)
+	p.expect("for")
+	p.targets()
+	p.expect("in")
+	p.expressions(false)
+	p.expect(":")
+	p.suite()
+	p.elseClause()
+	p.push(p.mk("for_statement", start, p.stack[len(p.stack)-1].end, mark))
+}
+
+func (p *pyParser) tryStatement() {
+	mark := len(p.stack)
+	start := int(p.next().start)
+	p.expect(":")
+	p.suite()
+	handlers := 0
+	for p.is("except") {
+		m := len(p.stack)
+		s := int(p.next().start)
+		if p.is("*") {
+			p.fail("except*")
+		}
+		if !p.is(":") {
+			p.expression()
+			if p.is("as") {
+				p.asPattern(m)
+			} else if p.is(",") {
+				p.fail("except E, e")
+			}
+		}
+		p.expect(":")
+		p.suite()
+		p.push(p.mk("except_clause", s, p.stack[len(p.stack)-1].end, m))
+		handlers++
+	}
+	if handlers > 0 {
+		p.elseClause()
+	}
+	if p.is("finally") {
+		m := len(p.stack)
+		s := int(p.next().start)
+		p.expect(":")
+		p.suite()
+		p.push(p.mk("finally_clause", s, p.stack[len(p.stack)-1].end, m))
+	} else if handlers == 0 {
+		p.fail("try without except")
+	}
+	p.push(p.mk("try_statement", start, p.stack[len(p.stack)-1].end, mark))
+}
+
+// asPattern makes the expression on the stack (from m) and the target
+// after "as" an as_pattern.
+func (p *pyParser) asPattern(m int) {
+	if k := p.stack[m].kind; k == "conditional_expression" || k == "lambda" {
+		// tree-sitter binds the as to the last expression in it
+		p.fail("as after a conditional expression")
+	}
+	p.expect("as")
+	t := len(p.stack)
+	p.expression()
+	tn := p.stack[t]
+	p.push(p.mk("as_pattern_target", tn.start, tn.end, t))
+	p.push(p.mk("as_pattern", p.stack[m].start, p.end(), m))
+}
+
+func (p *pyParser) withStatement(start int) {
+	mark := len(p.stack)
+	p.expect("with")
+	m := len(p.stack)
+	if p.is("(") && p.parenthesizedWith() {
+		s := int(p.next().start)
+		p.withItems()
+		p.expect(")")
+		p.push(p.mk("with_clause", s, p.end(), m))
+	} else {
+		p.withItems()
+		p.push(p.mk("with_clause", p.stack[m].start, p.end(), m))
+	}
+	p.expect(":")
+	p.suite()
+	p.push(p.mk("with_statement", start, p.stack[len(p.stack)-1].end, mark))
+}
+
+// parenthesizedWith reports whether the parenthesis at the current token
+// holds the with items (with (a as b, c):) rather than starting the first
+// item's expression (with (a): or with (a, b) as c:).
+func (p *pyParser) parenthesizedWith() bool {
+	depth, comma, as := 0, false, false
+	for i := p.pos; i < len(p.toks); i++ {
+		k := p.toks[i]
+		if k.kind == tkEOF || k.kind == tkNewline {
+			return false
+		}
+		if k.kind != tkOp && k.kind != tkName {
+			continue
+		}
+		s := p.text[k.start:k.end]
+		switch s {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				if !p.isAt(i+1, ":") {
+					return false
+				}
+				if p.isAt(i-1, ",") {
+					p.fail("with (a,):")
+				}
+				return comma || as
+			}
+		case ",":
+			comma = comma || depth == 1
+		case "as":
+			as = as || depth == 1
+		}
+	}
+	return false
+}
+
+func (p *pyParser) withItems() {
+	for {
+		m := len(p.stack)
+		p.expression()
+		if p.is("as") {
+			p.asPattern(m)
+		}
+		p.push(p.mk("with_item", p.stack[m].start, p.end(), m))
+		if !p.is(",") {
+			return
+		}
+		p.next()
+		if p.is(")") {
+			return
+		}
+	}
+}
+
+func (p *pyParser) funcDef(start int) {
+	mark := len(p.stack)
+	p.expect("def")
+	p.name()
+	if p.is("[") {
+		p.fail("type parameters")
+	}
+	p.parameters()
+	if p.is("->") {
+		p.next()
+		p.typ()
+	}
+	p.expect(":")
+	p.suite()
+	p.push(p.mk("function_definition", start, p.stack[len(p.stack)-1].end, mark))
+}
+
+func (p *pyParser) classDef() {
+	mark := len(p.stack)
+	start := int(p.next().start)
+	p.name()
+	if p.is("[") {
+		p.fail("type parameters")
+	}
+	if p.is("(") {
+		p.arguments()
+	}
+	p.expect(":")
+	p.suite()
+	p.push(p.mk("class_definition", start, p.stack[len(p.stack)-1].end, mark))
+}
+
+func (p *pyParser) decorated() {
+	mark := len(p.stack)
+	start := int(p.tok().start)
+	for p.is("@") {
+		m := len(p.stack)
+		s := int(p.next().start)
+		p.expression()
+		if p.tok().kind != tkNewline {
+			p.fail("a decorator's end")
+		}
+		at := int(p.next().start)
+		p.push(p.mk("decorator", s, at, m))
+	}
+	k := p.tok()
+	switch {
+	case p.is("def"):
+		p.funcDef(int(k.start))
+	case p.is("class"):
+		p.classDef()
+	case p.is("async"):
+		p.next()
+		p.funcDef(int(k.start))
+	default:
+		p.fail("a decorator on no definition")
+	}
+	p.push(p.mk("decorated_definition", start, p.stack[len(p.stack)-1].end, mark))
+}
+
+// parameters pushes a def's parameters.
+func (p *pyParser) parameters() {
+	m := len(p.stack)
+	s := int(p.expect("(").start)
+	for !p.is(")") {
+		p.parameter(true)
+		if !p.is(",") {
+			break
+		}
+		p.next()
+	}
+	p.expect(")")
+	p.push(p.mk("parameters", s, p.end(), m))
+}
+
+// parameter pushes one parameter; typed says whether it may have an
+// annotation (not in a lambda).
+func (p *pyParser) parameter(typed bool) {
+	m := len(p.stack)
+	k := p.tok()
+	s := int(k.start)
+	switch {
+	case p.is("*") || p.is("**"):
+		p.next()
+		if p.is(",") || p.is(")") || p.is(":") && !typed {
+			if p.src(k) == "**" {
+				p.fail("a bare **")
+			}
+			p.leaf("keyword_separator", s, int(k.end))
+			return
+		}
+		p.name()
+		kind := "list_splat_pattern"
+		if p.src(k) == "**" {
+			kind = "dictionary_splat_pattern"
+		}
+		p.push(p.mk(kind, s, p.end(), m))
+		if typed && p.is(":") {
+			p.next()
+			p.typ()
+			p.push(p.mk("typed_parameter", s, p.end(), m))
+		}
+		return
+	case p.is("/"):
+		p.next()
+		p.leaf("positional_separator", s, int(k.end))
+		return
+	}
+	p.name()
+	if typed && p.is(":") {
+		p.next()
+		p.typ()
+		if p.is("=") {
+			p.next()
+			p.expression()
+			p.push(p.mk("typed_default_parameter", s, p.end(), m))
+			return
+		}
+		p.push(p.mk("typed_parameter", s, p.end(), m))
+		return
+	}
+	if p.is("=") {
+		p.next()
+		p.expression()
+		p.push(p.mk("default_parameter", s, p.end(), m))
+	}
+}
+
+// typ pushes a type: an expression, or tree-sitter's generic_type (a
+// name subscripted) and union_type (one of those or'ed).
+func (p *pyParser) typ() {
+	m := len(p.stack)
+	k := p.tok()
+	if p.is("*") || p.is("**") {
+		p.fail("a splat type")
+	}
+	if p.isName() && p.isAt(p.pos+1, "[") {
+		p.next()
+		p.ident(int(k.start), int(k.end))
+		tm := len(p.stack)
+		ts := int(p.expect("[").start)
+		for {
+			p.typ()
+			if p.is(":") {
+				p.fail("a slice in a generic type")
+			}
+			if !p.is(",") {
+				break
+			}
+			p.next()
+			if p.is("]") {
+				break
+			}
+		}
+		p.expect("]")
+		p.push(p.mk("type_parameter", ts, p.end(), tm))
+		p.push(p.mk("generic_type", int(k.start), p.end(), m))
+		p.push(p.mk("type", int(k.start), p.end(), m))
+		for p.is("|") {
+			p.next()
+			p.typ()
+			p.push(p.mk("union_type", int(k.start), p.end(), m))
+			p.push(p.mk("type", int(k.start), p.end(), m))
+		}
+		switch {
+		case p.is(",") || p.is("]") || p.is(")") || p.is("=") || p.is(":") || p.tok().kind == tkNewline:
+		default:
+			p.fail("a generic type followed by more")
+		}
+		return
+	}
+	p.expression()
+	p.push(p.mk("type", int(k.start), p.end(), m))
+}
+
+// simpleStatement pushes one simple statement.
+func (p *pyParser) simpleStatement() {
+	k := p.tok()
+	s, e := int(k.start), int(k.end)
+	if k.kind == tkName {
+		switch p.src(k) {
+		case "pass", "break", "continue":
+			p.next()
+			p.leaf(p.src(k)+"_statement", s, e)
+			return
+		case "return", "del":
+			m := len(p.stack)
+			p.next()
+			if p.src(k) == "del" || p.tok().kind != tkNewline && !p.is(";") {
+				p.expressions(true)
+			}
+			kind := "return_statement"
+			if p.src(k) == "del" {
+				kind = "delete_statement"
+			}
+			p.push(p.mk(kind, s, p.end(), m))
+			return
+		case "raise":
+			m := len(p.stack)
+			p.next()
+			if p.tok().kind != tkNewline && !p.is(";") {
+				p.expression()
+				if p.is(",") {
+					p.fail("raise E, v")
+				}
+				if p.is("from") {
+					p.next()
+					p.expression()
+				}
+			}
+			p.push(p.mk("raise_statement", s, p.end(), m))
+			return
+		case "global", "nonlocal":
+			m := len(p.stack)
+			p.next()
+			for {
+				p.name()
+				if !p.is(",") {
+					break
+				}
+				p.next()
+			}
+			p.push(p.mk(p.src(k)+"_statement", s, p.end(), m))
+			return
+		case "assert":
+			m := len(p.stack)
+			p.next()
+			for {
+				p.expression()
+				if !p.is(",") {
+					break
+				}
+				p.next()
+			}
+			p.push(p.mk("assert_statement", s, p.end(), m))
+			return
+		case "import":
+			m := len(p.stack)
+			p.next()
+			p.importList(false)
+			p.push(p.mk("import_statement", s, p.end(), m))
+			return
+		case "from":
+			p.fromImport()
+			return
+		case "print", "exec":
+			// Python 2's statements: tree-sitter reads print x as a
+			// print_statement, and prefers one where both readings fit.
+			if !p.isAt(p.pos+1, "(") && !p.isAt(p.pos+1, "=") && !p.isAt(p.pos+1, ".") {
+				p.fail("a print or exec statement")
+			}
+			if p.isAt(p.pos+1, "(") {
+				m, from := len(p.stack), p.pos
+				p.expression()
+				if p.stack[m].kind != "call" || p.tok().kind != tkNewline && !p.is(";") {
+					p.fail("a print or exec statement")
+				}
+				// Read as a print statement too, a call's starred
+				// argument comes out as a call of a list_splat.
+				for i := from + 1; i < p.pos; i++ {
+					if (p.isAt(i, "*") || p.isAt(i, "**")) && (p.isAt(i-1, "(") || p.isAt(i-1, ",")) &&
+						!(p.toks[i+1].kind == tkName && (p.isAt(i+2, ",") || p.isAt(i+2, ")"))) {
+						p.fail("a starred argument to print")
+					}
+				}
+				p.push(p.mk("expression_statement", s, p.end(), m))
+				return
+			}
+		}
+	}
+	p.expressionStatement()
+}
+
+// importList pushes the names of an import (dotted, or aliased).
+func (p *pyParser) importList(paren bool) {
+	for {
+		m := len(p.stack)
+		p.dottedName()
+		if p.is("as") {
+			p.next()
+			p.name()
+			p.push(p.mk("aliased_import", p.stack[m].start, p.end(), m))
+		}
+		if !p.is(",") {
+			return
+		}
+		p.next()
+		if p.tok().kind == tkNewline || p.is(";") {
+			if !paren {
+				p.fail("a trailing comma")
+			}
+			return
+		}
+		if paren && p.is(")") {
+			return
+		}
+	}
+}
+
+func (p *pyParser) dottedName() {
+	m := len(p.stack)
+	for {
+		p.name()
+		if !p.is(".") {
+			break
+		}
+		p.next()
+	}
+	p.push(p.mk("dotted_name", p.stack[m].start, p.end(), m))
+}
+
+func (p *pyParser) fromImport() {
+	m := len(p.stack)
+	s := int(p.next().start)
+	kind := "import_from_statement"
+	if p.is("__future__") && p.isAt(p.pos+1, "import") {
+		p.next() // a keyword to tree-sitter: no node
+		kind = "future_import_statement"
+	} else if p.is(".") || p.is("...") {
+		rm := len(p.stack)
+		ps := int(p.tok().start)
+		for p.is(".") || p.is("...") {
+			p.next()
+		}
+		p.leaf("import_prefix", ps, p.end())
+		if !p.is("import") {
+			p.dottedName()
+		}
+		p.push(p.mk("relative_import", ps, p.end(), rm))
+	} else {
+		p.dottedName()
+	}
+	p.expect("import")
+	switch {
+	case p.is("*"):
+		if kind != "import_from_statement" {
+			p.fail("from __future__ import *")
+		}
+		k := p.next()
+		p.leaf("wildcard_import", int(k.start), int(k.end))
+	case p.is("("):
+		p.next()
+		p.importList(true)
+		p.expect(")")
+	default:
+		p.importList(false)
+	}
+	p.push(p.mk(kind, s, p.end(), m))
+}
+
+var augOps = map[string]bool{
+	"+=": true, "-=": true, "*=": true, "/=": true, "@=": true, "//=": true, "%=": true, "**=": true,
+	">>=": true, "<<=": true, "&=": true, "^=": true, "|=": true,
+}
+
+// expressionStatement pushes an expression_statement: expressions, an
+// assignment, an augmented assignment or a yield.
+func (p *pyParser) expressionStatement() {
+	m := len(p.stack)
+	s := int(p.tok().start)
+	if p.is("yield") {
+		p.yield()
+		p.push(p.mk("expression_statement", s, p.end(), m))
+		return
+	}
+	n := p.starList()
+	switch {
+	case p.is("="):
+		p.listNode(m, n, "pattern_list")
+		p.assignment(m)
+	case p.is(":"):
+		if n != 1 {
+			p.fail("an annotated tuple")
+		}
+		p.pattern(p.stack[m])
+		p.next()
+		p.typ()
+		if p.is("=") {
+			p.next()
+			p.rightHandSide()
+		}
+		p.push(p.mk("assignment", s, p.end(), m))
+	case p.tok().kind == tkOp && augOps[p.src(p.tok())]:
+		if n != 1 {
+			p.fail("an augmented tuple")
+		}
+		p.pattern(p.stack[m])
+		p.next()
+		p.rightHandSide()
+		p.push(p.mk("augmented_assignment", s, p.end(), m))
+	}
+	p.push(p.mk("expression_statement", s, p.end(), m))
+}
+
+// assignment makes the pattern on the stack (from m) the left of an
+// assignment, at its "=".
+func (p *pyParser) assignment(m int) {
+	p.pattern(p.stack[m])
+	p.expect("=")
+	r := len(p.stack)
+	p.rightHandSide()
+	if p.is("=") {
+		p.assignment(r)
+	}
+	p.push(p.mk("assignment", p.stack[m].start, p.end(), m))
+}
+
+// rightHandSide pushes a yield or expressions (an expression_list for
+// several).
+func (p *pyParser) rightHandSide() {
+	if p.is("yield") {
+		p.yield()
+		return
+	}
+	m := len(p.stack)
+	n := p.starList()
+	p.listNode(m, n, "expression_list")
+}
+
+// listNode wraps the n expressions on the stack from m in a node of kind
+// when there are several (or one with a comma after it).
+func (p *pyParser) listNode(m, n int, kind string) {
+	if n > 1 || n == 1 && p.toks[p.pos-1].kind == tkOp && p.src(p.toks[p.pos-1]) == "," {
+		p.push(p.mk(kind, p.stack[m].start, p.end(), m))
+	}
+}
+
+// starList pushes expressions (and starred ones) separated by commas and
+// returns how many.
+func (p *pyParser) starList() int {
+	n := 0
+	for {
+		p.starOrExpression(true)
+		n++
+		if !p.is(",") {
+			return n
+		}
+		p.next()
+		if !p.startsExpression() {
+			return n
+		}
+	}
+}
+
+// startsExpression reports whether the current token can start an
+// expression.
+func (p *pyParser) startsExpression() bool {
+	k := p.tok()
+	switch k.kind {
+	case tkName:
+		s := p.src(k)
+		return !pyKeywords[s] || s == "not" || s == "lambda" || s == "await" || s == "None" || s == "True" || s == "False"
+	case tkNumber, tkString:
+		return true
+	case tkOp:
+		switch p.src(k) {
+		case "(", "[", "{", "-", "+", "~", "*", "...":
+			return true
+		}
+	}
+	return false
+}
+
+// expressions pushes an expression, or several in an expression_list.
+func (p *pyParser) expressions(star bool) {
+	m := len(p.stack)
+	n := 0
+	for {
+		if star {
+			p.starOrExpression(true)
+		} else {
+			p.expression()
+		}
+		n++
+		if !p.is(",") {
+			break
+		}
+		p.next()
+		if !p.startsExpression() {
+			break
+		}
+	}
+	p.listNode(m, n, "expression_list")
+}
+
+// starOrExpression pushes an expression or a starred one. bare says the
+// star is outside brackets or in a subscript, where tree-sitter has only
+// its list_splat_pattern for it (a name, an attribute or a subscript,
+// which it then calls or subscripts: *f(x) is a call of *f), so the
+// scanner reads only a starred name there.
+func (p *pyParser) starOrExpression(bare bool) {
+	if p.is("*") {
+		m := len(p.stack)
+		s := int(p.next().start)
+		if bare && (!p.isName() || p.isAt(p.pos+1, ".") || p.isAt(p.pos+1, "(") || p.isAt(p.pos+1, "[")) {
+			p.fail("a starred expression tree-sitter reads otherwise")
+		}
+		p.binary(14)
+		p.push(p.mk("list_splat", s, p.end(), m))
+		return
+	}
+	p.expression()
+}
+
+func (p *pyParser) yield() {
+	m := len(p.stack)
+	s := int(p.expect("yield").start)
+	if p.is("from") {
+		p.next()
+		p.expression()
+	} else if p.startsExpression() {
+		p.expressions(true)
+	}
+	p.push(p.mk("yield", s, p.end(), m))
+}
+
+// pattern turns an expression read where a target is into tree-sitter's
+// pattern kinds, or refuses it.
+func (p *pyParser) pattern(n *node) {
+	switch n.kind {
+	case "identifier", "attribute", "subscript":
+	case "tuple":
+		n.kind = "tuple_pattern"
+		if len(n.children) == 0 {
+			p.fail("an empty tuple pattern")
+		}
+	case "list":
+		n.kind = "list_pattern"
+	case "expression_list", "pattern_list":
+		n.kind = "pattern_list"
+	case "list_splat":
+		n.kind = "list_splat_pattern"
+		if c := n.children[0].kind; c != "identifier" && c != "attribute" && c != "subscript" {
+			p.fail("an odd starred target")
+		}
+		return
+	default:
+		p.fail("an odd target")
+	}
+	if n.kind != "identifier" && n.kind != "attribute" && n.kind != "subscript" {
+		for _, c := range n.children {
+			p.pattern(c)
+		}
+	}
+}
+
+// targets pushes the targets of a for (before its "in"): a pattern or a
+// pattern_list.
+func (p *pyParser) targets() {
+	m := len(p.stack)
+	n := 0
+	for {
+		if p.is("*") {
+			tm := len(p.stack)
+			s := int(p.next().start)
+			p.binary(14)
+			p.push(p.mk("list_splat", s, p.end(), tm))
+		} else {
+			p.binary(14)
+		}
+		n++
+		if !p.is(",") {
+			break
+		}
+		p.next()
+		if p.is("in") {
+			break
+		}
+	}
+	p.listNode(m, n, "pattern_list")
+	p.pattern(p.stack[m])
+}
+
+// ---- expressions
+
+func (p *pyParser) enter() {
+	p.depth++
+	if p.depth > maxPyDepth {
+		p.fail("expressions nested too deep")
+	}
+}
+
+func (p *pyParser) leave() { p.depth-- }
+
+// expression pushes an expression: a lambda, a named expression, a
+// conditional one, or a disjunction.
+func (p *pyParser) expression() {
+	p.enter()
+	defer p.leave()
+	m := len(p.stack)
+	if p.is("lambda") {
+		p.lambda()
+		return
+	}
+	if p.isName() && p.isAt(p.pos+1, ":=") {
+		k := p.next()
+		p.ident(int(k.start), int(k.end))
+		p.next()
+		p.expression()
+		p.push(p.mk("named_expression", int(k.start), p.end(), m))
+		return
+	}
+	p.or()
+	if p.is("if") {
+		p.next()
+		p.or()
+		p.expect("else")
+		p.expression()
+		p.push(p.mk("conditional_expression", p.stack[m].start, p.end(), m))
+	}
+}
+
+func (p *pyParser) lambda() {
+	m := len(p.stack)
+	s := int(p.next().start)
+	if !p.is(":") {
+		pm := len(p.stack)
+		for {
+			p.parameter(false)
+			if !p.is(",") {
+				break
+			}
+			p.next()
+			if p.is(":") {
+				break
+			}
+		}
+		p.push(p.mk("lambda_parameters", p.stack[pm].start, p.end(), pm))
+	}
+	p.expect(":")
+	p.expression()
+	p.push(p.mk("lambda", s, p.end(), m))
+}
+
+func (p *pyParser) or() {
+	m := len(p.stack)
+	p.and()
+	for p.is("or") {
+		p.next()
+		p.and()
+		p.push(p.mk("boolean_operator", p.stack[m].start, p.end(), m))
+	}
+}
+
+func (p *pyParser) and() {
+	m := len(p.stack)
+	p.not()
+	for p.is("and") {
+		p.next()
+		p.not()
+		p.push(p.mk("boolean_operator", p.stack[m].start, p.end(), m))
+	}
+}
+
+func (p *pyParser) not() {
+	if p.is("not") {
+		p.enter()
+		defer p.leave()
+		m := len(p.stack)
+		s := int(p.next().start)
+		p.not()
+		p.push(p.mk("not_operator", s, p.end(), m))
+		return
+	}
+	p.comparison()
+}
+
+func (p *pyParser) comparison() {
+	m := len(p.stack)
+	p.binary(14)
+	n := 0
+	for {
+		switch {
+		case p.is("<") || p.is(">") || p.is("==") || p.is(">=") || p.is("<=") || p.is("!=") || p.is("in"):
+			p.next()
+		case p.is("not") && p.isAt(p.pos+1, "in"):
+			p.next()
+			p.next()
+		case p.is("is"):
+			p.next()
+			if p.is("not") {
+				p.next()
+			}
+		default:
+			if n > 0 {
+				p.push(p.mk("comparison_operator", p.stack[m].start, p.end(), m))
+			}
+			return
+		}
+		p.binary(14)
+		n++
+	}
+}
+
+// binPrec are the binary operators' precedences in tree-sitter-python
+// (where & binds looser than ^, unlike Python).
+var binPrec = map[string]int{
+	"|": 14, "&": 15, "^": 16, "<<": 17, ">>": 17, "+": 18, "-": 18,
+	"*": 19, "@": 19, "/": 19, "%": 19, "//": 19, "**": 21,
+}
+
+// binary pushes an expression of binary operators of at least precedence
+// min.
+func (p *pyParser) binary(min int) {
+	p.enter()
+	defer p.leave()
+	m := len(p.stack)
+	p.unary()
+	for chain := 0; ; chain++ {
+		k := p.tok()
+		if k.kind != tkOp {
+			return
+		}
+		prec, ok := binPrec[p.src(k)]
+		if !ok || prec < min {
+			return
+		}
+		if chain > 2000 {
+			p.fail("a long chain of operators")
+		}
+		p.next()
+		if prec == 21 {
+			p.binary(21) // right associative
+		} else {
+			p.binary(prec + 1)
+		}
+		p.push(p.mk("binary_operator", p.stack[m].start, p.end(), m))
+	}
+}
+
+// unary pushes a unary operator's expression, an await, or a primary.
+func (p *pyParser) unary() {
+	if p.is("-") || p.is("+") || p.is("~") || p.is("await") {
+		m := len(p.stack)
+		k := p.next()
+		p.binary(21)
+		kind := "unary_operator"
+		if p.src(k) == "await" {
+			kind = "await"
+		}
+		p.push(p.mk(kind, int(k.start), p.end(), m))
+		return
+	}
+	p.primary()
+}
+
+// primary pushes an atom and what follows it: attributes, calls,
+// subscripts.
+func (p *pyParser) primary() {
+	m := len(p.stack)
+	p.atom()
+	for chain := 0; ; chain++ {
+		if chain > 2000 {
+			p.fail("a long chain of calls")
+		}
+		switch {
+		case p.is("."):
+			p.next()
+			p.name()
+			p.push(p.mk("attribute", p.stack[m].start, p.end(), m))
+		case p.is("("):
+			p.arguments()
+			p.push(p.mk("call", p.stack[m].start, p.end(), m))
+		case p.is("["):
+			p.subscript()
+			p.push(p.mk("subscript", p.stack[m].start, p.end(), m))
+		default:
+			return
+		}
+	}
+}
+
+// arguments pushes a call's argument_list, or its generator_expression.
+func (p *pyParser) arguments() {
+	p.enter()
+	defer p.leave()
+	m := len(p.stack)
+	s := int(p.expect("(").start)
+	n := 0
+	for !p.is(")") {
+		am := len(p.stack)
+		as := int(p.tok().start)
+		switch {
+		case p.is("*"):
+			p.next()
+			p.expression()
+			p.push(p.mk("list_splat", as, p.end(), am))
+		case p.is("**"):
+			p.next()
+			p.expression()
+			p.push(p.mk("dictionary_splat", as, p.end(), am))
+		case p.isName() && p.isAt(p.pos+1, "="):
+			p.name()
+			p.next()
+			p.expression()
+			p.push(p.mk("keyword_argument", as, p.end(), am))
+		default:
+			p.expression()
+			if p.is("for") || p.is("async") {
+				if n > 0 {
+					p.fail("a generator among arguments")
+				}
+				p.comprehension(am)
+				p.expect(")")
+				if p.toks[p.pos-2].kind == tkOp && p.src(p.toks[p.pos-2]) == "," {
+					p.fail("a generator with a comma")
+				}
+				p.push(p.mk("generator_expression", s, p.end(), m))
+				return
+			}
+		}
+		n++
+		if !p.is(",") {
+			break
+		}
+		p.next()
+	}
+	p.expect(")")
+	p.push(p.mk("argument_list", s, p.end(), m))
+}
+
+// comprehension pushes the for and if clauses after a comprehension's
+// body.
+func (p *pyParser) comprehension(m int) {
+	for {
+		cm := len(p.stack)
+		s := int(p.tok().start)
+		switch {
+		case p.is("async") || p.is("for"):
+			if p.is("async") {
+				p.next()
+			}
+			p.expect("for")
+			p.targets()
+			p.expect("in")
+			p.or()
+			if p.is(",") {
+				p.fail("a tuple in a comprehension's for")
+			}
+			p.push(p.mk("for_in_clause", s, p.end(), cm))
+		case p.is("if"):
+			p.next()
+			p.or()
+			p.push(p.mk("if_clause", s, p.end(), cm))
+		default:
+			return
+		}
+	}
+}
+
+func (p *pyParser) subscript() {
+	p.enter()
+	defer p.leave()
+	p.expect("[")
+	for {
+		s := int(p.tok().start)
+		m := len(p.stack)
+		if p.is("*") {
+			p.starOrExpression(true)
+		} else {
+			if !p.is(":") {
+				p.expression()
+			}
+			if p.is(":") {
+				p.next()
+				if !p.is(":") && !p.is("]") && !p.is(",") {
+					p.expression()
+				}
+				if p.is(":") {
+					p.next()
+					if !p.is("]") && !p.is(",") {
+						p.expression()
+					}
+				}
+				p.push(p.mk("slice", s, p.end(), m))
+			}
+		}
+		if !p.is(",") {
+			break
+		}
+		p.next()
+		if p.is("]") {
+			break
+		}
+	}
+	p.expect("]")
+}
+
+// atom pushes a name, a literal, or a bracketed expression.
+func (p *pyParser) atom() {
+	k := p.tok()
+	s, e := int(k.start), int(k.end)
+	switch k.kind {
+	case tkName:
+		switch p.src(k) {
+		case "True":
+			p.next()
+			p.leaf("true", s, e)
+			return
+		case "False":
+			p.next()
+			p.leaf("false", s, e)
+			return
+		case "None":
+			p.next()
+			p.leaf("none", s, e)
+			return
+		}
+		p.name()
+		return
+	case tkNumber:
+		p.next()
+		kind := "integer"
+		if t := p.src(k); !strings.HasPrefix(t, "0x") && !strings.HasPrefix(t, "0X") && strings.ContainsAny(t, ".eE") {
+			kind = "float"
+		}
+		p.leaf(kind, s, e)
+		return
+	case tkString:
+		m := len(p.stack)
+		p.string()
+		if p.tok().kind == tkString {
+			for p.tok().kind == tkString {
+				p.string()
+			}
+			p.push(p.mk("concatenated_string", s, p.end(), m))
+		}
+		return
+	case tkOp:
+		switch p.src(k) {
+		case "...":
+			p.next()
+			p.leaf("ellipsis", s, e)
+			return
+		case "(":
+			p.paren()
+			return
+		case "[":
+			p.bracket()
+			return
+		case "{":
+			p.brace()
+			return
+		}
+	}
+	p.fail("expected an expression")
+}
+
+// loneStar refuses a list or set of one starred element of more than a
+// name ([*f(x)]): tree-sitter reads its list_splat_pattern there, and
+// calls it (*f)(x).
+func (p *pyParser) loneStar(m int, close string) {
+	if n := p.stack[m]; n.kind == "list_splat" && n.children[0].kind != "identifier" && p.is(close) {
+		p.fail("a lone starred call")
+	}
+}
+
+// element pushes an element of a list, tuple or set.
+func (p *pyParser) element() {
+	if p.is("*") {
+		p.starOrExpression(false)
+		return
+	}
+	if p.is("yield") {
+		p.fail("a yield in a collection")
+	}
+	p.expression()
+}
+
+// elements pushes the rest of a collection's elements after its first,
+// up to close.
+func (p *pyParser) elements(close string) {
+	for p.is(",") {
+		p.next()
+		if p.is(close) {
+			break
+		}
+		p.element()
+	}
+}
+
+func (p *pyParser) paren() {
+	p.enter()
+	defer p.leave()
+	m := len(p.stack)
+	s := int(p.next().start)
+	if p.is(")") {
+		p.next()
+		p.push(p.mk("tuple", s, p.end(), m))
+		return
+	}
+	if p.is("yield") {
+		p.yield()
+		p.expect(")")
+		p.push(p.mk("parenthesized_expression", s, p.end(), m))
+		return
+	}
+	p.element()
+	switch {
+	case p.is("for") || p.is("async"):
+		p.comprehension(m)
+		p.expect(")")
+		p.push(p.mk("generator_expression", s, p.end(), m))
+	case p.is(","):
+		p.elements(")")
+		p.expect(")")
+		p.push(p.mk("tuple", s, p.end(), m))
+	default:
+		if p.stack[m].kind == "list_splat" {
+			p.fail("a parenthesized splat")
+		}
+		p.expect(")")
+		p.push(p.mk("parenthesized_expression", s, p.end(), m))
+	}
+}
+
+func (p *pyParser) bracket() {
+	p.enter()
+	defer p.leave()
+	m := len(p.stack)
+	s := int(p.next().start)
+	if p.is("]") {
+		p.next()
+		p.push(p.mk("list", s, p.end(), m))
+		return
+	}
+	p.element()
+	if p.is("for") || p.is("async") {
+		p.comprehension(m)
+		p.expect("]")
+		p.push(p.mk("list_comprehension", s, p.end(), m))
+		return
+	}
+	p.loneStar(m, "]")
+	p.elements("]")
+	p.expect("]")
+	p.push(p.mk("list", s, p.end(), m))
+}
+
+func (p *pyParser) brace() {
+	p.enter()
+	defer p.leave()
+	m := len(p.stack)
+	s := int(p.next().start)
+	if p.is("}") {
+		p.next()
+		p.push(p.mk("dictionary", s, p.end(), m))
+		return
+	}
+	// dictEntry pushes a pair or a dictionary_splat; it reports false
+	// for a set's element.
+	dictEntry := func(first bool) bool {
+		em := len(p.stack)
+		es := int(p.tok().start)
+		if p.is("**") {
+			p.next()
+			p.binary(14)
+			p.push(p.mk("dictionary_splat", es, p.end(), em))
+			return true
+		}
+		if first && p.is("*") {
+			p.element()
+			return false
+		}
+		p.expression()
+		if !p.is(":") {
+			if !first {
+				p.fail("a set element in a dictionary")
+			}
+			return false
+		}
+		p.next()
+		p.expression()
+		p.push(p.mk("pair", es, p.end(), em))
+		return true
+	}
+	if dictEntry(true) {
+		if p.is("for") || p.is("async") {
+			if p.stack[m].kind != "pair" {
+				p.fail("a splat in a comprehension")
+			}
+			p.comprehension(m)
+			p.expect("}")
+			p.push(p.mk("dictionary_comprehension", s, p.end(), m))
+			return
+		}
+		for p.is(",") {
+			p.next()
+			if p.is("}") {
+				break
+			}
+			dictEntry(false)
+		}
+		p.expect("}")
+		p.push(p.mk("dictionary", s, p.end(), m))
+		return
+	}
+	if p.is("for") || p.is("async") {
+		p.comprehension(m)
+		p.expect("}")
+		p.push(p.mk("set_comprehension", s, p.end(), m))
+		return
+	}
+	p.loneStar(m, "}")
+	p.elements("}")
+	p.expect("}")
+	p.push(p.mk("set", s, p.end(), m))
+}
+
+// ---- strings
+
+// string pushes the string token at the current position, shaped as
+// tree-sitter's scanner cuts it: its start, runs of content (with the
+// escape sequences in them), interpolations, and its end.
+func (p *pyParser) string() {
+	k := p.next()
+	s, e := int(k.start), int(k.end)
+	f, _ := p.stringStart(s, e)
+	m := len(p.stack)
+	p.leaf("string_start", s, f.body)
+	text := p.text
+	run, runStart, runEnd := -1, 0, 0 // the stack mark, start and end of the open content run
+	open := func(at, end int) {
+		if run < 0 {
+			run, runStart = len(p.stack), at
+		}
+		runEnd = end
+	}
+	shut := func() {
+		if run >= 0 {
+			p.push(p.mk("string_content", runStart, runEnd, run))
+			run = -1
+		}
+	}
+	// Each turn is one token of tree-sitter's: the scanner's content or
+	// end, or, where it returns nothing, the lexer's escape sequence,
+	// lone backslash, or interpolation.
+	for i := f.body; ; {
+		if i >= e {
+			p.fail("a string read past its end")
+		}
+		c := text[i]
+		if f.format && (c == '{' || c == '}') {
+			if i+1 < e && text[i+1] == c {
+				open(i, i+2)
+				p.leaf("escape_interpolation", i, i+2)
+				i += 2
+				continue
+			}
+			if c == '}' {
+				p.fail("a lone }")
+			}
+			shut()
+			i = p.interpolation(i, e, "interpolation")
+			continue
+		}
+		kind, end := p.stringScan(i, e, f)
+		switch kind {
+		case "content":
+			open(i, end)
+			i = end
+		case "end":
+			if end != e {
+				p.fail("a string ending early")
+			}
+			shut()
+			// A raw string's end takes the backslashes before it that
+			// the scanner stepped over with no content yet.
+			p.leaf("string_end", i, e)
+			p.push(p.mk("string", s, e, m))
+			return
+		default: // a backslash the scanner leaves to the lexer
+			if n := p.escape(i, e); n > 0 {
+				open(i, i+n)
+				p.leaf("escape_sequence", i, i+n)
+				i += n
+				continue
+			}
+			open(i, i+1) // a backslash that escapes nothing
+			i++
+		}
+	}
+}
+
+// stringScan is what tree-sitter-python's scanner returns for a string's
+// content at i: "content" or "end" with where it ends, or "" for nothing
+// (the lexer then reads a backslash).
+func (p *pyParser) stringScan(i, e int, f strFlags) (string, int) {
+	text := p.text
+	has := false
+	j := i
+	at := func(k int) byte {
+		if k >= e {
+			p.fail("a string read past its end")
+		}
+		return text[k]
+	}
+	for {
+		c := at(j)
+		switch {
+		case f.format && (c == '{' || c == '}'):
+			if has {
+				return "content", j
+			}
+			return "", j
+		case c == '\\':
+			if f.raw {
+				j++
+				if d := at(j); d == f.quote || d == '\\' {
+					j++
+				}
+				if at(j) == '\r' {
+					j++
+					if at(j) == '\n' {
+						j++
+					}
+				} else if at(j) == '\n' {
+					j++
+				}
+				continue
+			}
+			if f.bytes && (at(j+1) == 'N' || at(j+1) == 'u' || at(j+1) == 'U') {
+				// The scanner steps over the character after too,
+				// whatever it is.
+				if d := at(j + 2); d == f.quote || d == '\\' || d == '\n' || d == '\r' {
+					p.fail("an odd escape in bytes")
+				}
+				j += 3
+				has = true
+				continue
+			}
+			if has {
+				return "content", j
+			}
+			return "", j
+		case c == f.quote:
+			if !f.triple {
+				if has {
+					return "content", j
+				}
+				return "end", j + 1
+			}
+			if j+2 < e && text[j+1] == c && text[j+2] == c {
+				if has {
+					return "content", j
+				}
+				return "end", j + 3
+			}
+			if j+1 < e && text[j+1] == c {
+				return "content", j + 2
+			}
+			return "content", j + 1
+		case c == '\n' && has && !f.triple:
+			p.fail("a line break in a string")
+		}
+		j++
+		has = true
+	}
+}
+
+// escape returns the length of the escape sequence at i (a backslash),
+// or 0.
+func (p *pyParser) escape(i, to int) int {
+	text := p.text
+	if i+1 >= to {
+		return 0
+	}
+	hex := func(n int) int {
+		if i+2+n > to {
+			return 0
+		}
+		for j := i + 2; j < i+2+n; j++ {
+			if !isHex(text[j]) {
+				return 0
+			}
+		}
+		return 2 + n
+	}
+	switch c := text[i+1]; {
+	case c == 'u':
+		return hex(4)
+	case c == 'U':
+		return hex(8)
+	case c == 'x':
+		return hex(2)
+	case isDigit(c):
+		n := 2
+		for n < 4 && i+n < to && isDigit(text[i+n]) {
+			n++
+		}
+		return n
+	case c == '\n':
+		return 2
+	case c == '\r':
+		if i+2 < to && text[i+2] == '\n' {
+			return 3
+		}
+		return 0
+	case strings.IndexByte("'\"abfrntv\\", c) >= 0:
+		return 2
+	case c == 'N':
+		if i+2 < to && text[i+2] == '{' {
+			j := strings.IndexByte(text[i+3:to], '}')
+			if j < 0 || strings.ContainsAny(text[i+3:i+3+j], "\n\"'") {
+				p.fail("an odd \\N escape")
+			}
+			if j == 0 {
+				return 0
+			}
+			return 3 + j + 1
+		}
+	}
+	return 0
+}
+
+// interpolation pushes the f-string interpolation at i ({) as kind and
+// returns where it ends: its expression, read by a parse of its own, a
+// conversion and a format specifier.
+func (p *pyParser) interpolation(i, to int, kind string) int {
+	text := p.text
+	end := p.interpolationEnd(i, to, 0) // past its }
+	// The expression ends at the first !x, : or = (self-documenting) at
+	// its top level.
+	depth, x := 0, end-1
+	for j := i + 1; j < end-1; j++ {
+		c := text[j]
+		switch {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == '"' || c == '\'':
+			k := j
+			for k > i && isNameChar(text[k-1]) {
+				k--
+			}
+			j = p.stringEnd(k, end) - 1
+		case depth > 0:
+		case c == '!':
+			if text[j+1] == '=' {
+				j++
+				continue
+			}
+			x = j
+		case c == ':':
+			if text[j+1] == '=' {
+				p.fail(":= in an f-string")
+			}
+			x = j
+		case c == '=':
+			if strings.IndexByte("=!<>", text[j-1]) >= 0 || text[j+1] == '=' {
+				if text[j+1] == '=' {
+					j++
+				}
+				continue
+			}
+			x = j
+		case c == ',':
+			p.fail("a tuple in an f-string")
+		}
+		if x != end-1 {
+			break
+		}
+	}
+	m := len(p.stack)
+	// The expression: its own tokens, read by this parser.
+	saved, savedPos := p.toks, p.pos
+	p.toks, p.pos = p.lex(i+1, x, true, nil), 0
+	if p.tok().kind == tkEOF {
+		p.fail("an empty f-string expression")
+	}
+	if p.is("yield") || p.is("*") {
+		p.fail("an odd f-string expression")
+	}
+	p.expression()
+	if p.tok().kind != tkEOF {
+		p.fail("more in an f-string expression")
+	}
+	p.toks, p.pos = saved, savedPos
+	j := x
+	if text[j] == '=' {
+		j++
+		for text[j] == ' ' {
+			j++
+		}
+	}
+	if text[j] == '!' {
+		if j+1 >= end || text[j+1] < 'a' || text[j+1] > 'z' {
+			p.fail("an odd conversion")
+		}
+		p.leaf("type_conversion", j, j+2)
+		j += 2
+		for text[j] == ' ' {
+			p.fail("space after a conversion")
+		}
+	}
+	if text[j] == ':' {
+		fm := len(p.stack)
+		fs, fe := j, j+1
+		j++
+		for j < end-1 {
+			if text[j] == '{' {
+				if text[j+1] == '{' {
+					p.fail("{{ in a format specifier")
+				}
+				j = p.interpolation(j, end-1, "format_expression")
+				fe = j
+				continue
+			}
+			if text[j] == '}' {
+				p.fail("} in a format specifier")
+			}
+			k := j
+			for k < end-1 && text[k] != '{' {
+				k++
+			}
+			if strings.TrimLeft(text[j:k], " \t") != "" {
+				fe = k
+			}
+			j = k
+		}
+		p.push(p.mk("format_specifier", fs, fe, fm))
+	}
+	if j != end-1 {
+		p.fail("an odd interpolation")
+	}
+	p.push(p.mk(kind, i, end, m))
+	return end
+}
+
+// ---- comments, definitions
+
+// place puts each extra (comment, line continuation) in the deepest node
+// with a token on either side of it, as tree-sitter does: one that starts
+// before it and ends at or after its end (a block or a decorator ends
+// with a zero-width token after the comments it holds).
+func (p *pyParser) place() {
+	if len(p.extras) == 0 {
+		return
+	}
+	p.t.top = p.placeIn(p.t.top, p.extras)
+}
+
+// placeIn places extras (sorted) among the siblings ns and returns the
+// merged list.
+func (p *pyParser) placeIn(ns []*node, extras []*node) []*node {
+	// Each extra goes into the child that holds it, or stays here.
+	var here []*node
+	i := 0
+	for k := 0; k < len(ns) && i < len(extras); k++ {
+		n := ns[k]
+		for i < len(extras) && extras[i].start <= n.start {
+			here = append(here, extras[i])
+			i++
+		}
+		j := i
+		for j < len(extras) && extras[j].start > n.start && extras[j].end <= n.end {
+			j++
+		}
+		if j > i {
+			n.children = p.placeIn(n.children, extras[i:j])
+			i = j
+		}
+	}
+	here = append(here, extras[i:]...)
+	if len(here) == 0 {
+		return ns
+	}
+	out := make([]*node, 0, len(ns)+len(here))
+	a, b := 0, 0
+	for a < len(ns) || b < len(here) {
+		if b >= len(here) || a < len(ns) && ns[a].start < here[b].start {
+			out = append(out, ns[a])
+			a++
+		} else {
+			out = append(out, here[b])
+			b++
+		}
+	}
+	return out
+}
+
+// define records the definitions under ns, as walker.define does for
+// Python's tree.
+func (p *pyParser) define(ns []*node, owner string, depth int) {
+	if depth >= maxDefDepth {
+		return
+	}
+	for _, n := range ns {
+		inner := owner
+		switch n.kind {
+		case "function_definition":
+			kind := "func"
+			if owner == "class" {
+				kind = "method"
+			}
+			p.def(n, kind)
+			continue
+		case "class_definition":
+			p.def(n, "class")
+			inner = "class"
+		case "assignment":
+			if l := n.children[0]; l.kind == "identifier" && (owner == "" || owner == "class") {
+				p.def(n, "var")
+				continue
+			}
+		case "comment", "line_continuation", "identifier", "string":
+			continue
+		}
+		p.define(n.children, inner, depth+1)
+	}
+}
+
+// def records n, a definition of kind, named by its first identifier.
+func (p *pyParser) def(n *node, kind string) {
+	var name *node
+	for _, c := range n.children {
+		if c.kind == "identifier" {
+			name = c
+			break
+		}
+	}
+	if name == nil {
+		return
+	}
+	p.t.defs = append(p.t.defs, def{Symbol: Symbol{Name: p.text[name.start:name.end], Kind: kind}, at: n.start})
+}

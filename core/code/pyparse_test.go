@@ -1,0 +1,291 @@
+package code
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/palace-dev/palace/core/chunk"
+)
+
+// pyCorpus is the Python standard library the scanner is compared on.
+const pyCorpus = "/usr/lib/python3.11"
+
+// pyFiles are the Python files under root a mine would parse (within
+// MaxBytes).
+func pyFiles(t testing.TB, root string) map[string]string {
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || Language(p) != "python" || !d.Type().IsRegular() {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err == nil && len(src) <= MaxBytes {
+			out[p] = string(src)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// comparePy cuts each file with the scanner and with tree-sitter at size
+// and returns the files whose cuts differ, with the difference, and the
+// files the scanner refuses, by reason.
+func comparePy(files map[string]string, o chunk.Options) (same int, diffs []string, refused map[string][]string) {
+	sc, ts := NewParser(), NewParser()
+	defer sc.Close()
+	defer ts.Close()
+	ts.treeSitterPython = true
+	refused = map[string][]string{}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		src := files[p]
+		if _, why, ok := pyTree(src); !ok {
+			refused[why] = append(refused[why], p)
+			continue // tree-sitter cuts it, as before
+		}
+		g, gerr := sc.Split(src, "python", o)
+		w, werr := ts.Split(src, "python", o)
+		g, w = withoutPyMisreads(g), withoutPyMisreads(w)
+		if gerr == nil && werr == nil && full(g) == full(w) {
+			same++
+			continue
+		}
+		d := strings.Replace(lineDiff(full(g), full(w)), "go/parser  ", "scanner    ", 1)
+		diffs = append(diffs, fmt.Sprintf("%s: scanner %v, tree-sitter %v\n%s", p, gerr, werr, d))
+	}
+	return same, diffs, refused
+}
+
+// typeAssignRe finds an assignment to an attribute or an item of a call
+// of type (type(obj).attr = value), which tree-sitter-python (v0.23)
+// misreads as Python 3.12's type alias statement (type X = Y, with
+// (obj).attr as X): type is then a keyword, not a reference, and the
+// statement's nodes are a type alias's. The scanner reads the
+// assignment Python reads.
+var typeAssignRe = regexp.MustCompile(`(?m)^[ \t]*type[ \t]*[(\[][^\n#]*[^=!<>:]=[^=]`)
+
+// withoutPyMisreads drops, from a cut by either reader, what
+// tree-sitter-python misreads: the reference to type in a drawer with a
+// type(obj).attr = value. Its other misread the scanner refuses instead
+// (a starred call in a bare list or in print(...), see starOrExpression),
+// as it does the constructs tree-sitter reads with an ERROR node.
+func withoutPyMisreads(cs []Chunk) []Chunk {
+	for i := range cs {
+		if typeAssignRe.MatchString(cs[i].Text) {
+			cs[i].Refs = slices.DeleteFunc(slices.Clone(cs[i].Refs), func(r string) bool { return r == "type" })
+		}
+	}
+	return cs
+}
+
+// TestPyScannerCutsAsTreeSitter: Python read by the scanner is cut into
+// the same drawers, with the same definitions and references, as
+// tree-sitter's tree of it gives, on the fixture and on the standard
+// library, at the mine's size and a small one; few files are refused.
+func TestPyScannerCutsAsTreeSitter(t *testing.T) {
+	files := map[string]string{}
+	fixtures, _ := filepath.Glob("testdata/*.py")
+	for _, p := range fixtures {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[p] = string(src)
+	}
+	if _, err := os.Stat(pyCorpus); err == nil {
+		for p, src := range pyFiles(t, pyCorpus) {
+			files[p] = src
+		}
+	} else {
+		t.Skipf("no %s", pyCorpus)
+	}
+	for _, o := range []chunk.Options{chunk.Default, {Size: 300}} {
+		same, diffs, refused := comparePy(files, o)
+		n := 0
+		var reasons []string
+		for why, ps := range refused {
+			n += len(ps)
+			reasons = append(reasons, fmt.Sprintf("%d %s (%s)", len(ps), why, strings.Join(ps, " ")))
+		}
+		sort.Strings(reasons)
+		t.Logf("size %d: %d files cut the same, %d differently, %d refused:\n  %s", o.Size, same, len(diffs), n, strings.Join(reasons, "\n  "))
+		if len(diffs) > 0 {
+			t.Errorf("size %d: %d of %d files cut differently:\n%s", o.Size, len(diffs), same+len(diffs), strings.Join(diffs[:min(len(diffs), 10)], "\n"))
+		}
+		if n*20 > len(files) {
+			t.Errorf("size %d: %d of %d files refused, over 5%%", o.Size, n, len(files))
+		}
+	}
+}
+
+// TestPyScannerOnCorpus is TestPyScannerCutsAsTreeSitter on any Python
+// tree (slow: PALACE_PY_COMPARE=dir).
+func TestPyScannerOnCorpus(t *testing.T) {
+	dir := os.Getenv("PALACE_PY_COMPARE")
+	if dir == "" {
+		t.Skip("set PALACE_PY_COMPARE=dir")
+	}
+	same, diffs, refused := comparePy(pyFiles(t, dir), chunk.Default)
+	t.Logf("%d files cut the same, %d differently", same, len(diffs))
+	for why, ps := range refused {
+		t.Logf("refused %d: %s (%s)", len(ps), why, ps[0])
+	}
+	for _, d := range diffs[:min(len(diffs), 40)] {
+		t.Log(d)
+	}
+}
+
+// TestPyScannerReadsWhatTreeSitterMisreads: type(obj).attr = value is an
+// assignment referring to type (tree-sitter-python reads a type alias
+// statement, type a keyword). Cut with tree-sitter, as without the
+// scanner's dispatch, the drawer would not refer to type.
+func TestPyScannerReadsWhatTreeSitterMisreads(t *testing.T) {
+	src := "def patch(obj, sig):\n    type(obj).signature = sig\n"
+	cs, err := Split(src, "python", chunk.Default)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("%v %v", full(cs), err)
+	}
+	want := "1-2 [{patch func}] [obj sig type signature]\n"
+	if got := full(cs); got != want {
+		t.Errorf("got %swant %s", got, want)
+	}
+	ts := NewParser()
+	defer ts.Close()
+	ts.treeSitterPython = true
+	if w, _ := ts.Split(src, "python", chunk.Default); full(w) == want {
+		t.Errorf("tree-sitter reads it as the scanner does now: %s", full(w))
+	}
+}
+
+// TestPyScannerRefuses: what the scanner is not sure of goes to
+// tree-sitter, which still cuts it (at its definitions, as before).
+func TestPyScannerRefuses(t *testing.T) {
+	for name, src := range map[string]string{
+		"print statement":  "def f(x):\n    print x\n",
+		"print chevron":    "def f(x):\n    print >>sys.stderr, x\n",
+		"exec statement":   "def f(x):\n    exec x in ns\n",
+		"backticks":        "def f(x):\n    return `x`\n",
+		"not equal":        "def f(x):\n    return x <> 1\n",
+		"tab after spaces": "def f(x):\n    if x:\n    \treturn 1\n",
+		"unbalanced":       "def f(x):\n    return (x\n\ndef g():\n    pass\n",
+		"unterminated":     "def f(x):\n    return 'x\n\ndef g():\n    pass\n",
+		"match":            "def f(x):\n    match x:\n        case 1:\n            pass\n",
+		"type parameters":  "def f[T](x: T) -> T:\n    return x\n",
+		"old octal":        "def f(x):\n    return 0777\n",
+		"starred call":     "def f(x):\n    return *g(x), 1\n",
+		"starred print":    "def f(x):\n    print(1, *x.split())\n",
+	} {
+		if _, _, ok := pyTree(src); ok {
+			t.Errorf("%s: the scanner reads it", name)
+			continue
+		}
+		cs, err := Split(src, "python", chunk.Default)
+		if err != nil && !errors.Is(err, ErrFallback) {
+			t.Errorf("%s: %v", name, err)
+		}
+		if err == nil {
+			checkExact(t, src, cs, chunk.Default.Size)
+		}
+	}
+}
+
+// TestPyScannerHostile: on hostile text the scanner returns (refusing or
+// cutting), without a panic or a loop, and every line with text lands in
+// exactly one drawer whoever cuts it.
+func TestPyScannerHostile(t *testing.T) {
+	defer func(s bool) { pyStrict = s }(pyStrict)
+	pyStrict = true // a panic other than a refusal fails the test
+	rnd := rand.New(rand.NewSource(1))
+	random := make([]byte, 64<<10)
+	rnd.Read(random)
+	ascii := make([]byte, 64<<10)
+	const alphabet = "()[]{}'\"\\#:=,. \t\nabcfr01*@"
+	for i := range ascii {
+		ascii[i] = alphabet[rnd.Intn(len(alphabet))]
+	}
+	long := "x = [" + strings.Repeat("1, ", (MaxBytes-16)/3) + "]\n"
+	cases := map[string]string{
+		"random bytes":      string(random),
+		"random python-ish": string(ascii),
+		"unbalanced":        "def f():\n    return ((]\n" + strings.Repeat("x = {[(\n", 1000),
+		"unbalanced quotes": "def f():\n    return 'a\" + \"b'''\n" + strings.Repeat("'\"", 1000),
+		"deep nesting":      "x = " + strings.Repeat("(", 100000) + "\n",
+		"deep closed":       "x = " + strings.Repeat("(", 60000) + "1" + strings.Repeat(")", 60000) + "\n",
+		"deep operators":    "x = " + strings.Repeat("-", 100000) + "1\n",
+		"long chain":        "x = 1" + strings.Repeat(" + 1", 60000) + "\n",
+		"deep indentation":  deepIndent(300),
+		"unterminated":      "def f():\n    '''never closed\n" + strings.Repeat("x = 1\n", 1000),
+		"long line":         long,
+		"crlf":              "def f(a):\r\n    # c\r\n    return a  # d\r\n\r\nclass C:\r\n    x = f'{a!r:>{w}}' \\\r\n        'b'\r\n",
+		"bom":               "\ufeff# c\ndef f():\n    pass\n",
+		"tabs":              "def f():\n\tif x:\n\t\treturn 1\n\t  # c\n\treturn 2\n",
+		"lone cr":           "def f():\r    pass\r",
+		"nul":               "def f():\n    return '\x00'\x00\n",
+		"continuation end":  "x = 1 + \\",
+		"f-string nest":     "x = f'{f\"{1}\"}'\n" + strings.Repeat("f'{", 10000),
+		"escape at end":     "x = b'\\N",
+		"empty":             "",
+		"only comments":     "# a\n  # b\n",
+		"dedent to nowhere": "if x:\n        a\n    b\n",
+		"indent at start":   "  x = 1\n",
+		"colon at end":      "if x:",
+		"decorator at end":  "@d\n",
+		"many dedents":      deepIndent(50) + "# end\n",
+	}
+	if len(long) > MaxBytes {
+		t.Fatalf("the long line is %d bytes, over MaxBytes", len(long))
+	}
+	for name, src := range cases {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			tr, _, ok := pyTree(src)
+			if ok {
+				checkExact(t, src, tr.split(chunk.Default), chunk.Default.Size)
+				checkExact(t, src, tr.split(chunk.Options{Size: 37}), 37)
+			}
+			cs, err := Split(src, "python", chunk.Default)
+			if err != nil && !errors.Is(err, ErrFallback) {
+				t.Errorf("%s: %v", name, err)
+			}
+			if err == nil {
+				checkExact(t, src, cs, chunk.Default.Size)
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: no return in 30 s", name)
+		}
+	}
+}
+
+// deepIndent is n blocks, each indented one space more.
+func deepIndent(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%sif x:\n", strings.Repeat(" ", i))
+	}
+	fmt.Fprintf(&b, "%spass\n", strings.Repeat(" ", n))
+	return b.String()
+}
