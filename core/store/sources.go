@@ -225,14 +225,7 @@ func replaceDrawers(ctx context.Context, tx *sql.Tx, stage *stagedDrawers, src S
 		}
 	}
 	short := context.WithoutCancel(ctx) // see ApplySources
-	// Both mined kinds: a file can turn from project text into a chat export.
-	old, err := txStrings(short, tx, `SELECT id FROM drawers
-		WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation') AND purged_at IS NULL`, src.Wing, src.Path)
-	if err != nil {
-		return 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
-	}
-	purged, err := txStrings(short, tx, `SELECT content_hash FROM drawers
-		WHERE wing = ? AND source = ? AND purged_at IS NOT NULL AND kind IN ('file', 'conversation')`, src.Wing, src.Path)
+	old, purged, err := sourceDrawers(short, tx, src)
 	if err != nil {
 		return 0, fmt.Errorf("replace drawers of %s: %w", src.Path, err)
 	}
@@ -264,6 +257,32 @@ func replaceDrawers(ctx context.Context, tx *sql.Tx, stage *stagedDrawers, src S
 		removed++
 	}
 	return removed, nil
+}
+
+// sourceDrawers reads, in one query (a cold mine makes one per file), the
+// ids of a source's live drawers and the content hashes of its purged ones,
+// of both mined kinds: a file can turn from project text into a chat export.
+func sourceDrawers(ctx context.Context, tx *sql.Tx, src Source) (live, purged map[string]bool, err error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, content_hash, purged_at IS NOT NULL FROM drawers
+		WHERE wing = ? AND source = ? AND kind IN ('file', 'conversation')`, src.Wing, src.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	live, purged = map[string]bool{}, map[string]bool{}
+	for rows.Next() {
+		var id, hash string
+		var gone bool
+		if err := rows.Scan(&id, &hash, &gone); err != nil {
+			return nil, nil, err
+		}
+		if gone {
+			purged[hash] = true
+		} else {
+			live[id] = true
+		}
+	}
+	return live, purged, rows.Err()
 }
 
 // appendDrawers adds ds to a source's drawers and removes those of drop
