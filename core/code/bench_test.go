@@ -249,9 +249,10 @@ func BenchmarkParse(b *testing.B) {
 			})
 		}
 		if lang == "python" {
+			sc := &pyScratch{}
 			run("py-scanner-parse", func() {
 				for _, t := range texts {
-					pyTree(t)
+					pyTreeIn(t, sc)
 				}
 			})
 			// The cut as a mine makes it: the scanner's, and

@@ -122,7 +122,10 @@ func (ps *Parser) splitFile(path, text, lang string, o chunk.Options) ([]Chunk, 
 		}
 	}
 	if lang == "python" && !ps.treeSitterPython {
-		if t, _, ok := pyTree(text); ok {
+		if ps.py == nil {
+			ps.py = &pyScratch{}
+		}
+		if t, _, ok := pyTreeIn(text, ps.py); ok {
 			ps.Trees.keepText(path, text, lang)
 			return t.split(o), nil
 		}

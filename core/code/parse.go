@@ -119,6 +119,7 @@ type Parser struct {
 	// treeSitterPython parses Python with tree-sitter too, not the
 	// scanner of pyparse.go first.
 	treeSitterPython bool
+	py               *pyScratch // the Python scanner's memory
 	// Trees, when set, keeps each file's tree for the next parse of the
 	// same path (see Trees); shared by a mine's parsers.
 	Trees *Trees

@@ -33,8 +33,50 @@ var pyStrict = false
 // pyTree reads text as Python and returns it as a tree, or false when it
 // refuses it (why says for what).
 func pyTree(text string) (t *tree, why string, ok bool) {
-	p := pyParser{text: text}
+	return pyTreeIn(text, &pyScratch{})
+}
+
+// pyScratch is the memory a Parser's scanner reuses from file to file:
+// the tokens, the slabs of nodes and child lists, the references. A tree
+// lives only while its file is cut, so the next file's nodes may take
+// its place; fresh memory for each file cost a fifth of the scan.
+type pyScratch struct {
+	toks         []pyTok
+	stack        []*node
+	refs         []ref
+	nodes        [][]node
+	lists        [][]*node
+	nodeAt, list int // the next slab of each to hand out
+}
+
+const pySlab = 1024
+
+func (sc *pyScratch) nodeSlab() []node {
+	if sc.nodeAt == len(sc.nodes) {
+		sc.nodes = append(sc.nodes, make([]node, pySlab))
+	}
+	sc.nodeAt++
+	return sc.nodes[sc.nodeAt-1]
+}
+
+func (sc *pyScratch) listSlab(c int) []*node {
+	if c > pySlab {
+		return make([]*node, c)
+	}
+	if sc.list == len(sc.lists) {
+		sc.lists = append(sc.lists, make([]*node, pySlab))
+	}
+	sc.list++
+	return sc.lists[sc.list-1]
+}
+
+// pyTreeIn is pyTree in sc's memory, which the tree then holds: it is
+// valid until sc's next use.
+func pyTreeIn(text string, sc *pyScratch) (t *tree, why string, ok bool) {
+	sc.nodeAt, sc.list = 0, 0
+	p := pyParser{text: text, sc: sc, stack: sc.stack[:0]}
 	defer func() {
+		sc.stack = p.stack[:0]
 		if r := recover(); r != nil {
 			if f, isRefusal := r.(pyRefusal); isRefusal {
 				t, why, ok = nil, f.why, false
@@ -47,11 +89,16 @@ func pyTree(text string) (t *tree, why string, ok bool) {
 		}
 	}()
 	p.t = newTree(text)
-	p.t.refs = make([]ref, 0, len(text)/16)
-	p.toks = p.lex(0, len(text), false, nil)
+	if sc.refs == nil {
+		sc.refs = make([]ref, 0, len(text)/16)
+	}
+	p.t.refs = sc.refs[:0]
+	p.toks = p.lex(0, len(text), false, sc.toks[:0])
+	sc.toks = p.toks
 	p.file()
 	p.place()
 	p.define(p.t.top, "", 0)
+	sc.refs = p.t.refs
 	return p.t, "", true
 }
 
@@ -69,11 +116,121 @@ const (
 
 type pyTok struct {
 	kind       uint8
+	code       uint8 // the operator's or keyword's
 	start, end int32
 }
 
+// Token codes: each operator and keyword has one, set by the tokenizer,
+// so that the parser compares bytes, not text.
+const (
+	codeNone uint8 = iota
+	opPowEq
+	opFloorDivEq
+	opRShiftEq
+	opLShiftEq
+	opEllipsis
+	opArrow
+	opWalrus
+	opPow
+	opFloorDiv
+	opLShift
+	opRShift
+	opLe
+	opGe
+	opEq
+	opNe
+	opPlusEq
+	opMinusEq
+	opStarEq
+	opSlashEq
+	opPercentEq
+	opAmpEq
+	opPipeEq
+	opCaretEq
+	opAtEq
+	opPlus
+	opMinus
+	opStar
+	opSlash
+	opPercent
+	opAt
+	opAmp
+	opPipe
+	opCaret
+	opTilde
+	opLt
+	opGt
+	opLParen
+	opRParen
+	opLBrack
+	opRBrack
+	opLBrace
+	opRBrace
+	opComma
+	opColon
+	opDot
+	opSemi
+	opAssign
+	kwFalse
+	kwNone
+	kwTrue
+	kwAnd
+	kwAs
+	kwAssert
+	kwAsync
+	kwAwait
+	kwBreak
+	kwClass
+	kwContinue
+	kwDef
+	kwDel
+	kwElif
+	kwElse
+	kwExcept
+	kwFinally
+	kwFor
+	kwFrom
+	kwGlobal
+	kwIf
+	kwImport
+	kwIn
+	kwIs
+	kwLambda
+	kwNonlocal
+	kwNot
+	kwOr
+	kwPass
+	kwRaise
+	kwReturn
+	kwTry
+	kwWhile
+	kwWith
+	kwYield
+	kwFuture
+	kwPrint
+	kwExec
+)
+
+// pyWords are the codes' texts.
+var pyWords = [...]string{"", "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=", "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "__future__", "print", "exec"}
+
+// pyCodes are the codes by text.
+var pyCodes = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for i, w := range pyWords[1:] {
+		m[w] = uint8(i + 1)
+	}
+	return m
+}()
+
+// isKeyword reports whether code is a keyword's: never an identifier.
+func isKeyword(code uint8) bool { return code >= kwFalse && code <= kwYield }
+
+
+
 // pyParser reads one file.
 type pyParser struct {
+	sc   *pyScratch
 	text string
 	t    *tree
 	toks []pyTok
@@ -105,7 +262,7 @@ const maxPyDepth = 200
 // node returns a node from the slab.
 func (p *pyParser) newNode(kind string, start, end int) *node {
 	if len(p.nodes) == 0 {
-		p.nodes = make([]node, 1024)
+		p.nodes = p.sc.nodeSlab()
 	}
 	n := &p.nodes[0]
 	p.nodes = p.nodes[1:]
@@ -119,7 +276,7 @@ func (p *pyParser) mk(kind string, start, end, mark int) *node {
 	n := p.newNode(kind, start, end)
 	if c := len(p.stack) - mark; c > 0 {
 		if len(p.lists) < c {
-			p.lists = make([]*node, max(1024, c))
+			p.lists = p.sc.listSlab(c)
 		}
 		n.children, p.lists = p.lists[:c:c], p.lists[c:]
 		copy(n.children, p.stack[mark:])
@@ -153,18 +310,11 @@ func (p *pyParser) src(k pyTok) string {
 	return p.text[k.start:k.end]
 }
 
-// is reports whether the current token is the operator or name s.
-func (p *pyParser) is(s string) bool {
-	k := p.toks[p.pos]
-	return (k.kind == tkOp || k.kind == tkName) && p.text[k.start:k.end] == s
-}
+// is reports whether the current token is the operator or keyword c.
+func (p *pyParser) is(c uint8) bool { return p.toks[p.pos].code == c }
 
-func (p *pyParser) isAt(i int, s string) bool {
-	if i >= len(p.toks) {
-		return false
-	}
-	k := p.toks[i]
-	return (k.kind == tkOp || k.kind == tkName) && p.text[k.start:k.end] == s
+func (p *pyParser) isAt(i int, c uint8) bool {
+	return i < len(p.toks) && p.toks[i].code == c
 }
 
 // next consumes the current token.
@@ -176,10 +326,10 @@ func (p *pyParser) next() pyTok {
 	return k
 }
 
-// expect consumes the operator or name s.
-func (p *pyParser) expect(s string) pyTok {
-	if !p.is(s) {
-		p.fail("expected " + s)
+// expect consumes the operator or keyword c.
+func (p *pyParser) expect(c uint8) pyTok {
+	if !p.is(c) {
+		p.fail("expected " + pyWords[c])
 	}
 	return p.next()
 }
@@ -187,21 +337,11 @@ func (p *pyParser) expect(s string) pyTok {
 // end is the end of the last token consumed.
 func (p *pyParser) end() int { return int(p.toks[p.pos-1].end) }
 
-// pyKeywords are the names that are never identifiers.
-var pyKeywords = map[string]bool{
-	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true,
-	"async": true, "await": true, "break": true, "class": true, "continue": true, "def": true,
-	"del": true, "elif": true, "else": true, "except": true, "finally": true, "for": true,
-	"from": true, "global": true, "if": true, "import": true, "in": true, "is": true,
-	"lambda": true, "nonlocal": true, "not": true, "or": true, "pass": true, "raise": true,
-	"return": true, "try": true, "while": true, "with": true, "yield": true,
-}
-
 // isName reports whether the current token is a name tree-sitter reads
 // as an identifier.
 func (p *pyParser) isName() bool {
 	k := p.tok()
-	return k.kind == tkName && !pyKeywords[p.text[k.start:k.end]]
+	return k.kind == tkName && !isKeyword(k.code)
 }
 
 func (p *pyParser) name() *node {
@@ -219,11 +359,29 @@ func isNameChar(c byte) bool  { return isNameStart(c) || c >= '0' && c <= '9' }
 func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
 func isHex(c byte) bool       { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 
-// pyOps are the operators, longest first.
-var pyOps = []string{
-	"**=", "//=", ">>=", "<<=", "...",
-	"->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
-	"+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=",
+// pyOps are the operators by their first character, longest first.
+var pyOps = func() (ops [128][]string) {
+	for _, o := range []string{
+		"**=", "//=", ">>=", "<<=", "...",
+		"->", ":=", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+		"+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", ".", ";", "=",
+	} {
+		ops[o[0]] = append(ops[o[0]], o)
+	}
+	return ops
+}()
+
+// opOf is the operator s starts with, or "".
+func opOf(s string) string {
+	if s[0] >= 128 {
+		return ""
+	}
+	for _, o := range pyOps[s[0]] {
+		if strings.HasPrefix(s, o) {
+			return o
+		}
+	}
+	return ""
 }
 
 // lex tokenizes text[from:to]. At the top (inner false) it follows
@@ -235,7 +393,7 @@ var pyOps = []string{
 // expression: no lines, no comments.
 func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
 	text := p.text
-	if toks == nil {
+	if toks == nil || cap(toks) == 0 {
 		toks = make([]pyTok, 0, (to-from)/5+4)
 	}
 	i := from
@@ -249,13 +407,17 @@ func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
 	lastColon := false  // the line's last token is a colon
 	first := true       // no logical line yet
 	emit := func(kind uint8, s, e int) {
+		var code uint8
+		if kind == tkOp || kind == tkName {
+			code = pyCodes[text[s:e]]
+		}
 		if !lineHasTok && !inner {
 			if first && s > 0 && text[s-1] != '\n' && !(s == 3 && strings.HasPrefix(text, "\ufeff")) {
 				p.fail("indented first line")
 			}
 			first = false
 		}
-		toks = append(toks, pyTok{kind: kind, start: int32(s), end: int32(e)})
+		toks = append(toks, pyTok{kind: kind, code: code, start: int32(s), end: int32(e)})
 		lineHasTok, lastEnd = true, e
 		lastColon = kind == tkOp && e-s == 1 && text[s] == ':'
 	}
@@ -447,13 +609,7 @@ func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
 			emit(tkNumber, i, j)
 			i = j
 		default:
-			op := ""
-			for _, o := range pyOps {
-				if strings.HasPrefix(text[i:to], o) {
-					op = o
-					break
-				}
-			}
+			op := opOf(text[i:to])
 			if op == "" || op == "<" && strings.HasPrefix(text[i:to], "<>") {
 				p.fail("an unknown character")
 			}
@@ -697,11 +853,11 @@ func (p *pyParser) statement() {
 		case "async":
 			p.next()
 			switch {
-			case p.is("def"):
+			case p.is(kwDef):
 				p.funcDef(int(k.start))
-			case p.is("for"):
+			case p.is(kwFor):
 				p.forStatement(int(k.start))
-			case p.is("with"):
+			case p.is(kwWith):
 				p.withStatement(int(k.start))
 			default:
 				p.fail("async")
@@ -709,7 +865,7 @@ func (p *pyParser) statement() {
 			return
 		}
 	case tkOp:
-		if p.is("@") {
+		if p.is(opAt) {
 			p.decorated()
 			return
 		}
@@ -724,7 +880,7 @@ func (p *pyParser) statement() {
 func (p *pyParser) simpleStatements() int {
 	for {
 		p.simpleStatement()
-		if !p.is(";") {
+		if !p.is(opSemi) {
 			break
 		}
 		p.next()
@@ -765,13 +921,13 @@ func (p *pyParser) ifStatement() {
 	mark := len(p.stack)
 	start := int(p.next().start)
 	p.expression()
-	p.expect(":")
+	p.expect(opColon)
 	p.suite()
-	for p.is("elif") {
+	for p.is(kwElif) {
 		m := len(p.stack)
 		s := int(p.next().start)
 		p.expression()
-		p.expect(":")
+		p.expect(opColon)
 		p.suite()
 		p.push(p.mk("elif_clause", s, p.stack[len(p.stack)-1].end, m))
 	}
@@ -780,10 +936,10 @@ func (p *pyParser) ifStatement() {
 }
 
 func (p *pyParser) elseClause() {
-	if p.is("else") {
+	if p.is(kwElse) {
 		m := len(p.stack)
 		s := int(p.next().start)
-		p.expect(":")
+		p.expect(opColon)
 		p.suite()
 		p.push(p.mk("else_clause", s, p.stack[len(p.stack)-1].end, m))
 	}
@@ -793,7 +949,7 @@ func (p *pyParser) whileStatement() {
 	mark := len(p.stack)
 	start := int(p.next().start)
 	p.expression()
-	p.expect(":")
+	p.expect(opColon)
 	p.suite()
 	p.elseClause()
 	p.push(p.mk("while_statement", start, p.stack[len(p.stack)-1].end, mark))
@@ -801,11 +957,11 @@ func (p *pyParser) whileStatement() {
 
 func (p *pyParser) forStatement(start int) {
 	mark := len(p.stack)
-	p.expect("for")
+	p.expect(kwFor)
 	p.targets()
-	p.expect("in")
+	p.expect(kwIn)
 	p.expressions(false)
-	p.expect(":")
+	p.expect(opColon)
 	p.suite()
 	p.elseClause()
 	p.push(p.mk("for_statement", start, p.stack[len(p.stack)-1].end, mark))
@@ -814,24 +970,24 @@ func (p *pyParser) forStatement(start int) {
 func (p *pyParser) tryStatement() {
 	mark := len(p.stack)
 	start := int(p.next().start)
-	p.expect(":")
+	p.expect(opColon)
 	p.suite()
 	handlers := 0
-	for p.is("except") {
+	for p.is(kwExcept) {
 		m := len(p.stack)
 		s := int(p.next().start)
-		if p.is("*") {
+		if p.is(opStar) {
 			p.fail("except*")
 		}
-		if !p.is(":") {
+		if !p.is(opColon) {
 			p.expression()
-			if p.is("as") {
+			if p.is(kwAs) {
 				p.asPattern(m)
-			} else if p.is(",") {
+			} else if p.is(opComma) {
 				p.fail("except E, e")
 			}
 		}
-		p.expect(":")
+		p.expect(opColon)
 		p.suite()
 		p.push(p.mk("except_clause", s, p.stack[len(p.stack)-1].end, m))
 		handlers++
@@ -839,10 +995,10 @@ func (p *pyParser) tryStatement() {
 	if handlers > 0 {
 		p.elseClause()
 	}
-	if p.is("finally") {
+	if p.is(kwFinally) {
 		m := len(p.stack)
 		s := int(p.next().start)
-		p.expect(":")
+		p.expect(opColon)
 		p.suite()
 		p.push(p.mk("finally_clause", s, p.stack[len(p.stack)-1].end, m))
 	} else if handlers == 0 {
@@ -858,7 +1014,7 @@ func (p *pyParser) asPattern(m int) {
 		// tree-sitter binds the as to the last expression in it
 		p.fail("as after a conditional expression")
 	}
-	p.expect("as")
+	p.expect(kwAs)
 	t := len(p.stack)
 	p.expression()
 	tn := p.stack[t]
@@ -868,18 +1024,18 @@ func (p *pyParser) asPattern(m int) {
 
 func (p *pyParser) withStatement(start int) {
 	mark := len(p.stack)
-	p.expect("with")
+	p.expect(kwWith)
 	m := len(p.stack)
-	if p.is("(") && p.parenthesizedWith() {
+	if p.is(opLParen) && p.parenthesizedWith() {
 		s := int(p.next().start)
 		p.withItems()
-		p.expect(")")
+		p.expect(opRParen)
 		p.push(p.mk("with_clause", s, p.end(), m))
 	} else {
 		p.withItems()
 		p.push(p.mk("with_clause", p.stack[m].start, p.end(), m))
 	}
-	p.expect(":")
+	p.expect(opColon)
 	p.suite()
 	p.push(p.mk("with_statement", start, p.stack[len(p.stack)-1].end, mark))
 }
@@ -904,10 +1060,10 @@ func (p *pyParser) parenthesizedWith() bool {
 		case ")", "]", "}":
 			depth--
 			if depth == 0 {
-				if !p.isAt(i+1, ":") {
+				if !p.isAt(i+1, opColon) {
 					return false
 				}
-				if p.isAt(i-1, ",") {
+				if p.isAt(i-1, opComma) {
 					p.fail("with (a,):")
 				}
 				return comma || as
@@ -925,15 +1081,15 @@ func (p *pyParser) withItems() {
 	for {
 		m := len(p.stack)
 		p.expression()
-		if p.is("as") {
+		if p.is(kwAs) {
 			p.asPattern(m)
 		}
 		p.push(p.mk("with_item", p.stack[m].start, p.end(), m))
-		if !p.is(",") {
+		if !p.is(opComma) {
 			return
 		}
 		p.next()
-		if p.is(")") {
+		if p.is(opRParen) {
 			return
 		}
 	}
@@ -941,17 +1097,17 @@ func (p *pyParser) withItems() {
 
 func (p *pyParser) funcDef(start int) {
 	mark := len(p.stack)
-	p.expect("def")
+	p.expect(kwDef)
 	p.name()
-	if p.is("[") {
+	if p.is(opLBrack) {
 		p.fail("type parameters")
 	}
 	p.parameters()
-	if p.is("->") {
+	if p.is(opArrow) {
 		p.next()
 		p.typ()
 	}
-	p.expect(":")
+	p.expect(opColon)
 	p.suite()
 	p.push(p.mk("function_definition", start, p.stack[len(p.stack)-1].end, mark))
 }
@@ -960,13 +1116,13 @@ func (p *pyParser) classDef() {
 	mark := len(p.stack)
 	start := int(p.next().start)
 	p.name()
-	if p.is("[") {
+	if p.is(opLBrack) {
 		p.fail("type parameters")
 	}
-	if p.is("(") {
+	if p.is(opLParen) {
 		p.arguments()
 	}
-	p.expect(":")
+	p.expect(opColon)
 	p.suite()
 	p.push(p.mk("class_definition", start, p.stack[len(p.stack)-1].end, mark))
 }
@@ -974,7 +1130,7 @@ func (p *pyParser) classDef() {
 func (p *pyParser) decorated() {
 	mark := len(p.stack)
 	start := int(p.tok().start)
-	for p.is("@") {
+	for p.is(opAt) {
 		m := len(p.stack)
 		s := int(p.next().start)
 		p.expression()
@@ -986,11 +1142,11 @@ func (p *pyParser) decorated() {
 	}
 	k := p.tok()
 	switch {
-	case p.is("def"):
+	case p.is(kwDef):
 		p.funcDef(int(k.start))
-	case p.is("class"):
+	case p.is(kwClass):
 		p.classDef()
-	case p.is("async"):
+	case p.is(kwAsync):
 		p.next()
 		p.funcDef(int(k.start))
 	default:
@@ -1002,15 +1158,15 @@ func (p *pyParser) decorated() {
 // parameters pushes a def's parameters.
 func (p *pyParser) parameters() {
 	m := len(p.stack)
-	s := int(p.expect("(").start)
-	for !p.is(")") {
+	s := int(p.expect(opLParen).start)
+	for !p.is(opRParen) {
 		p.parameter(true)
-		if !p.is(",") {
+		if !p.is(opComma) {
 			break
 		}
 		p.next()
 	}
-	p.expect(")")
+	p.expect(opRParen)
 	p.push(p.mk("parameters", s, p.end(), m))
 }
 
@@ -1021,9 +1177,9 @@ func (p *pyParser) parameter(typed bool) {
 	k := p.tok()
 	s := int(k.start)
 	switch {
-	case p.is("*") || p.is("**"):
+	case p.is(opStar) || p.is(opPow):
 		p.next()
-		if p.is(",") || p.is(")") || p.is(":") && !typed {
+		if p.is(opComma) || p.is(opRParen) || p.is(opColon) && !typed {
 			if p.src(k) == "**" {
 				p.fail("a bare **")
 			}
@@ -1036,22 +1192,22 @@ func (p *pyParser) parameter(typed bool) {
 			kind = "dictionary_splat_pattern"
 		}
 		p.push(p.mk(kind, s, p.end(), m))
-		if typed && p.is(":") {
+		if typed && p.is(opColon) {
 			p.next()
 			p.typ()
 			p.push(p.mk("typed_parameter", s, p.end(), m))
 		}
 		return
-	case p.is("/"):
+	case p.is(opSlash):
 		p.next()
 		p.leaf("positional_separator", s, int(k.end))
 		return
 	}
 	p.name()
-	if typed && p.is(":") {
+	if typed && p.is(opColon) {
 		p.next()
 		p.typ()
-		if p.is("=") {
+		if p.is(opAssign) {
 			p.next()
 			p.expression()
 			p.push(p.mk("typed_default_parameter", s, p.end(), m))
@@ -1060,7 +1216,7 @@ func (p *pyParser) parameter(typed bool) {
 		p.push(p.mk("typed_parameter", s, p.end(), m))
 		return
 	}
-	if p.is("=") {
+	if p.is(opAssign) {
 		p.next()
 		p.expression()
 		p.push(p.mk("default_parameter", s, p.end(), m))
@@ -1072,39 +1228,39 @@ func (p *pyParser) parameter(typed bool) {
 func (p *pyParser) typ() {
 	m := len(p.stack)
 	k := p.tok()
-	if p.is("*") || p.is("**") {
+	if p.is(opStar) || p.is(opPow) {
 		p.fail("a splat type")
 	}
-	if p.isName() && p.isAt(p.pos+1, "[") {
+	if p.isName() && p.isAt(p.pos+1, opLBrack) {
 		p.next()
 		p.ident(int(k.start), int(k.end))
 		tm := len(p.stack)
-		ts := int(p.expect("[").start)
+		ts := int(p.expect(opLBrack).start)
 		for {
 			p.typ()
-			if p.is(":") {
+			if p.is(opColon) {
 				p.fail("a slice in a generic type")
 			}
-			if !p.is(",") {
+			if !p.is(opComma) {
 				break
 			}
 			p.next()
-			if p.is("]") {
+			if p.is(opRBrack) {
 				break
 			}
 		}
-		p.expect("]")
+		p.expect(opRBrack)
 		p.push(p.mk("type_parameter", ts, p.end(), tm))
 		p.push(p.mk("generic_type", int(k.start), p.end(), m))
 		p.push(p.mk("type", int(k.start), p.end(), m))
-		for p.is("|") {
+		for p.is(opPipe) {
 			p.next()
 			p.typ()
 			p.push(p.mk("union_type", int(k.start), p.end(), m))
 			p.push(p.mk("type", int(k.start), p.end(), m))
 		}
 		switch {
-		case p.is(",") || p.is("]") || p.is(")") || p.is("=") || p.is(":") || p.tok().kind == tkNewline:
+		case p.is(opComma) || p.is(opRBrack) || p.is(opRParen) || p.is(opAssign) || p.is(opColon) || p.tok().kind == tkNewline:
 		default:
 			p.fail("a generic type followed by more")
 		}
@@ -1127,7 +1283,7 @@ func (p *pyParser) simpleStatement() {
 		case "return", "del":
 			m := len(p.stack)
 			p.next()
-			if p.src(k) == "del" || p.tok().kind != tkNewline && !p.is(";") {
+			if p.src(k) == "del" || p.tok().kind != tkNewline && !p.is(opSemi) {
 				p.expressions(true)
 			}
 			kind := "return_statement"
@@ -1139,12 +1295,12 @@ func (p *pyParser) simpleStatement() {
 		case "raise":
 			m := len(p.stack)
 			p.next()
-			if p.tok().kind != tkNewline && !p.is(";") {
+			if p.tok().kind != tkNewline && !p.is(opSemi) {
 				p.expression()
-				if p.is(",") {
+				if p.is(opComma) {
 					p.fail("raise E, v")
 				}
-				if p.is("from") {
+				if p.is(kwFrom) {
 					p.next()
 					p.expression()
 				}
@@ -1156,7 +1312,7 @@ func (p *pyParser) simpleStatement() {
 			p.next()
 			for {
 				p.name()
-				if !p.is(",") {
+				if !p.is(opComma) {
 					break
 				}
 				p.next()
@@ -1168,7 +1324,7 @@ func (p *pyParser) simpleStatement() {
 			p.next()
 			for {
 				p.expression()
-				if !p.is(",") {
+				if !p.is(opComma) {
 					break
 				}
 				p.next()
@@ -1187,20 +1343,20 @@ func (p *pyParser) simpleStatement() {
 		case "print", "exec":
 			// Python 2's statements: tree-sitter reads print x as a
 			// print_statement, and prefers one where both readings fit.
-			if !p.isAt(p.pos+1, "(") && !p.isAt(p.pos+1, "=") && !p.isAt(p.pos+1, ".") {
+			if !p.isAt(p.pos+1, opLParen) && !p.isAt(p.pos+1, opAssign) && !p.isAt(p.pos+1, opDot) {
 				p.fail("a print or exec statement")
 			}
-			if p.isAt(p.pos+1, "(") {
+			if p.isAt(p.pos+1, opLParen) {
 				m, from := len(p.stack), p.pos
 				p.expression()
-				if p.stack[m].kind != "call" || p.tok().kind != tkNewline && !p.is(";") {
+				if p.stack[m].kind != "call" || p.tok().kind != tkNewline && !p.is(opSemi) {
 					p.fail("a print or exec statement")
 				}
 				// Read as a print statement too, a call's starred
 				// argument comes out as a call of a list_splat.
 				for i := from + 1; i < p.pos; i++ {
-					if (p.isAt(i, "*") || p.isAt(i, "**")) && (p.isAt(i-1, "(") || p.isAt(i-1, ",")) &&
-						!(p.toks[i+1].kind == tkName && (p.isAt(i+2, ",") || p.isAt(i+2, ")"))) {
+					if (p.isAt(i, opStar) || p.isAt(i, opPow)) && (p.isAt(i-1, opLParen) || p.isAt(i-1, opComma)) &&
+						!(p.toks[i+1].kind == tkName && (p.isAt(i+2, opComma) || p.isAt(i+2, opRParen))) {
 						p.fail("a starred argument to print")
 					}
 				}
@@ -1217,22 +1373,22 @@ func (p *pyParser) importList(paren bool) {
 	for {
 		m := len(p.stack)
 		p.dottedName()
-		if p.is("as") {
+		if p.is(kwAs) {
 			p.next()
 			p.name()
 			p.push(p.mk("aliased_import", p.stack[m].start, p.end(), m))
 		}
-		if !p.is(",") {
+		if !p.is(opComma) {
 			return
 		}
 		p.next()
-		if p.tok().kind == tkNewline || p.is(";") {
+		if p.tok().kind == tkNewline || p.is(opSemi) {
 			if !paren {
 				p.fail("a trailing comma")
 			}
 			return
 		}
-		if paren && p.is(")") {
+		if paren && p.is(opRParen) {
 			return
 		}
 	}
@@ -1242,7 +1398,7 @@ func (p *pyParser) dottedName() {
 	m := len(p.stack)
 	for {
 		p.name()
-		if !p.is(".") {
+		if !p.is(opDot) {
 			break
 		}
 		p.next()
@@ -1254,44 +1410,49 @@ func (p *pyParser) fromImport() {
 	m := len(p.stack)
 	s := int(p.next().start)
 	kind := "import_from_statement"
-	if p.is("__future__") && p.isAt(p.pos+1, "import") {
+	if p.is(kwFuture) && p.isAt(p.pos+1, kwImport) {
 		p.next() // a keyword to tree-sitter: no node
 		kind = "future_import_statement"
-	} else if p.is(".") || p.is("...") {
+	} else if p.is(opDot) || p.is(opEllipsis) {
 		rm := len(p.stack)
 		ps := int(p.tok().start)
-		for p.is(".") || p.is("...") {
+		for p.is(opDot) || p.is(opEllipsis) {
 			p.next()
 		}
 		p.leaf("import_prefix", ps, p.end())
-		if !p.is("import") {
+		if !p.is(kwImport) {
 			p.dottedName()
 		}
 		p.push(p.mk("relative_import", ps, p.end(), rm))
 	} else {
 		p.dottedName()
 	}
-	p.expect("import")
+	p.expect(kwImport)
 	switch {
-	case p.is("*"):
+	case p.is(opStar):
 		if kind != "import_from_statement" {
 			p.fail("from __future__ import *")
 		}
 		k := p.next()
 		p.leaf("wildcard_import", int(k.start), int(k.end))
-	case p.is("("):
+	case p.is(opLParen):
 		p.next()
 		p.importList(true)
-		p.expect(")")
+		p.expect(opRParen)
 	default:
 		p.importList(false)
 	}
 	p.push(p.mk(kind, s, p.end(), m))
 }
 
-var augOps = map[string]bool{
-	"+=": true, "-=": true, "*=": true, "/=": true, "@=": true, "//=": true, "%=": true, "**=": true,
-	">>=": true, "<<=": true, "&=": true, "^=": true, "|=": true,
+// isAugmented reports whether code is an augmented assignment's.
+func isAugmented(code uint8) bool {
+	switch code {
+	case opPowEq, opFloorDivEq, opRShiftEq, opLShiftEq, opPlusEq, opMinusEq, opStarEq, opSlashEq,
+		opPercentEq, opAmpEq, opPipeEq, opCaretEq, opAtEq:
+		return true
+	}
+	return false
 }
 
 // expressionStatement pushes an expression_statement: expressions, an
@@ -1299,29 +1460,29 @@ var augOps = map[string]bool{
 func (p *pyParser) expressionStatement() {
 	m := len(p.stack)
 	s := int(p.tok().start)
-	if p.is("yield") {
+	if p.is(kwYield) {
 		p.yield()
 		p.push(p.mk("expression_statement", s, p.end(), m))
 		return
 	}
 	n := p.starList()
 	switch {
-	case p.is("="):
+	case p.is(opAssign):
 		p.listNode(m, n, "pattern_list")
 		p.assignment(m)
-	case p.is(":"):
+	case p.is(opColon):
 		if n != 1 {
 			p.fail("an annotated tuple")
 		}
 		p.pattern(p.stack[m])
 		p.next()
 		p.typ()
-		if p.is("=") {
+		if p.is(opAssign) {
 			p.next()
 			p.rightHandSide()
 		}
 		p.push(p.mk("assignment", s, p.end(), m))
-	case p.tok().kind == tkOp && augOps[p.src(p.tok())]:
+	case isAugmented(p.tok().code):
 		if n != 1 {
 			p.fail("an augmented tuple")
 		}
@@ -1337,10 +1498,10 @@ func (p *pyParser) expressionStatement() {
 // assignment, at its "=".
 func (p *pyParser) assignment(m int) {
 	p.pattern(p.stack[m])
-	p.expect("=")
+	p.expect(opAssign)
 	r := len(p.stack)
 	p.rightHandSide()
-	if p.is("=") {
+	if p.is(opAssign) {
 		p.assignment(r)
 	}
 	p.push(p.mk("assignment", p.stack[m].start, p.end(), m))
@@ -1349,7 +1510,7 @@ func (p *pyParser) assignment(m int) {
 // rightHandSide pushes a yield or expressions (an expression_list for
 // several).
 func (p *pyParser) rightHandSide() {
-	if p.is("yield") {
+	if p.is(kwYield) {
 		p.yield()
 		return
 	}
@@ -1373,7 +1534,7 @@ func (p *pyParser) starList() int {
 	for {
 		p.starOrExpression(true)
 		n++
-		if !p.is(",") {
+		if !p.is(opComma) {
 			return n
 		}
 		p.next()
@@ -1389,8 +1550,11 @@ func (p *pyParser) startsExpression() bool {
 	k := p.tok()
 	switch k.kind {
 	case tkName:
-		s := p.src(k)
-		return !pyKeywords[s] || s == "not" || s == "lambda" || s == "await" || s == "None" || s == "True" || s == "False"
+		switch k.code {
+		case kwNot, kwLambda, kwAwait, kwNone, kwTrue, kwFalse:
+			return true
+		}
+		return !isKeyword(k.code)
 	case tkNumber, tkString:
 		return true
 	case tkOp:
@@ -1413,7 +1577,7 @@ func (p *pyParser) expressions(star bool) {
 			p.expression()
 		}
 		n++
-		if !p.is(",") {
+		if !p.is(opComma) {
 			break
 		}
 		p.next()
@@ -1430,10 +1594,10 @@ func (p *pyParser) expressions(star bool) {
 // which it then calls or subscripts: *f(x) is a call of *f), so the
 // scanner reads only a starred name there.
 func (p *pyParser) starOrExpression(bare bool) {
-	if p.is("*") {
+	if p.is(opStar) {
 		m := len(p.stack)
 		s := int(p.next().start)
-		if bare && (!p.isName() || p.isAt(p.pos+1, ".") || p.isAt(p.pos+1, "(") || p.isAt(p.pos+1, "[")) {
+		if bare && (!p.isName() || p.isAt(p.pos+1, opDot) || p.isAt(p.pos+1, opLParen) || p.isAt(p.pos+1, opLBrack)) {
 			p.fail("a starred expression tree-sitter reads otherwise")
 		}
 		p.binary(14)
@@ -1445,8 +1609,8 @@ func (p *pyParser) starOrExpression(bare bool) {
 
 func (p *pyParser) yield() {
 	m := len(p.stack)
-	s := int(p.expect("yield").start)
-	if p.is("from") {
+	s := int(p.expect(kwYield).start)
+	if p.is(kwFrom) {
 		p.next()
 		p.expression()
 	} else if p.startsExpression() {
@@ -1491,7 +1655,7 @@ func (p *pyParser) targets() {
 	m := len(p.stack)
 	n := 0
 	for {
-		if p.is("*") {
+		if p.is(opStar) {
 			tm := len(p.stack)
 			s := int(p.next().start)
 			p.binary(14)
@@ -1500,11 +1664,11 @@ func (p *pyParser) targets() {
 			p.binary(14)
 		}
 		n++
-		if !p.is(",") {
+		if !p.is(opComma) {
 			break
 		}
 		p.next()
-		if p.is("in") {
+		if p.is(kwIn) {
 			break
 		}
 	}
@@ -1529,11 +1693,11 @@ func (p *pyParser) expression() {
 	p.enter()
 	defer p.leave()
 	m := len(p.stack)
-	if p.is("lambda") {
+	if p.is(kwLambda) {
 		p.lambda()
 		return
 	}
-	if p.isName() && p.isAt(p.pos+1, ":=") {
+	if p.isName() && p.isAt(p.pos+1, opWalrus) {
 		k := p.next()
 		p.ident(int(k.start), int(k.end))
 		p.next()
@@ -1542,10 +1706,10 @@ func (p *pyParser) expression() {
 		return
 	}
 	p.or()
-	if p.is("if") {
+	if p.is(kwIf) {
 		p.next()
 		p.or()
-		p.expect("else")
+		p.expect(kwElse)
 		p.expression()
 		p.push(p.mk("conditional_expression", p.stack[m].start, p.end(), m))
 	}
@@ -1554,21 +1718,21 @@ func (p *pyParser) expression() {
 func (p *pyParser) lambda() {
 	m := len(p.stack)
 	s := int(p.next().start)
-	if !p.is(":") {
+	if !p.is(opColon) {
 		pm := len(p.stack)
 		for {
 			p.parameter(false)
-			if !p.is(",") {
+			if !p.is(opComma) {
 				break
 			}
 			p.next()
-			if p.is(":") {
+			if p.is(opColon) {
 				break
 			}
 		}
 		p.push(p.mk("lambda_parameters", p.stack[pm].start, p.end(), pm))
 	}
-	p.expect(":")
+	p.expect(opColon)
 	p.expression()
 	p.push(p.mk("lambda", s, p.end(), m))
 }
@@ -1576,7 +1740,7 @@ func (p *pyParser) lambda() {
 func (p *pyParser) or() {
 	m := len(p.stack)
 	p.and()
-	for p.is("or") {
+	for p.is(kwOr) {
 		p.next()
 		p.and()
 		p.push(p.mk("boolean_operator", p.stack[m].start, p.end(), m))
@@ -1586,7 +1750,7 @@ func (p *pyParser) or() {
 func (p *pyParser) and() {
 	m := len(p.stack)
 	p.not()
-	for p.is("and") {
+	for p.is(kwAnd) {
 		p.next()
 		p.not()
 		p.push(p.mk("boolean_operator", p.stack[m].start, p.end(), m))
@@ -1594,7 +1758,7 @@ func (p *pyParser) and() {
 }
 
 func (p *pyParser) not() {
-	if p.is("not") {
+	if p.is(kwNot) {
 		p.enter()
 		defer p.leave()
 		m := len(p.stack)
@@ -1612,14 +1776,14 @@ func (p *pyParser) comparison() {
 	n := 0
 	for {
 		switch {
-		case p.is("<") || p.is(">") || p.is("==") || p.is(">=") || p.is("<=") || p.is("!=") || p.is("in"):
+		case p.is(opLt) || p.is(opGt) || p.is(opEq) || p.is(opGe) || p.is(opLe) || p.is(opNe) || p.is(kwIn):
 			p.next()
-		case p.is("not") && p.isAt(p.pos+1, "in"):
+		case p.is(kwNot) && p.isAt(p.pos+1, kwIn):
 			p.next()
 			p.next()
-		case p.is("is"):
+		case p.is(kwIs):
 			p.next()
-			if p.is("not") {
+			if p.is(kwNot) {
 				p.next()
 			}
 		default:
@@ -1635,9 +1799,9 @@ func (p *pyParser) comparison() {
 
 // binPrec are the binary operators' precedences in tree-sitter-python
 // (where & binds looser than ^, unlike Python).
-var binPrec = map[string]int{
-	"|": 14, "&": 15, "^": 16, "<<": 17, ">>": 17, "+": 18, "-": 18,
-	"*": 19, "@": 19, "/": 19, "%": 19, "//": 19, "**": 21,
+var binPrec = [256]int{
+	opPipe: 14, opAmp: 15, opCaret: 16, opLShift: 17, opRShift: 17, opPlus: 18, opMinus: 18,
+	opStar: 19, opAt: 19, opSlash: 19, opPercent: 19, opFloorDiv: 19, opPow: 21,
 }
 
 // binary pushes an expression of binary operators of at least precedence
@@ -1652,8 +1816,8 @@ func (p *pyParser) binary(min int) {
 		if k.kind != tkOp {
 			return
 		}
-		prec, ok := binPrec[p.src(k)]
-		if !ok || prec < min {
+		prec := binPrec[k.code]
+		if prec == 0 || prec < min {
 			return
 		}
 		if chain > 2000 {
@@ -1671,7 +1835,7 @@ func (p *pyParser) binary(min int) {
 
 // unary pushes a unary operator's expression, an await, or a primary.
 func (p *pyParser) unary() {
-	if p.is("-") || p.is("+") || p.is("~") || p.is("await") {
+	if p.is(opMinus) || p.is(opPlus) || p.is(opTilde) || p.is(kwAwait) {
 		m := len(p.stack)
 		k := p.next()
 		p.binary(21)
@@ -1695,14 +1859,14 @@ func (p *pyParser) primary() {
 			p.fail("a long chain of calls")
 		}
 		switch {
-		case p.is("."):
+		case p.is(opDot):
 			p.next()
 			p.name()
 			p.push(p.mk("attribute", p.stack[m].start, p.end(), m))
-		case p.is("("):
+		case p.is(opLParen):
 			p.arguments()
 			p.push(p.mk("call", p.stack[m].start, p.end(), m))
-		case p.is("["):
+		case p.is(opLBrack):
 			p.subscript()
 			p.push(p.mk("subscript", p.stack[m].start, p.end(), m))
 		default:
@@ -1716,33 +1880,33 @@ func (p *pyParser) arguments() {
 	p.enter()
 	defer p.leave()
 	m := len(p.stack)
-	s := int(p.expect("(").start)
+	s := int(p.expect(opLParen).start)
 	n := 0
-	for !p.is(")") {
+	for !p.is(opRParen) {
 		am := len(p.stack)
 		as := int(p.tok().start)
 		switch {
-		case p.is("*"):
+		case p.is(opStar):
 			p.next()
 			p.expression()
 			p.push(p.mk("list_splat", as, p.end(), am))
-		case p.is("**"):
+		case p.is(opPow):
 			p.next()
 			p.expression()
 			p.push(p.mk("dictionary_splat", as, p.end(), am))
-		case p.isName() && p.isAt(p.pos+1, "="):
+		case p.isName() && p.isAt(p.pos+1, opAssign):
 			p.name()
 			p.next()
 			p.expression()
 			p.push(p.mk("keyword_argument", as, p.end(), am))
 		default:
 			p.expression()
-			if p.is("for") || p.is("async") {
+			if p.is(kwFor) || p.is(kwAsync) {
 				if n > 0 {
 					p.fail("a generator among arguments")
 				}
 				p.comprehension(am)
-				p.expect(")")
+				p.expect(opRParen)
 				if p.toks[p.pos-2].kind == tkOp && p.src(p.toks[p.pos-2]) == "," {
 					p.fail("a generator with a comma")
 				}
@@ -1751,12 +1915,12 @@ func (p *pyParser) arguments() {
 			}
 		}
 		n++
-		if !p.is(",") {
+		if !p.is(opComma) {
 			break
 		}
 		p.next()
 	}
-	p.expect(")")
+	p.expect(opRParen)
 	p.push(p.mk("argument_list", s, p.end(), m))
 }
 
@@ -1767,19 +1931,19 @@ func (p *pyParser) comprehension(m int) {
 		cm := len(p.stack)
 		s := int(p.tok().start)
 		switch {
-		case p.is("async") || p.is("for"):
-			if p.is("async") {
+		case p.is(kwAsync) || p.is(kwFor):
+			if p.is(kwAsync) {
 				p.next()
 			}
-			p.expect("for")
+			p.expect(kwFor)
 			p.targets()
-			p.expect("in")
+			p.expect(kwIn)
 			p.or()
-			if p.is(",") {
+			if p.is(opComma) {
 				p.fail("a tuple in a comprehension's for")
 			}
 			p.push(p.mk("for_in_clause", s, p.end(), cm))
-		case p.is("if"):
+		case p.is(kwIf):
 			p.next()
 			p.or()
 			p.push(p.mk("if_clause", s, p.end(), cm))
@@ -1792,39 +1956,39 @@ func (p *pyParser) comprehension(m int) {
 func (p *pyParser) subscript() {
 	p.enter()
 	defer p.leave()
-	p.expect("[")
+	p.expect(opLBrack)
 	for {
 		s := int(p.tok().start)
 		m := len(p.stack)
-		if p.is("*") {
+		if p.is(opStar) {
 			p.starOrExpression(true)
 		} else {
-			if !p.is(":") {
+			if !p.is(opColon) {
 				p.expression()
 			}
-			if p.is(":") {
+			if p.is(opColon) {
 				p.next()
-				if !p.is(":") && !p.is("]") && !p.is(",") {
+				if !p.is(opColon) && !p.is(opRBrack) && !p.is(opComma) {
 					p.expression()
 				}
-				if p.is(":") {
+				if p.is(opColon) {
 					p.next()
-					if !p.is("]") && !p.is(",") {
+					if !p.is(opRBrack) && !p.is(opComma) {
 						p.expression()
 					}
 				}
 				p.push(p.mk("slice", s, p.end(), m))
 			}
 		}
-		if !p.is(",") {
+		if !p.is(opComma) {
 			break
 		}
 		p.next()
-		if p.is("]") {
+		if p.is(opRBrack) {
 			break
 		}
 	}
-	p.expect("]")
+	p.expect(opRBrack)
 }
 
 // atom pushes a name, a literal, or a bracketed expression.
@@ -1890,7 +2054,7 @@ func (p *pyParser) atom() {
 // loneStar refuses a list or set of one starred element of more than a
 // name ([*f(x)]): tree-sitter reads its list_splat_pattern there, and
 // calls it (*f)(x).
-func (p *pyParser) loneStar(m int, close string) {
+func (p *pyParser) loneStar(m int, close uint8) {
 	if n := p.stack[m]; n.kind == "list_splat" && n.children[0].kind != "identifier" && p.is(close) {
 		p.fail("a lone starred call")
 	}
@@ -1898,11 +2062,11 @@ func (p *pyParser) loneStar(m int, close string) {
 
 // element pushes an element of a list, tuple or set.
 func (p *pyParser) element() {
-	if p.is("*") {
+	if p.is(opStar) {
 		p.starOrExpression(false)
 		return
 	}
-	if p.is("yield") {
+	if p.is(kwYield) {
 		p.fail("a yield in a collection")
 	}
 	p.expression()
@@ -1910,8 +2074,8 @@ func (p *pyParser) element() {
 
 // elements pushes the rest of a collection's elements after its first,
 // up to close.
-func (p *pyParser) elements(close string) {
-	for p.is(",") {
+func (p *pyParser) elements(close uint8) {
+	for p.is(opComma) {
 		p.next()
 		if p.is(close) {
 			break
@@ -1925,32 +2089,32 @@ func (p *pyParser) paren() {
 	defer p.leave()
 	m := len(p.stack)
 	s := int(p.next().start)
-	if p.is(")") {
+	if p.is(opRParen) {
 		p.next()
 		p.push(p.mk("tuple", s, p.end(), m))
 		return
 	}
-	if p.is("yield") {
+	if p.is(kwYield) {
 		p.yield()
-		p.expect(")")
+		p.expect(opRParen)
 		p.push(p.mk("parenthesized_expression", s, p.end(), m))
 		return
 	}
 	p.element()
 	switch {
-	case p.is("for") || p.is("async"):
+	case p.is(kwFor) || p.is(kwAsync):
 		p.comprehension(m)
-		p.expect(")")
+		p.expect(opRParen)
 		p.push(p.mk("generator_expression", s, p.end(), m))
-	case p.is(","):
-		p.elements(")")
-		p.expect(")")
+	case p.is(opComma):
+		p.elements(opRParen)
+		p.expect(opRParen)
 		p.push(p.mk("tuple", s, p.end(), m))
 	default:
 		if p.stack[m].kind == "list_splat" {
 			p.fail("a parenthesized splat")
 		}
-		p.expect(")")
+		p.expect(opRParen)
 		p.push(p.mk("parenthesized_expression", s, p.end(), m))
 	}
 }
@@ -1960,21 +2124,21 @@ func (p *pyParser) bracket() {
 	defer p.leave()
 	m := len(p.stack)
 	s := int(p.next().start)
-	if p.is("]") {
+	if p.is(opRBrack) {
 		p.next()
 		p.push(p.mk("list", s, p.end(), m))
 		return
 	}
 	p.element()
-	if p.is("for") || p.is("async") {
+	if p.is(kwFor) || p.is(kwAsync) {
 		p.comprehension(m)
-		p.expect("]")
+		p.expect(opRBrack)
 		p.push(p.mk("list_comprehension", s, p.end(), m))
 		return
 	}
-	p.loneStar(m, "]")
-	p.elements("]")
-	p.expect("]")
+	p.loneStar(m, opRBrack)
+	p.elements(opRBrack)
+	p.expect(opRBrack)
 	p.push(p.mk("list", s, p.end(), m))
 }
 
@@ -1983,7 +2147,7 @@ func (p *pyParser) brace() {
 	defer p.leave()
 	m := len(p.stack)
 	s := int(p.next().start)
-	if p.is("}") {
+	if p.is(opRBrace) {
 		p.next()
 		p.push(p.mk("dictionary", s, p.end(), m))
 		return
@@ -1993,18 +2157,18 @@ func (p *pyParser) brace() {
 	dictEntry := func(first bool) bool {
 		em := len(p.stack)
 		es := int(p.tok().start)
-		if p.is("**") {
+		if p.is(opPow) {
 			p.next()
 			p.binary(14)
 			p.push(p.mk("dictionary_splat", es, p.end(), em))
 			return true
 		}
-		if first && p.is("*") {
+		if first && p.is(opStar) {
 			p.element()
 			return false
 		}
 		p.expression()
-		if !p.is(":") {
+		if !p.is(opColon) {
 			if !first {
 				p.fail("a set element in a dictionary")
 			}
@@ -2016,35 +2180,35 @@ func (p *pyParser) brace() {
 		return true
 	}
 	if dictEntry(true) {
-		if p.is("for") || p.is("async") {
+		if p.is(kwFor) || p.is(kwAsync) {
 			if p.stack[m].kind != "pair" {
 				p.fail("a splat in a comprehension")
 			}
 			p.comprehension(m)
-			p.expect("}")
+			p.expect(opRBrace)
 			p.push(p.mk("dictionary_comprehension", s, p.end(), m))
 			return
 		}
-		for p.is(",") {
+		for p.is(opComma) {
 			p.next()
-			if p.is("}") {
+			if p.is(opRBrace) {
 				break
 			}
 			dictEntry(false)
 		}
-		p.expect("}")
+		p.expect(opRBrace)
 		p.push(p.mk("dictionary", s, p.end(), m))
 		return
 	}
-	if p.is("for") || p.is("async") {
+	if p.is(kwFor) || p.is(kwAsync) {
 		p.comprehension(m)
-		p.expect("}")
+		p.expect(opRBrace)
 		p.push(p.mk("set_comprehension", s, p.end(), m))
 		return
 	}
-	p.loneStar(m, "}")
-	p.elements("}")
-	p.expect("}")
+	p.loneStar(m, opRBrace)
+	p.elements(opRBrace)
+	p.expect(opRBrace)
 	p.push(p.mk("set", s, p.end(), m))
 }
 
@@ -2310,7 +2474,7 @@ func (p *pyParser) interpolation(i, to int, kind string) int {
 	if p.tok().kind == tkEOF {
 		p.fail("an empty f-string expression")
 	}
-	if p.is("yield") || p.is("*") {
+	if p.is(kwYield) || p.is(opStar) {
 		p.fail("an odd f-string expression")
 	}
 	p.expression()
