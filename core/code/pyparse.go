@@ -226,8 +226,6 @@ var pyCodes = func() map[string]uint8 {
 // isKeyword reports whether code is a keyword's: never an identifier.
 func isKeyword(code uint8) bool { return code >= kwFalse && code <= kwYield }
 
-
-
 // pyParser reads one file.
 type pyParser struct {
 	sc   *pyScratch
