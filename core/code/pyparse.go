@@ -23,16 +23,18 @@ import (
 // before: Python 2 (print and exec statements, backticks, <>, 0777, 10L,
 // except E, e), tabs after spaces in an indentation, unbalanced brackets,
 // unterminated strings, any syntax error, and what tree-sitter reads
-// otherwise than Python or in a way not checked here (match statements,
+// otherwise than Python or in a way not checked here: match statements,
 // type parameters, except*, f-strings nested in their own quotes or with
-// expressions over lines, starred calls where tree-sitter calls the star,
-// an as after a conditional expression). On Debian's Python 3.11 standard
-// library it refuses 4 files of 665 (TestPyScannerCutsAsTreeSitter); on
-// each file it reads, the trees are the same but for tree-sitter's one
-// misread kept (type(obj).attr = value, which it takes for a type alias
-// statement; see withoutPyMisreads). It has no timeout: its time is
-// linear in the text, MaxBytes bounds that, and it refuses nesting deeper
-// than maxPyDepth before its recursion grows.
+// expressions over lines, starred calls where tree-sitter calls the star
+// (*f(x) in a bare list, in [*f(x)] and in print(...)), an as after a
+// conditional expression, a line in brackets indented less than its
+// block (tree-sitter's scanner may end the block there). On Debian's
+// Python 3.11 standard library it refuses 5 files of 666; each file it
+// reads has tree-sitter's very tree, but where tree-sitter misreads
+// type(obj).attr = value as a type alias statement
+// (TestPyScannerTreesAsTreeSitter, withoutPyMisreads). It has no timeout:
+// its time is linear in the text, which MaxBytes bounds, and it refuses
+// nesting deeper than maxPyDepth before its recursion grows.
 
 // pyRefusal is what the scanner panics with to refuse a file.
 type pyRefusal struct{ why string }
@@ -550,6 +552,15 @@ func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
 			if inner {
 				p.fail("a line break in an f-string's expression")
 			}
+			if len(brackets) > 0 && !inner {
+				// tree-sitter's scanner takes a line in brackets indented
+				// less than the block for a DEDENT where no closing
+				// bracket may come next (after a + or a dot): refused
+				// wherever it comes.
+				if nextIndent(text, i+1, to) < indents[len(indents)-1] {
+					p.fail("a line in brackets dedented")
+				}
+			}
 			if len(brackets) > 0 || !lineHasTok {
 				i++
 				continue
@@ -646,6 +657,25 @@ func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
 	return toks
 }
 
+// nextIndent is the indentation of the first line with text from i on, as
+// tree-sitter's scanner counts it.
+func nextIndent(text string, i, to int) int {
+	ind := 0
+	for ; i < to; i++ {
+		switch text[i] {
+		case ' ':
+			ind++
+		case '\t':
+			ind += 8
+		case '\n', '\r', '\f':
+			ind = 0
+		default:
+			return ind
+		}
+	}
+	return 0
+}
+
 // number returns where the number at i ends.
 func (p *pyParser) number(i, to int) int {
 	text := p.text
@@ -656,8 +686,21 @@ func (p *pyParser) number(i, to int) int {
 		}
 	}
 	if text[j] == '0' && j+1 < to && strings.IndexByte("xXoObB", text[j+1]) >= 0 {
+		ok := isHex
+		switch text[j+1] {
+		case 'o', 'O':
+			ok = func(c byte) bool { return c >= '0' && c <= '7' }
+		case 'b', 'B':
+			ok = func(c byte) bool { return c == '0' || c == '1' }
+		}
 		j += 2
-		digits(isHex)
+		if j < to && text[j] == '_' {
+			j++ // 0x_ff
+		}
+		if j >= to || !ok(text[j]) {
+			p.fail("an odd number")
+		}
+		digits(ok)
 	} else {
 		digits(isDigit)
 		if j < to && text[j] == '.' {
@@ -1520,7 +1563,7 @@ func (p *pyParser) expressionStatement() {
 		p.listNode(m, n, "pattern_list")
 		p.assignment(m)
 	case p.is(opColon):
-		if n != 1 {
+		if n != 1 || p.isAt(p.pos-1, opComma) {
 			p.fail("an annotated tuple")
 		}
 		p.pattern(p.stack[m])
@@ -1532,7 +1575,7 @@ func (p *pyParser) expressionStatement() {
 		}
 		p.push(p.mk("assignment", s, p.end(), m))
 	case isAugmented(p.tok().code):
-		if n != 1 {
+		if n != 1 || p.isAt(p.pos-1, opComma) {
 			p.fail("an augmented tuple")
 		}
 		p.pattern(p.stack[m])
