@@ -845,23 +845,34 @@ func quoteBit(q byte) uint8 {
 // ends, past its }.
 func (p *pyParser) interpolationEnd(i, to int, quote byte) int {
 	text := p.text
-	depth := 0
-	for j := i; j < to; {
+	depth := 0 // brackets open in the expression
+	for j := i + 1; j < to; {
 		c := text[j]
 		switch {
 		case c == '{' || c == '(' || c == '[':
 			depth++
-		case c == '}' || c == ')' || c == ']':
+		case c == ')' || c == ']' || c == '}' && depth > 0:
 			depth--
-			if depth == 0 {
-				if c != '}' {
-					p.fail("unbalanced brackets in an f-string")
-				}
-				return j + 1
+			if depth < 0 {
+				p.fail("unbalanced brackets in an f-string")
 			}
+		case c == '}':
+			return j + 1
+		case c == ':' && depth == 0:
+			// The format specifier: text, and interpolations.
+			for j++; j < to; j++ {
+				switch text[j] {
+				case '{':
+					j = p.interpolationEnd(j, to, quote) - 1
+				case '}':
+					return j + 1
+				case '\n', '\\':
+					p.fail("an odd format specifier")
+				}
+			}
+			p.fail("an unterminated f-string")
 		case c == '\n' || c == '\\':
-			// (A comment is refused by the expression's own tokenizer:
-			// a # may be in the format specifier.)
+			// (A comment is refused by the expression's own tokenizer.)
 			p.fail("an f-string expression over lines")
 		case c == '"' || c == '\'':
 			if c == quote || p.inF&quoteBit(c) != 0 {
@@ -1582,6 +1593,10 @@ func (p *pyParser) expressionStatement() {
 		p.next()
 		p.rightHandSide()
 		p.push(p.mk("augmented_assignment", s, p.end(), m))
+	case p.isAt(p.pos-1, opComma):
+		// a, b, at a line's end: tree-sitter reads on into the next
+		// line, as the targets of an assignment there.
+		p.fail("a tuple statement ending in a comma")
 	}
 	p.push(p.mk("expression_statement", s, p.end(), m))
 }
