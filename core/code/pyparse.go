@@ -5,19 +5,19 @@ import (
 	"strings"
 )
 
-// Python is read by a scanner written here, about seven times cheaper
-// than tree-sitter's Python grammar for the same drawers (a cut of Python
-// 3.11's standard library on one core: 54 against 7.4 MB per CPU second;
-// BenchmarkParse). Like goparse.go for Go, it shapes what it reads as
-// tree-sitter-python (v0.23) shapes it: the named nodes each construct
-// has, at the same depths, with the same spans, and each comment and line
-// continuation where tree-sitter puts it, so that the cutting, the
-// definitions and the identifiers come out as tree-sitter's tree gives
+// Python is read by a scanner written here, about seven times cheaper than
+// tree-sitter's Python grammar for the same drawers (a cut of Python
+// 3.11's standard library on one core: 44 to 54 against 6.1 to 7.4 MB per
+// CPU second; BenchmarkParse). Like goparse.go for Go, it shapes what it
+// reads as tree-sitter-python (v0.23) shapes it: the named nodes each
+// construct has, at the same depths, with the same spans, and each comment
+// and line continuation where tree-sitter puts it, so that the cutting,
+// the definitions and the identifiers come out as tree-sitter's tree gives
 // them. It is a tokenizer that follows tree-sitter's external scanner
 // (indentation, the zero-width NEWLINE, INDENT and DEDENT tokens and where
 // they fall among comment lines, the pieces it cuts a string into) and a
-// recursive descent over Python 3's grammar with tree-sitter's
-// precedences (where & binds looser than ^, and -a ** b is -(a ** b)).
+// recursive descent over Python 3's grammar with tree-sitter's precedences
+// (where & binds looser than ^, and -a ** b is -(a ** b)).
 //
 // Whatever it is not sure of it refuses, and tree-sitter cuts the file as
 // before: Python 2 (print and exec statements, backticks, <>, 0777, 10L,
@@ -27,11 +27,12 @@ import (
 // type parameters, except*, f-strings nested in their own quotes or with
 // expressions over lines, starred calls where tree-sitter calls the star
 // (*f(x) in a bare list, in [*f(x)] and in print(...)), an as after a
-// conditional expression, a line in brackets indented less than its
-// block (tree-sitter's scanner may end the block there). On Debian's
-// Python 3.11 standard library it refuses 5 files of 666; each file it
-// reads has tree-sitter's very tree, but where tree-sitter misreads
-// type(obj).attr = value as a type alias statement
+// conditional expression, a tuple statement ending in a comma (a, b, then
+// a line: tree-sitter reads on into it), a line in brackets indented less
+// than its block (tree-sitter's scanner may end the block there). On
+// Debian's Python 3.11 standard library it refuses 5 files of 666; each
+// file it reads has tree-sitter's very tree, but where tree-sitter
+// misreads type(obj).attr = value as a type alias statement
 // (TestPyScannerTreesAsTreeSitter, withoutPyMisreads). It has no timeout:
 // its time is linear in the text, which MaxBytes bounds, and it refuses
 // nesting deeper than maxPyDepth before its recursion grows.
