@@ -421,12 +421,14 @@ func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
 	lastEnd := 0        // where the line's last token or trailing comment ends
 	lastColon := false  // the line's last token is a colon
 	first := true       // no logical line yet
+	lineAt := false     // the line is a decorator's
 	emit := func(kind uint8, s, e int) {
 		var code uint8
 		if kind == tkOp || kind == tkName {
 			code = pyCodes[text[s:e]]
 		}
 		if !lineHasTok && !inner {
+			lineAt = code == opAt
 			if first && s > 0 && text[s-1] != '\n' && !(s == 3 && strings.HasPrefix(text, "\ufeff")) {
 				p.fail("indented first line")
 			}
@@ -508,6 +510,15 @@ func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
 			}
 			indents = append(indents, l)
 		} else {
+			if lineAt {
+				// After a decorator, tree-sitter reads a comment line
+				// indented less than the block as an error.
+				for _, c := range comments {
+					if c.ind < indents[len(indents)-1] {
+						p.fail("a comment dedented after a decorator")
+					}
+				}
+			}
 			toks = append(toks, pyTok{kind: tkNewline, start: int32(x), end: int32(x)})
 			at, ci := x, 0
 			for l < indents[len(indents)-1] {
@@ -558,9 +569,12 @@ func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
 				// less than the block for a DEDENT where no closing
 				// bracket may come next (after a + or a dot): refused
 				// wherever it comes.
-				if nextIndent(text, i+1, to) < indents[len(indents)-1] {
+				ind, next := nextIndent(text, i+1, to)
+				if ind < indents[len(indents)-1] {
 					p.fail("a line in brackets dedented")
 				}
+				i = next // past the blank lines: each read once
+				continue
 			}
 			if len(brackets) > 0 || !lineHasTok {
 				i++
@@ -659,8 +673,8 @@ func (p *pyParser) lex(from, to int, inner bool, toks []pyTok) []pyTok {
 }
 
 // nextIndent is the indentation of the first line with text from i on, as
-// tree-sitter's scanner counts it.
-func nextIndent(text string, i, to int) int {
+// tree-sitter's scanner counts it, and where that text starts.
+func nextIndent(text string, i, to int) (int, int) {
 	ind := 0
 	for ; i < to; i++ {
 		switch text[i] {
@@ -668,13 +682,18 @@ func nextIndent(text string, i, to int) int {
 			ind++
 		case '\t':
 			ind += 8
-		case '\n', '\r', '\f':
+		case '\n', '\f':
+			ind = 0
+		case '\r':
+			if i+1 >= to || text[i+1] != '\n' {
+				return ind, i // a lone one: the tokenizer refuses it
+			}
 			ind = 0
 		default:
-			return ind
+			return ind, i
 		}
 	}
-	return 0
+	return 0, to
 }
 
 // number returns where the number at i ends.
@@ -937,8 +956,8 @@ func (p *pyParser) statement() {
 			for i := p.pos; i < len(p.toks); i++ {
 				if k := p.toks[i].kind; k == tkIndent {
 					p.fail("a match statement")
-				} else if k == tkNewline || k == tkEOF {
-					break
+				} else if k == tkNewline || k == tkEOF || p.toks[i].code == opSemi {
+					break // (a ; ends it too: one look at each token)
 				}
 			}
 		case "async":

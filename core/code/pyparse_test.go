@@ -232,6 +232,10 @@ func TestPyScannerHostile(t *testing.T) {
 		"unbalanced":        "def f():\n    return ((]\n" + strings.Repeat("x = {[(\n", 1000),
 		"unbalanced quotes": "def f():\n    return 'a\" + \"b'''\n" + strings.Repeat("'\"", 1000),
 		"deep nesting":      "x = " + strings.Repeat("(", 100000) + "\n",
+		"blank lines open":  "def f():\n    x = (" + strings.Repeat("\n", MaxBytes-40) + "1)\n",
+		"spaces open":       "def f():\n    x = (" + strings.Repeat(" \n", (MaxBytes-40)/2) + "1)\n",
+		"many matches":      strings.Repeat("match;", (MaxBytes-10)/6) + "\n",
+		"many with parens":  strings.Repeat("with (a, b):\n    pass\n", MaxBytes/24),
 		"deep closed":       "x = " + strings.Repeat("(", 60000) + "1" + strings.Repeat(")", 60000) + "\n",
 		"deep operators":    "x = " + strings.Repeat("-", 100000) + "1\n",
 		"long chain":        "x = 1" + strings.Repeat(" + 1", 60000) + "\n",
@@ -261,7 +265,11 @@ func TestPyScannerHostile(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
+			start := time.Now()
 			tr, _, ok := pyTree(src)
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("%s: the scanner took %v", name, d) // its time is linear: about 10 ms for MaxBytes
+			}
 			if ok {
 				checkExact(t, src, tr.split(chunk.Default), chunk.Default.Size)
 				checkExact(t, src, tr.split(chunk.Options{Size: 37}), 37)
@@ -346,7 +354,8 @@ func TestPyScannerTreesAsTreeSitter(t *testing.T) {
 
 // TestPyScannerMutants: the standard library's files with random edits
 // (brackets, quotes, colons, indentation, keywords put in, text cut out
-// or repeated), most of them broken: each one the scanner reads has the
+// or repeated; lines dropped, repeated, reindented, swapped, joined, or
+// a comment line put in), most of them broken: each one the scanner reads has the
 // very tree tree-sitter reads, node for node (tree-sitter puts an ERROR
 // node in what it cannot read: the scanner must have refused it).
 func TestPyScannerMutants(t *testing.T) {
@@ -372,6 +381,10 @@ func TestPyScannerMutants(t *testing.T) {
 	read, misread := 0, 0
 	for i := 0; i < 3000; i++ {
 		src := files[paths[rnd.Intn(len(paths))]]
+		if i%2 == 1 {
+			src = mutateLines(rnd, src)
+			goto read
+		}
 		for k := 0; k < 1+rnd.Intn(3); k++ {
 			at := rnd.Intn(len(src))
 			switch rnd.Intn(3) {
@@ -383,6 +396,7 @@ func TestPyScannerMutants(t *testing.T) {
 				src = src[:at] + src[at:min(len(src), at+1+rnd.Intn(40))] + src[at:]
 			}
 		}
+	read:
 		tr, _, ok := pyTree(src)
 		if !ok {
 			continue
@@ -398,6 +412,31 @@ func TestPyScannerMutants(t *testing.T) {
 		}
 	}
 	t.Logf("%d of 3000 mutants read (%d with tree-sitter's type alias misread), the rest refused", read, misread)
+}
+
+// mutateLines edits a few of src's lines: drops, repeats, reindents,
+// swaps or joins one, or puts a comment line before it.
+func mutateLines(rnd *rand.Rand, src string) string {
+	ls := strings.SplitAfter(src, "\n")
+	for k := 0; k < 1+rnd.Intn(3) && len(ls) > 1; k++ {
+		a := rnd.Intn(len(ls))
+		switch rnd.Intn(6) {
+		case 0:
+			ls = append(ls[:a], ls[a+1:]...)
+		case 1:
+			ls = append(ls[:a+1], ls[a:]...)
+		case 2:
+			ls[a] = strings.Repeat(" ", rnd.Intn(9)) + strings.TrimLeft(ls[a], " \t")
+		case 3:
+			b := rnd.Intn(len(ls))
+			ls[a], ls[b] = ls[b], ls[a]
+		case 4:
+			ls[a] = strings.TrimRight(ls[a], "\n")
+		default:
+			ls[a] = strings.Repeat(" ", rnd.Intn(9)) + "# c\n" + ls[a]
+		}
+	}
+	return strings.Join(ls, "")
 }
 
 // deepIndent is n blocks, each indented one space more.
