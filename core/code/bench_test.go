@@ -165,8 +165,8 @@ func BenchmarkSplitBroken(b *testing.B) {
 // BenchmarkParse is the parsing table of docs/performance.md: per language
 // and corpus, MB/s of the floor (reading each file and cutting it with the
 // line chunker), of the parse alone (tree-sitter's, go/parser's for Go
-// and the scanner's for Python) and of the whole cut (Split: parse, tree, cut, definitions and
-// references), by the wall clock and per CPU second (the process's,
+// and the scanner's for Python) and of the whole cut (Split: parse, tree,
+// cut, definitions and references), by the wall clock and per CPU second (the process's,
 // steadier on a machine others load). Corpora: PALACE_PARSE_CORPORA, as lang=dir,lang=dir (Go's
 // src, the Python standard library and the extension's node_modules
 // TypeScript when unset); files over MaxBytes and testdata and vendor
