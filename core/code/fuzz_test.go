@@ -26,8 +26,6 @@ func FuzzSplitExact(f *testing.F) {
 	f.Add("\r\n\r\nx = '"+string(make([]byte, 300))+"'\r\n", 50, uint8(1))
 	f.Add("\xff\xfe\n\xc3\nconst a = 1; // é\n", 7, uint8(2))
 	f.Add("\ufeffclass C:\r\n    x = f'{a!r:>{w}}' \\\r\n        r'\\\\'\r\n\t# c\n  # d\n@d  # e\ndef f(*a, b=[*c, 1]): return (yield)\n", 40, uint8(1))
-	defer func(s bool) { pyStrict = s }(pyStrict)
-	pyStrict = true
 	langs := []string{"go", "python", "typescript", "javascript", "rust", "tsx", "c", "cpp", "java", "ruby"}
 	ps := NewParser()
 	defer ps.Close()
@@ -47,7 +45,7 @@ func FuzzSplitExact(f *testing.F) {
 		}
 		checkExact(t, text, tr.split(o), eff)
 		// The same text read by the Python scanner, when it reads it; a
-		// panic of its own fails the test (pyStrict).
+		// panic of its own fails the test (pyTree is strict).
 		if pt, _, ok := pyTree(text); ok {
 			checkExact(t, text, pt.split(o), eff)
 		}

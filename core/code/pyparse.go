@@ -40,15 +40,6 @@ import (
 // pyRefusal is what the scanner panics with to refuse a file.
 type pyRefusal struct{ why string }
 
-// pyStrict makes pyTree re-panic on a panic other than a refusal (tests).
-var pyStrict = false
-
-// pyTree reads text as Python and returns it as a tree, or false when it
-// refuses it (why says for what).
-func pyTree(text string) (t *tree, why string, ok bool) {
-	return pyTreeIn(text, &pyScratch{})
-}
-
 // pyScratch is the memory a Parser's scanner reuses from file to file:
 // the tokens, the slabs of nodes and child lists, the references. A tree
 // lives only while its file is cut, so the next file's nodes may take
@@ -60,6 +51,9 @@ type pyScratch struct {
 	nodes        [][]node
 	lists        [][]*node
 	nodeAt, list int // the next slab of each to hand out
+	// strict lets a panic other than a refusal go on (tests): a mine
+	// takes one for a refusal, and tree-sitter cuts the file.
+	strict bool
 }
 
 const pySlab = 1024
@@ -83,7 +77,8 @@ func (sc *pyScratch) listSlab(c int) []*node {
 	return sc.lists[sc.list-1]
 }
 
-// pyTreeIn is pyTree in sc's memory, which the tree then holds: it is
+// pyTreeIn reads text as Python and returns it as a tree, or false when
+// it refuses it (why says for what). The tree is in sc's memory: it is
 // valid until sc's next use.
 func pyTreeIn(text string, sc *pyScratch) (t *tree, why string, ok bool) {
 	sc.nodeAt, sc.list = 0, 0
@@ -99,7 +94,7 @@ func pyTreeIn(text string, sc *pyScratch) (t *tree, why string, ok bool) {
 				t, why, ok = nil, f.why, false
 				return
 			}
-			if pyStrict {
+			if sc.strict {
 				panic(r)
 			}
 			t, why, ok = nil, "panic", false
@@ -740,7 +735,7 @@ func (p *pyParser) number(i, to int) int {
 		if j < to && (text[j] == 'j' || text[j] == 'J') {
 			j++
 		}
-		if text[i] == '0' && j-i > 1 && strings.Trim(text[i:j], "0_") != "" && strings.IndexAny(text[i:j], ".eEjJ") < 0 {
+		if text[i] == '0' && j-i > 1 && strings.Trim(text[i:j], "0_") != "" && !strings.ContainsAny(text[i:j], ".eEjJ") {
 			p.fail("an old octal number")
 		}
 	}

@@ -98,6 +98,12 @@ func withoutPyMisreads(cs []Chunk) []Chunk {
 	return cs
 }
 
+// pyTree is pyTreeIn in fresh memory, strict: a panic of the scanner
+// other than a refusal fails the test that meets it.
+func pyTree(text string) (t *tree, why string, ok bool) {
+	return pyTreeIn(text, &pyScratch{strict: true})
+}
+
 // TestPyScannerCutsAsTreeSitter: Python read by the scanner is cut into
 // the same drawers, with the same definitions and references, as
 // tree-sitter's tree of it gives, on the fixture and on the standard
@@ -118,7 +124,11 @@ func TestPyScannerCutsAsTreeSitter(t *testing.T) {
 			files[p] = src
 		}
 	}
-	for _, o := range []chunk.Options{chunk.Default, {Size: 300}} {
+	sizes := []chunk.Options{chunk.Default, {Size: 300}}
+	if testing.Short() {
+		sizes = sizes[:1] // make check's share; make test compares both
+	}
+	for _, o := range sizes {
 		same, diffs, refused := comparePy(files, o)
 		n := 0
 		var reasons []string
@@ -217,8 +227,6 @@ func TestPyScannerRefuses(t *testing.T) {
 // cutting), without a panic or a loop, and every line with text lands in
 // exactly one drawer whoever cuts it.
 func TestPyScannerHostile(t *testing.T) {
-	defer func(s bool) { pyStrict = s }(pyStrict)
-	pyStrict = true // a panic other than a refusal fails the test
 	rnd := rand.New(rand.NewSource(1))
 	random := make([]byte, 64<<10)
 	rnd.Read(random)
@@ -333,7 +341,7 @@ func TestPyScannerTreesAsTreeSitter(t *testing.T) {
 	}
 	ts := NewParser()
 	defer ts.Close()
-	sc := &pyScratch{}
+	sc := &pyScratch{strict: true}
 	same, misread := 0, 0
 	for p, src := range pyFiles(t, pyCorpus) {
 		tr, _, ok := pyTreeIn(src, sc)
@@ -364,8 +372,6 @@ func TestPyScannerMutants(t *testing.T) {
 	if _, err := os.Stat(pyCorpus); err != nil {
 		t.Skipf("no %s", pyCorpus)
 	}
-	defer func(s bool) { pyStrict = s }(pyStrict)
-	pyStrict = true
 	files := pyFiles(t, pyCorpus)
 	paths := make([]string, 0, len(files))
 	for p, src := range files {
@@ -381,7 +387,11 @@ func TestPyScannerMutants(t *testing.T) {
 		"'", "\"", "\"\"\"", "f'{", "}", "=", " if ", " else ", "lambda", " as ", "yield", "print ", "@", ";", ".",
 		"not ", " in ", "async ", "await ", "r'", "b'", "\\", "x", " ", "->", ":=", "...", "0x", "type", "match "}
 	read, misread := 0, 0
-	for i := 0; i < 3000; i++ {
+	mutants := 3000
+	if testing.Short() {
+		mutants = 1000 // make check's share; make test reads all
+	}
+	for i := 0; i < mutants; i++ {
 		src := files[paths[rnd.Intn(len(paths))]]
 		if i%2 == 1 {
 			src = mutateLines(rnd, src)
@@ -413,7 +423,7 @@ func TestPyScannerMutants(t *testing.T) {
 			t.Errorf("mutant %d: the trees differ:\n%s", i, lineDiff(g, w))
 		}
 	}
-	t.Logf("%d of 3000 mutants read (%d with tree-sitter's type alias misread), the rest refused", read, misread)
+	t.Logf("%d of %d mutants read (%d with tree-sitter's type alias misread), the rest refused", read, mutants, misread)
 }
 
 // mutateLines edits a few of src's lines: drops, repeats, reindents,
