@@ -80,8 +80,8 @@ time and peak memory, both medians, and their ratios.`,
 			}
 			fmt.Fprintf(out, "floor  %7.2fs  %6d files, %d chunks into one FTS5 table\n", r.Mine.FloorS, r.Mine.FloorFiles, r.Mine.FloorChunks)
 			fmt.Fprint(out, r.Mine.WhereTheTimeWent())
-			fmt.Fprintf(out, "cold / floor %.2fx (target %.1fx)  no-op / floor %.3fx (target %.1fx)  peak RSS after the cold mine %.0f MB\n",
-				r.Mine.ColdRatio, bench.TargetColdRatio, r.Mine.NoopRatio, bench.TargetNoopRatio, r.Mine.PeakRSSMB)
+			fmt.Fprintf(out, "cold / floor %.2fx (target %.1fx)  writer / floor %.2fx (target %.1fx)  no-op / floor %.3fx (target %.2fx)  peak RSS after the cold mine %.0f MB (target %d)\n",
+				r.Mine.ColdRatio, bench.TargetColdRatio, r.Mine.WriteRatio, bench.TargetWriteRatio, r.Mine.NoopRatio, bench.TargetNoopRatio, r.Mine.PeakRSSMB, bench.TargetPeakRSSMB)
 			fmt.Fprintf(out, "palace %d drawers, %.1f MB on disk\n", r.Drawers, float64(r.DBBytes)/1e6)
 			fmt.Fprintf(out, "search %d queries: p50 %.2f ms  p95 %.2f ms  max %.2f ms  (%d hits)\n",
 				r.Search.Queries, r.Search.P50, r.Search.P95, r.Search.Max, r.Search.Hits)

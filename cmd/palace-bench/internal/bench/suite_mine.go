@@ -125,9 +125,9 @@ func (s *suiteRun) mine(ctx context.Context) error {
 	}
 	const peakWhat = "peak resident set of the cold mine's process (rusage maxrss, or VmHWM while it ran: see mine.peak_rss_from)"
 	if runs[0].peakErr == nil {
-		s.r.add("mine.peak_rss_mb", "MB", peakWhat, runs[0].peakMB, 0)
+		s.r.add("mine.peak_rss_mb", "MB", peakWhat, runs[0].peakMB, TargetPeakRSSMB)
 	} else {
-		s.r.unavailable("mine.peak_rss_mb", "MB", peakWhat, runs[0].peakErr.Error(), 0)
+		s.r.unavailable("mine.peak_rss_mb", "MB", peakWhat, runs[0].peakErr.Error(), TargetPeakRSSMB)
 	}
 	return nil
 }
@@ -154,6 +154,6 @@ func (s *suiteRun) floor(ctx context.Context, sources map[string]store.Source, c
 	s.r.add("mine.cold_ratio", "x", "mine.cold_s over mine.floor_s", cold.Seconds()/took.Seconds(), TargetColdRatio)
 	s.r.add("mine.noop_ratio", "x", "mine.noop_s over mine.floor_s", noop.Seconds()/took.Seconds(), TargetNoopRatio)
 	s.r.add("mine.cold_write_s", "s", "how long the cold mine's writer spent in its transactions (its parts: mine.insert_s, audit_s, commit_s in the group's JSON)", write, 0)
-	s.r.add("mine.write_ratio", "x", "mine.cold_write_s over mine.floor_s", write/took.Seconds(), 0)
+	s.r.add("mine.write_ratio", "x", "mine.cold_write_s over mine.floor_s", write/took.Seconds(), TargetWriteRatio)
 	return nil
 }
