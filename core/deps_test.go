@@ -88,8 +88,10 @@ const layers = `
 	ENGINE, MCPLIB < server/mcp;
 	ENGINE, LSPLIB < server/lsp;
 	ENGINE < server/hook;
-	# What the command-line binaries share: the terminal sanitiser.
+	# What the command-line binaries share: the terminal sanitiser; and
+	# their tests' harness (the sandbox their children run in).
 	STD < cmd/internal/termsafe;
+	STD, os/exec < cmd/internal/clitest;
 	server/mcp, server/lsp, server/hook, cmd/internal/termsafe, CLILIB, os/exec < cmd/palace;
 
 	# The benchmarks: a binary of their own, which palace does not link
@@ -137,8 +139,8 @@ var boundaries = []boundary{
 		why: "the embedding runtime is core/embed's business; the benchmark measures it directly"},
 	{imp: "github.com/tree-sitter/...", only: []string{"core/code"},
 		why: "parsing source is core/code's business: the rest of the engine sees chunks, symbols and references"},
-	{imp: "os/exec", only: []string{"cmd/palace/model.go", "cmd/palace/bench.go", "cmd/palace/bench_other.go", "cmd/palace-bench/..."},
-		why: "the engine never spawns processes; `palace setup ort` runs its install script, `palace bench` finds and runs palace-bench, and the benchmarks drive palace binaries"},
+	{imp: "os/exec", only: []string{"cmd/palace/model.go", "cmd/palace/bench.go", "cmd/palace/bench_other.go", "cmd/palace-bench/...", "cmd/internal/clitest"},
+		why: "the engine never spawns processes; `palace setup ort` runs its install script, `palace bench` finds and runs palace-bench, the benchmarks drive palace binaries, and the binaries' tests build and run them"},
 	{imp: "github.com/mark3labs/mcp-go/...", only: []string{"server/mcp", "cmd/palace-bench/internal/bench"},
 		why: "the MCP library belongs to the MCP front (and the benchmark's client)"},
 	{imp: "go.lsp.dev/...", only: []string{"server/lsp", "cmd/palace-bench/internal/bench"},

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // benchLoopReport is the part of `palace bench loop --json` the test reads.
@@ -72,7 +74,7 @@ type benchShare struct {
 func TestBenchLoop(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	stdout, stderr, code := runCmd(t, palaceCmd(ctx, "", "bench", "loop", "--json",
+	stdout, stderr, code := clitest.Run(t, palaceCmd(ctx, "", "bench", "loop", "--json",
 		"--only", "correction-retry,two-projects-notes,compaction-auto"))
 	if code != 0 {
 		t.Fatalf("bench loop: exit %d\n%s", code, stderr)
@@ -128,11 +130,11 @@ func TestBenchLoop(t *testing.T) {
 	}
 
 	// The table, and an unknown scenario refused before anything runs.
-	stdout, stderr, code = runCmd(t, palaceCmd(ctx, "", "bench", "loop", "--only", "correction-retry"))
+	stdout, stderr, code = clitest.Run(t, palaceCmd(ctx, "", "bench", "loop", "--only", "correction-retry"))
 	if code != 0 || !strings.Contains(stdout, "continuity") || !strings.Contains(stdout, "MCP start cost") || !strings.Contains(stderr, "correction-retry") {
 		t.Errorf("bench loop table: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	_, stderr, code = runCmd(t, palaceCmd(ctx, "", "bench", "loop", "--only", "nope"))
+	_, stderr, code = clitest.Run(t, palaceCmd(ctx, "", "bench", "loop", "--only", "nope"))
 	if code != 2 || !strings.Contains(stderr, `"nope"`) || !strings.Contains(stderr, "two-projects-notes") {
 		t.Errorf("an unknown scenario: exit %d, %s", code, stderr)
 	}

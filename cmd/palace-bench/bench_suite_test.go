@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/cmd/palace-bench/internal/bench"
 	"github.com/palace-dev/palace/core/embed"
 )
@@ -91,7 +92,7 @@ func benchTree(t *testing.T) string {
 		files[fmt.Sprintf("pkg%d/file%02d.go", i%8, i)] = b.String()
 	}
 	files["README.md"] = "# bench tree\n\nA generated tree for the bench suite test.\n"
-	writeTree(t, root, files)
+	clitest.WriteTree(t, root, files)
 	return root
 }
 
@@ -107,12 +108,12 @@ func TestBenchSuiteQuickJSON(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := palaceCmd(ctx, "", "bench", "--json", "--quick", "--src", src, "--model-dir", tiny)
-	out, errOut, code := runCmd(t, cmd)
+	out, errOut, code := clitest.Run(t, cmd)
 	if code != 0 {
 		t.Fatalf("bench: exit %d\nstderr:\n%s", code, errOut)
 	}
 	var r benchSuiteReport
-	decode(t, "bench", out, &r)
+	clitest.Decode(t, "bench", out, &r)
 	if !strings.Contains(errOut, "== mine") || !strings.Contains(errOut, "== embed") {
 		t.Errorf("progress should go to stderr, got %q", errOut)
 	}

@@ -3,14 +3,14 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // The hostile text of the walk, as cmd/palace's escape walk has it: clear
@@ -45,7 +45,7 @@ type walkRun struct {
 func benchWalkTable(t *testing.T) map[string][]walkRun {
 	scratch, src := t.TempDir(), t.TempDir()
 	proj := filepath.Join(src, "proj")
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		"walk" + clearScreen + clipboard + rlo + badByte + ".md": "walkzebra note " + clearScreen + " and " + clipboard + " then " + rlo + "txt.exe" + pdf + "\rFORGED line\n\tindented\n",
 		"ro" + rlo + "om/plain.md":                               "walkzebra plain words in the hostile room\n",
 		"code" + rlo + "/main.go":                                "package main\n\n// walkzebra " + rlo + "evil" + pdf + "\nfunc main() {}\n",
@@ -105,7 +105,7 @@ func TestEscapesOnEveryBenchCommand(t *testing.T) {
 				t.Errorf("%q: exit %d, want %d\nstdout %q\nstderr %q", args, code, r.code, out, errOut)
 			}
 			for what, s := range map[string]string{"stdout": out, "stderr": errOut} {
-				if where, bad := terminalHazard(s); bad {
+				if where, bad := clitest.TerminalHazard(s); bad {
 					t.Errorf("%q: %s holds a raw %s:\n%q", args, what, where, s)
 				}
 			}
@@ -124,30 +124,4 @@ func TestEscapesOnEveryBenchCommand(t *testing.T) {
 	for path := range unseen {
 		t.Errorf("walkSkipped names %q, which is no command", path)
 	}
-}
-
-// terminalHazard returns the first thing in s a terminal would act on, or
-// that would reorder or forge what it shows (cmd/palace's test of the
-// same name): a C0 control but LF and TAB, DEL, a C1 control, a line or
-// paragraph separator, a bidi embedding, override or isolate, or a byte
-// of invalid UTF-8.
-func terminalHazard(s string) (string, bool) {
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		bad := false
-		switch {
-		case r == utf8.RuneError && n == 1:
-			bad = true
-		case r == '\n' || r == '\t':
-		case r < 0x20, r >= 0x7f && r <= 0x9f, r == 0x2028, r == 0x2029:
-			bad = true
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			bad = true
-		}
-		if bad {
-			return fmt.Sprintf("%q at byte %d", s[i:i+n], i), true
-		}
-		i += n
-	}
-	return "", false
 }

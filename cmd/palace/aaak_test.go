@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/aaak"
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 func TestAAAKCheck(t *testing.T) {
@@ -43,7 +44,7 @@ func firstLine(s string) string {
 
 func TestCompressAndDecode(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"notes/decision.md": "We decided to use SQLite for storage because Alice Moreau wants one file.\nBob Lee agreed after the benchmark.\n",
 		"notes/bug.md":      "The login test fails one run in ten. Alice Moreau traced it to the token expiry check.\n",
 	})
@@ -57,7 +58,7 @@ func TestCompressAndDecode(t *testing.T) {
 		Coverage float64 `json:"coverage"`
 		Drawers  int     `json:"drawers"`
 	}
-	decode(t, "compress", out, &docs)
+	clitest.Decode(t, "compress", out, &docs)
 	if len(docs) != 1 || docs[0].Drawers != 2 {
 		t.Fatalf("want one document for the notes room holding 2 drawers: %+v", docs)
 	}
@@ -81,7 +82,7 @@ func TestCompressAndDecode(t *testing.T) {
 	var docs2 []struct {
 		AAAK string `json:"aaak"`
 	}
-	decode(t, "compress", out2, &docs2)
+	clitest.Decode(t, "compress", out2, &docs2)
 	if docs2[0].AAAK != docs[0].AAAK {
 		t.Errorf("compress is not stable across runs:\n%s\n%s", docs[0].AAAK, docs2[0].AAAK)
 	}
@@ -94,7 +95,7 @@ func runPalaceStdin(t *testing.T, home, stdin string, args ...string) (stdout, s
 	defer cancel()
 	cmd := palaceCmd(ctx, home, args...)
 	cmd.Stdin = strings.NewReader(stdin)
-	return runCmd(t, cmd)
+	return clitest.Run(t, cmd)
 }
 
 // Defects: compress printed one document per room that Palace's own
@@ -104,7 +105,7 @@ func runPalaceStdin(t *testing.T, home, stdin string, args ...string) (stdout, s
 // entities, never inside a quoted sentence.
 func TestCompressStreamChecksAndDecodes(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"billing/cron.md": "We decided to move the billing cron job to the new scheduler because the old one dropped jobs during every deploy. It was approved by Kaiser.\n",
 		"login/test.md":   "We rewrote the flaky login integration test so that it waits for the token refresh before asserting. It was reviewed by Kai.\n",
 	})
@@ -162,12 +163,12 @@ func TestAAAKTerminalControls(t *testing.T) {
 		t.Errorf("aaak decode: exit %d, %q %q", code, out, errOut)
 	}
 	for what, s := range map[string]string{"check": out, "decode": errOut} {
-		if where, bad := terminalHazard(s); bad {
+		if where, bad := clitest.TerminalHazard(s); bad {
 			t.Errorf("%s printed a raw %s", what, where)
 		}
 	}
 
-	writeTree(t, filepath.Join(dir, "proj"), map[string]string{
+	clitest.WriteTree(t, filepath.Join(dir, "proj"), map[string]string{
 		"notes/a.md": "We decided \u202eevil\u202c to move the billing cron job because the old one dropped jobs. \x1b[2J Then \x1b]52;c;aGk=\x07 it ran.\n",
 	})
 	mineOK(t, home, filepath.Join(dir, "proj"), "--wing", "pro\u202ej")
@@ -176,7 +177,7 @@ func TestAAAKTerminalControls(t *testing.T) {
 		t.Fatalf("compress: exit %d, %q %q", code, out, errOut)
 	}
 	for what, s := range map[string]string{"stdout": out, "stderr": errOut} {
-		if where, bad := terminalHazard(s); bad {
+		if where, bad := clitest.TerminalHazard(s); bad {
 			t.Errorf("compress %s holds a raw %s:\n%q", what, where, s)
 		}
 	}

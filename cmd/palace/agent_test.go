@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 type agentOut struct {
@@ -27,7 +29,7 @@ func agentOK(t *testing.T, home string, v any, args ...string) {
 	if code != 0 {
 		t.Fatalf("agent %v: exit %d, stderr %q", args, code, errOut)
 	}
-	decode(t, "agent "+args[0], out, v)
+	clitest.Decode(t, "agent "+args[0], out, v)
 }
 
 func TestAgentAddListRm(t *testing.T) {
@@ -112,7 +114,7 @@ func TestAgentsInStatusAndWakeUp(t *testing.T) {
 		Agents []agentOut `json:"agents"`
 	}
 	out, _, _ = runPalace(t, home, "status", "--json")
-	decode(t, "status", out, &st)
+	clitest.Decode(t, "status", out, &st)
 	if want := []agentOut{ch.Agent}; !reflect.DeepEqual(st.Agents, want) {
 		t.Errorf("status --json agents %+v, want %+v", st.Agents, want)
 	}

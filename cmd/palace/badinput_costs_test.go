@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // badCostsCases: salvage targets `repair --into` refuses, and inputs whose
@@ -29,7 +31,7 @@ func badCostsCases() []badCase {
 			want: `not empty`,
 			setup: func(t *testing.T, e *badEnv) {
 				path = e.dir(t, "occupied")
-				writeTree(t, path, map[string]string{"notes.md": "mine\n"})
+				clitest.WriteTree(t, path, map[string]string{"notes.md": "mine\n"})
 			},
 			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "repair", "--into", path) },
 			check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
@@ -63,7 +65,7 @@ func badCostsCases() []badCase {
 				for i := range 20000 {
 					fmt.Fprintf(&b, "gen%d.txt\n*.ext%d\n", i, i)
 				}
-				writeTree(t, path, map[string]string{".gitignore": b.String(), "kept.md": "tokmanyrules\n",
+				clitest.WriteTree(t, path, map[string]string{".gitignore": b.String(), "kept.md": "tokmanyrules\n",
 					"gen7.txt": "ignored\n", "x.ext9": "ignored\n"})
 			},
 			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "mine", path, "--json") },

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // badLongSession is a Claude Code session log of n lines from line first
@@ -57,7 +59,7 @@ func badHooksCases() []badCase {
 		act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "mine", path, "--json") },
 		check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
 			var s mineSummary
-			decode(t, "mine", r.out, &s)
+			clitest.Decode(t, "mine", r.out, &s)
 			if len(s.Errors) != 1 || s.Errors[0].Path != path {
 				t.Errorf("errors %+v, want the session named", s.Errors)
 			}

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // badRawLSP is a `palace serve --lsp` of its own, spoken to frame by frame:
@@ -267,7 +269,7 @@ func badlspprotoCases() []badCase {
 			want: `is not open and is outside every workspace folder`,
 			act: func(t *testing.T, e *badEnv) badResult {
 				pos := map[string]int{"line": 0, "character": 0}
-				writeTree(t, filepath.Join(e.root, "outside2"), map[string]string{"exists.md": "toklspexists\n"})
+				clitest.WriteTree(t, filepath.Join(e.root, "outside2"), map[string]string{"exists.md": "toklspexists\n"})
 				ex := fileURI(filepath.Join(e.root, "outside2", "exists.md"))
 				mi := fileURI(filepath.Join(e.root, "outside2", "missing.md"))
 				a := e.lsp.call(t, "palace/relevant", map[string]any{"textDocument": map[string]string{"uri": ex}, "position": pos})

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/palace/palacetest"
 )
 
@@ -190,7 +191,7 @@ func badmcpcancelCases() []badCase {
 			want: `^invalid input: path .*nothing\.md" cannot be mined: it is outside`,
 			setup: func(t *testing.T, e *badEnv) {
 				outside = filepath.Join(e.root, "outside-missing")
-				writeTree(t, outside, map[string]string{"secret.md": "tokmcpoutside secret\n"})
+				clitest.WriteTree(t, outside, map[string]string{"secret.md": "tokmcpoutside secret\n"})
 			},
 			act: func(t *testing.T, e *badEnv) badResult {
 				return e.mcp.call(t, "palace_mine", map[string]any{"path": filepath.Join(outside, "nothing.md")})

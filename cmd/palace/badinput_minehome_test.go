@@ -19,6 +19,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -33,13 +34,13 @@ func TestMineHomeRefusedOnEveryFront(t *testing.T) {
 	base := t.TempDir()
 	users := filepath.Join(base, "users")
 	userHome := filepath.Join(users, "bob")
-	writeTree(t, userHome, map[string]string{
+	clitest.WriteTree(t, userHome, map[string]string{
 		".bashrc":        "export TOKDOTFILE=1\n",
 		"notes.md":       "tokminehome notes of the user\n",
 		"proj/a.md":      "tokhomeproject is a project inside home\n",
 		"proj/.git/HEAD": "ref: refs/heads/main\n",
 	})
-	writeTree(t, filepath.Join(users, "alice"), map[string]string{"notes.md": "tokotheruser\n"})
+	clitest.WriteTree(t, filepath.Join(users, "alice"), map[string]string{"notes.md": "tokotheruser\n"})
 	env := []string{"HOME=" + userHome}
 	found := func(t *testing.T, home, token string) int {
 		t.Helper()

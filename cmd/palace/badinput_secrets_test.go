@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // badsecretsCases are credentials in the formats issue #16 (item 9) found
@@ -30,12 +32,12 @@ func badsecretsCases() []badCase {
 		name: "mine credentials in .netrc, .pgpass, XML, Docker, header and prose formats", front: "cli",
 		setup: func(t *testing.T, e *badEnv) {
 			dir = e.dir(t, "creds")
-			writeTree(t, dir, files)
+			clitest.WriteTree(t, dir, files)
 		},
 		act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "mine", dir, "--json") },
 		check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
 			var s secretMineOut
-			decode(t, "mine", r.out, &s)
+			clitest.Decode(t, "mine", r.out, &s)
 			want := map[string]int{"password": 3, "env-secret": 3, "basic-auth": 1}
 			if s.FilesMined != len(files) || fmt.Sprint(s.RedactedByKind) != fmt.Sprint(want) {
 				t.Errorf("mined %d files, redacted %v; want %d files, %v", s.FilesMined, s.RedactedByKind, len(files), want)

@@ -35,6 +35,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -99,7 +100,7 @@ func badNewEnv(t *testing.T) *badEnv {
 	t.Helper()
 	root := openTempDir(t)
 	e := &badEnv{root: root, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj")}
-	writeTree(t, e.proj, badKnown)
+	clitest.WriteTree(t, e.proj, badKnown)
 	mineOK(t, e.home, e.proj)
 	palaceOK(t, e.home, nil, "remember", "tokknown note: we deploy with pnpm, never npm", "--wing", "proj")
 	palaceOK(t, e.home, nil, "remember", "tokknown decision: retries back off exponentially", "--wing", "proj", "--room", "decisions")
@@ -406,7 +407,7 @@ func badMineCase(name, reason string, bad func(t *testing.T, dir string) string,
 		name: name, front: "cli",
 		setup: func(t *testing.T, e *badEnv) {
 			dir = e.dir(t, "tree")
-			writeTree(t, dir, map[string]string{"good.md": "tokgood text next to a bad file\n"})
+			clitest.WriteTree(t, dir, map[string]string{"good.md": "tokgood text next to a bad file\n"})
 			badPath = bad(t, dir)
 		},
 		act: func(t *testing.T, e *badEnv) badResult {
@@ -422,7 +423,7 @@ func badMineCase(name, reason string, bad func(t *testing.T, dir string) string,
 		},
 		check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
 			var s mineSummary
-			decode(t, "mine", r.out, &s)
+			clitest.Decode(t, "mine", r.out, &s)
 			found := false
 			for _, k := range s.Skipped {
 				if k.Path == badPath {
@@ -585,7 +586,7 @@ func badCLICases() []badCase {
 		}, false),
 		badMineCase("symlink escaping the tree", "symlink", func(t *testing.T, dir string) string {
 			out := filepath.Join(filepath.Dir(dir), "outside")
-			writeTree(t, out, map[string]string{"secret.md": "tokoutside secret\n"})
+			clitest.WriteTree(t, out, map[string]string{"secret.md": "tokoutside secret\n"})
 			p := filepath.Join(dir, "escape.md")
 			if err := os.Symlink(filepath.Join(out, "secret.md"), p); err != nil {
 				t.Fatal(err)
@@ -594,7 +595,7 @@ func badCLICases() []badCase {
 		}, false),
 		badMineCase("symlinked folder escaping the tree", "symlink", func(t *testing.T, dir string) string {
 			out := filepath.Join(filepath.Dir(dir), "outside")
-			writeTree(t, out, map[string]string{"secret.md": "tokoutside secret\n"})
+			clitest.WriteTree(t, out, map[string]string{"secret.md": "tokoutside secret\n"})
 			p := filepath.Join(dir, "escape")
 			if err := os.Symlink("../outside", p); err != nil {
 				t.Fatal(err)
@@ -655,7 +656,7 @@ func badCLICases() []badCase {
 			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "mine", path, "--json") },
 			check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
 				var s mineSummary
-				decode(t, "mine", r.out, &s)
+				clitest.Decode(t, "mine", r.out, &s)
 				if len(s.Errors) != 1 || s.Errors[0].Path != path {
 					t.Errorf("errors %+v, want the export named", s.Errors)
 				}
@@ -665,7 +666,7 @@ func badCLICases() []badCase {
 				// Mining it again adds nothing: what was mined is whole.
 				again := badCLI(t, e.home, "mine", path, "--json")
 				var s2 mineSummary
-				decode(t, "mine again", again.out, &s2)
+				clitest.Decode(t, "mine again", again.out, &s2)
 				if s2.DrawersAdded != 0 || s2.DrawersRemoved != 0 {
 					t.Errorf("second mine of the broken export changed drawers: %+v", s2)
 				}
@@ -706,7 +707,7 @@ func badCLICases() []badCase {
 			},
 			check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
 				var s mineSummary
-				decode(t, "mine", r.out, &s)
+				clitest.Decode(t, "mine", r.out, &s)
 				if s.SkippedBy["not_conversation"] != 1 || s.FilesMined != 0 {
 					t.Errorf("summary %+v, want the file skipped as not_conversation", s)
 				}
@@ -717,7 +718,7 @@ func badCLICases() []badCase {
 			name: "empty palace.yaml", front: "cli",
 			setup: func(t *testing.T, e *badEnv) {
 				path = e.dir(t, "emptycfg")
-				writeTree(t, path, map[string]string{"palace.yaml": "", "a.md": "tokemptycfg\n"})
+				clitest.WriteTree(t, path, map[string]string{"palace.yaml": "", "a.md": "tokemptycfg\n"})
 			},
 			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "mine", path, "--json") },
 			check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
@@ -731,7 +732,7 @@ func badCLICases() []badCase {
 			want: `badcfg/palace\.yaml`,
 			setup: func(t *testing.T, e *badEnv) {
 				path = e.dir(t, "badcfg")
-				writeTree(t, path, map[string]string{"palace.yaml": "wing: [unclosed\nrooms: {\n", "a.md": "tokbadcfg\n"})
+				clitest.WriteTree(t, path, map[string]string{"palace.yaml": "wing: [unclosed\nrooms: {\n", "a.md": "tokbadcfg\n"})
 			},
 			act: func(t *testing.T, e *badEnv) badResult { return badCLI(t, e.home, "mine", path, "--json") },
 		},
@@ -946,7 +947,7 @@ func badCLICases() []badCase {
 			},
 			check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
 				var res searchResult
-				decode(t, "search", r.out, &res)
+				clitest.Decode(t, "search", r.out, &res)
 				if len(res.Hits) == 0 {
 					t.Errorf("the known word inside FTS syntax found nothing")
 				}
@@ -972,7 +973,7 @@ func badCLICases() []badCase {
 			},
 			check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
 				var res searchResult
-				decode(t, "search", r.out, &res)
+				clitest.Decode(t, "search", r.out, &res)
 				if len(res.Hits) != badKnownHits {
 					t.Errorf("--since 0000-01-01: %d hits, want all %d", len(res.Hits), badKnownHits)
 				}
@@ -988,7 +989,7 @@ func badCLICases() []badCase {
 			},
 			check: func(t *testing.T, e *badEnv, r badResult, added []badRow) {
 				var res searchResult
-				decode(t, "search", r.out, &res)
+				clitest.Decode(t, "search", r.out, &res)
 				if len(res.Hits) != badKnownHits {
 					t.Errorf("--until 9999-12-31: %d hits, want all %d", len(res.Hits), badKnownHits)
 				}
@@ -1125,7 +1126,7 @@ func badCLICases() []badCase {
 					}
 					files[fmt.Sprintf("f%02d.md", i)] = sb.String()
 				}
-				writeTree(t, path, files)
+				clitest.WriteTree(t, path, files)
 			},
 			act: func(t *testing.T, e *badEnv) badResult {
 				// No file may grow past 256 KiB: the database opens, the
@@ -1158,7 +1159,7 @@ func badCLICases() []badCase {
 			},
 			act: func(t *testing.T, e *badEnv) badResult {
 				more := e.dir(t, "more")
-				writeTree(t, more, map[string]string{"x.md": "tokmore\n"})
+				clitest.WriteTree(t, more, map[string]string{"x.md": "tokmore\n"})
 				for _, args := range [][]string{{"mine", more}, {"kg", "add", "Bob", "knows", "Carol"}, {"taxonomy", "set", "proj", "ops", "--keywords", "deploy"}} {
 					if r := badCLI(t, e.home, args...); r.code != 1 || !strings.Contains(r.err, "nothing was written") {
 						t.Errorf("%v with a full audit log: exit %d, %q", args, r.code, r.err)
@@ -1256,7 +1257,7 @@ func badLimited(t *testing.T, limit int, home string, args ...string) (stdout, s
 	// 1024, which only makes the limit larger than the mine still exceeds.
 	cmd.Path = sh
 	cmd.Args = append([]string{"sh", "-c", fmt.Sprintf(`ulimit -f %d && exec "$0" "$@"`, limit/512)}, cmd.Args...)
-	return runCmd(t, cmd)
+	return clitest.Run(t, cmd)
 }
 
 // ---- MCP ----
@@ -1375,7 +1376,7 @@ func badMCPCases() []badCase {
 	}
 	mkOutside := func(t *testing.T, e *badEnv) {
 		outside = filepath.Join(e.root, "outside")
-		writeTree(t, outside, map[string]string{"secret.md": "tokmcpoutside secret\n"})
+		clitest.WriteTree(t, outside, map[string]string{"secret.md": "tokmcpoutside secret\n"})
 	}
 	return []badCase{
 		{
@@ -1676,7 +1677,7 @@ func badLSPCases() []badCase {
 			name: "palace/remember of a range outside the workspace", front: "lsp", code: int(jsonrpc2.InvalidParams),
 			want: `(?i)outside|workspace`,
 			setup: func(t *testing.T, e *badEnv) {
-				writeTree(t, filepath.Join(e.root, "outside"), map[string]string{"secret.md": "toklspoutside secret\nline two\n"})
+				clitest.WriteTree(t, filepath.Join(e.root, "outside"), map[string]string{"secret.md": "toklspoutside secret\nline two\n"})
 			},
 			act: func(t *testing.T, e *badEnv) badResult {
 				return e.lsp.call(t, "palace/remember", map[string]any{

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // shimPalace puts the palace under test in a fresh folder (a hard link, or
@@ -59,7 +61,7 @@ exit 7
 	cmd := palaceCmd(ctx, "", "--home", "/tmp/h o", "bench", "code", "--repo", ".", "--json", "--help")
 	cmd.Path, cmd.Args[0] = exe, exe
 	cmd.Stdin = strings.NewReader("hello\n")
-	out, errOut, code := runCmd(t, cmd)
+	out, errOut, code := clitest.Run(t, cmd)
 	want := "args: [--home] [/tmp/h o] [code] [--repo] [.] [--json] [--help]\npalace: " + exe + "\nstdin: hello\n"
 	if code != 7 || out != want || errOut != "to stderr\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 7, %q and %q", code, out, errOut, want, "to stderr\n")
@@ -75,7 +77,7 @@ func TestBenchWithoutPalaceBench(t *testing.T) {
 	cmd := palaceCmd(ctx, "", "bench", "--quick")
 	cmd.Path, cmd.Args[0] = exe, exe
 	cmd.Env = append(cmd.Env, "PATH="+t.TempDir())
-	out, errOut, code := runCmd(t, cmd)
+	out, errOut, code := clitest.Run(t, cmd)
 	if code != 1 || out != "" || !strings.Contains(errOut, "make build") || !strings.Contains(errOut, "go build -o bin/palace-bench ./cmd/palace-bench") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 1 and how to build palace-bench", code, out, errOut)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // TestChineseSearch mines Chinese, mixed and English files and finds
@@ -12,7 +14,7 @@ import (
 func TestChineseSearch(t *testing.T) {
 	home := t.TempDir()
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"zh/kg.md":      "我们决定用知识图谱记录项目里的每个决定。\n",
 		"zh/auth.md":    "登录接口前面加了认证中间件，令牌过期时返回401。\n",
 		"mixed/db.md":   "用SQLite实现向量检索，FTS5负责关键词。\n",
@@ -59,7 +61,7 @@ func TestChineseSearch(t *testing.T) {
 func TestChineseSnippetAndFragments(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	const text = "我们决定使用知识图谱来组织记忆。"
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"kg.md":      text + "\n",
 		"filler.md":  "今天的天气很好，我们去公园散步。\n",
 		"filler2.md": "这是另一段无关的文字。\n",
@@ -74,7 +76,7 @@ func TestChineseSnippetAndFragments(t *testing.T) {
 			Snippet string `json:"snippet"`
 		} `json:"hits"`
 	}
-	decode(t, "search", out, &r)
+	clitest.Decode(t, "search", out, &r)
 	if len(r.Hits) != 1 {
 		t.Fatalf("search 知识图谱: %s", out)
 	}

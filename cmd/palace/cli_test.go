@@ -8,8 +8,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,50 +20,28 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/store"
 )
 
-const buildFlags = "-buildvcs=false -tags=sqlite_fts5"
-
 var (
-	palaceBin string // the binary under test
-	sandbox   string // shared scratch: the child's HOME and fallback PALACE_HOME
+	box       *clitest.Sandbox // shared scratch: the binary, the child's HOME and fallback PALACE_HOME
+	palaceBin string           // the binary under test
+	sandbox   string           // box.Dir
 )
 
 // envHome is the PALACE_HOME every child sees; commands always get --home,
 // so TestMain fails if anything ever created it.
-func envHome() string { return filepath.Join(sandbox, "palace-env-home") }
+func envHome() string { return box.EnvHome() }
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "palace-cli-test-")
-	if err != nil {
+	var err error
+	if box, err = clitest.New("palace-cli-test-", clitest.Build{Name: "palace", Pkg: "."}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	// 0755 so the binary can also run as user nobody.
-	if err := os.Chmod(dir, 0o755); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	sandbox = dir
-	palaceBin = filepath.Join(dir, "palace")
-	// -trimpath, like a release build: gojieba's baked-in dictionary path is
-	// then useless, so the Chinese tests prove the embedded dictionaries work
-	// from a binary that lives elsewhere.
-	build := exec.Command("go", "build", "-trimpath", "-o", palaceBin, ".")
-	build.Env = append(os.Environ(), "GOFLAGS="+buildFlags)
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	if _, err := os.Stat(envHome()); err == nil {
-		fmt.Fprintln(os.Stderr, "FAIL: a command ignored --home and created $PALACE_HOME")
-		code = 1
-	}
-	os.RemoveAll(dir)
-	os.Exit(code)
+	palaceBin, sandbox = box.Bin("palace"), box.Dir
+	os.Exit(box.End(m.Run()))
 }
 
 // ---- running the binary ----
@@ -75,44 +51,13 @@ const nobody = 65534
 // palaceCmd prepares the binary with a sandboxed environment; home "" leaves
 // out --home.
 func palaceCmd(ctx context.Context, home string, args ...string) *exec.Cmd {
-	if home != "" {
-		args = append([]string{"--home", home}, args...)
-	}
-	cmd := exec.CommandContext(ctx, palaceBin, args...)
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "PALACE_HOME=") && !strings.HasPrefix(kv, "HOME=") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = append(env, "PALACE_HOME="+envHome(), "HOME="+sandbox)
-	cmd.WaitDelay = time.Second
-	return cmd
-}
-
-// runCmd runs cmd and returns its outputs and exit code (-1 if killed).
-func runCmd(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		t.Fatalf("run %v: %v", cmd.Args, err)
-	}
-	return out.String(), errb.String(), cmd.ProcessState.ExitCode()
+	return box.Command(ctx, palaceBin, home, args...)
 }
 
 // runPalace runs palace with --home home (if not empty) and a 30s limit.
 func runPalace(t *testing.T, home string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	stdout, stderr, code = runCmd(t, palaceCmd(ctx, home, args...))
-	if ctx.Err() != nil {
-		t.Fatalf("palace %v did not finish in 30s", args)
-	}
-	return stdout, stderr, code
+	return box.Run30(t, palaceBin, home, args...)
 }
 
 // runAsNobody runs palace as uid/gid 65534 when the tests run as root, so
@@ -126,7 +71,7 @@ func runAsNobody(t *testing.T, home string, args ...string) (stdout, stderr stri
 	if os.Geteuid() == 0 {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 	}
-	return runCmd(t, cmd)
+	return clitest.Run(t, cmd)
 }
 
 // ---- JSON outputs ----
@@ -197,13 +142,6 @@ type statusOut struct {
 	Rooms         []roomCount `json:"rooms"`
 }
 
-func decode(t *testing.T, what, stdout string, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(stdout), v); err != nil {
-		t.Fatalf("%s: stdout is not the expected JSON: %v\n%s", what, err, stdout)
-	}
-}
-
 // mineOK mines dir with --json and expects exit 0.
 func mineOK(t *testing.T, home, dir string, extra ...string) mineSummary {
 	t.Helper()
@@ -212,7 +150,7 @@ func mineOK(t *testing.T, home, dir string, extra ...string) mineSummary {
 		t.Fatalf("mine %s: exit %d, stderr %q", dir, code, errOut)
 	}
 	var s mineSummary
-	decode(t, "mine", out, &s)
+	clitest.Decode(t, "mine", out, &s)
 	return s
 }
 
@@ -224,7 +162,7 @@ func searchOK(t *testing.T, home string, args ...string) searchResult {
 		t.Fatalf("search %v: exit %d, stderr %q", args, code, errOut)
 	}
 	var r searchResult
-	decode(t, "search", out, &r)
+	clitest.Decode(t, "search", out, &r)
 	return r
 }
 
@@ -235,7 +173,7 @@ func statusOK(t *testing.T, home string) statusOut {
 		t.Fatalf("status: exit %d, stderr %q", code, errOut)
 	}
 	var s statusOut
-	decode(t, "status", out, &s)
+	clitest.Decode(t, "status", out, &s)
 	return s
 }
 
@@ -246,7 +184,7 @@ func showDrawer(t *testing.T, home, id string) hit {
 		t.Fatalf("drawer show %s: exit %d, stderr %q", id, code, errOut)
 	}
 	var d hit
-	decode(t, "drawer show", out, &d)
+	clitest.Decode(t, "drawer show", out, &d)
 	return d
 }
 
@@ -260,20 +198,6 @@ func sourcesOf(r searchResult) []string {
 }
 
 // ---- trees ----
-
-// writeTree writes files (slash paths relative to root) and their folders.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // rewrite replaces a file's content and moves its mtime forward so the change
 // is seen even on filesystems with coarse timestamps.
@@ -356,9 +280,9 @@ func TestMineHonoursIgnoreRules(t *testing.T) {
 	}
 	// Read by the mine, never mined.
 	config := map[string]string{".palaceignore": "secret.md\n"}
-	writeTree(t, proj, mined)
-	writeTree(t, proj, ignored)
-	writeTree(t, proj, config)
+	clitest.WriteTree(t, proj, mined)
+	clitest.WriteTree(t, proj, ignored)
+	clitest.WriteTree(t, proj, config)
 
 	s := mineOK(t, home, proj)
 	if s.Wing != "widget-works" {
@@ -420,7 +344,7 @@ func TestMineHonoursIgnoreRules(t *testing.T) {
 
 func TestMineWingFromPalaceYAML(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "folder-name")
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		"palace.yaml": "wing: yamlwing\n",
 		"a.md":        "tokyaml text\n",
 	})
@@ -439,18 +363,18 @@ func TestMineWingFromPalaceYAML(t *testing.T) {
 // A relative DIR is resolved against the working directory.
 func TestMineRelativeDir(t *testing.T) {
 	parent := t.TempDir()
-	writeTree(t, parent, map[string]string{"relproj/a.md": "tokrelative\n"})
+	clitest.WriteTree(t, parent, map[string]string{"relproj/a.md": "tokrelative\n"})
 	home := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := palaceCmd(ctx, home, "mine", "relproj", "--json")
 	cmd.Dir = parent
-	out, errOut, code := runCmd(t, cmd)
+	out, errOut, code := clitest.Run(t, cmd)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var s mineSummary
-	decode(t, "mine", out, &s)
+	clitest.Decode(t, "mine", out, &s)
 	if s.Root != filepath.Join(parent, "relproj") || s.Wing != "relproj" || s.FilesMined != 1 {
 		t.Errorf("got root %q wing %q mined %d", s.Root, s.Wing, s.FilesMined)
 	}
@@ -468,7 +392,7 @@ func TestSearchJSONShapeAndCitations(t *testing.T) {
 		}
 		fmt.Fprintf(&long, "line %d of the citeword file, item%d\n", i, i)
 	}
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		"notes/long.md": long.String(),
 		"short.md":      "first line\r\nsecond citeword line\r\n\tthird  line  \n",
 	})
@@ -480,7 +404,7 @@ func TestSearchJSONShapeAndCitations(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var raw map[string]any
-	decode(t, "search", out, &raw)
+	clitest.Decode(t, "search", out, &raw)
 	if raw["query"] != "citeword" {
 		t.Errorf("query %v, want citeword", raw["query"])
 	}
@@ -498,7 +422,7 @@ func TestSearchJSONShapeAndCitations(t *testing.T) {
 	}
 
 	var r searchResult
-	decode(t, "search", out, &r)
+	clitest.Decode(t, "search", out, &r)
 	perSource := map[string]int{}
 	ids := map[string]bool{}
 	for _, h := range r.Hits {
@@ -527,13 +451,13 @@ func TestSearchFilters(t *testing.T) {
 	home := t.TempDir()
 	alpha := filepath.Join(t.TempDir(), "alpha")
 	beta := filepath.Join(t.TempDir(), "beta")
-	writeTree(t, alpha, map[string]string{
+	clitest.WriteTree(t, alpha, map[string]string{
 		"api/one.go":   "package api // filterword one\n",
 		"api/two.go":   "package api // filterword two\n",
 		"web/three.js": "// filterword three\n",
 		"web/four.js":  "// filterword four\n",
 	})
-	writeTree(t, beta, map[string]string{
+	clitest.WriteTree(t, beta, map[string]string{
 		"api/five.go": "package api // filterword five\n",
 	})
 	mineOK(t, home, alpha)
@@ -571,7 +495,7 @@ func TestSearchFilters(t *testing.T) {
 
 func TestSearchAllWordsRankFirst(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "rank")
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		"one.md":   "the quasar quasar quasar quasar quasar shines\n",
 		"both.md":  "a long note that mentions a quasar once, somewhere in the middle of plenty of other text about telescopes and the sky, and also a nebula\n",
 		"other.md": "nebulous unrelated words\n",
@@ -597,7 +521,7 @@ func TestSearchAllWordsRankFirst(t *testing.T) {
 
 func TestIncrementalMine(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "incr")
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		"a.md":       "tokoldalpha original text\n",
 		"b.md":       "tokbravo text\n",
 		"c.md":       "tokcharlie text\n",
@@ -665,7 +589,7 @@ func TestIncrementalMine(t *testing.T) {
 // A file whose content is unchanged but whose mtime moved is not re-chunked.
 func TestTouchedFileIsNotRemined(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "touch")
-	writeTree(t, proj, map[string]string{"a.md": "toktouch\n"})
+	clitest.WriteTree(t, proj, map[string]string{"a.md": "toktouch\n"})
 	home := t.TempDir()
 	mineOK(t, home, proj)
 	id := searchOK(t, home, "toktouch").Hits[0].ID
@@ -684,7 +608,7 @@ func TestTouchedFileIsNotRemined(t *testing.T) {
 func TestDrawerShowAndRm(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "drawers")
 	content := "héllo\ttokverbatim  \r\nsecond line with trailing space \nno newline at end"
-	writeTree(t, proj, map[string]string{"v.md": content, "other.md": "tokverbatim elsewhere\n"})
+	clitest.WriteTree(t, proj, map[string]string{"v.md": content, "other.md": "tokverbatim elsewhere\n"})
 	home := t.TempDir()
 	mineOK(t, home, proj)
 
@@ -806,7 +730,7 @@ func TestMineBadDirArgument(t *testing.T) {
 func TestMineSingleFile(t *testing.T) {
 	home := t.TempDir()
 	file := filepath.Join(t.TempDir(), "plain.txt")
-	writeTree(t, filepath.Dir(file), map[string]string{"plain.txt": "lonely quokka text\n", "other.txt": "not mined\n"})
+	clitest.WriteTree(t, filepath.Dir(file), map[string]string{"plain.txt": "lonely quokka text\n", "other.txt": "not mined\n"})
 	s := mineOK(t, home, file)
 	if s.FilesSeen != 1 || s.FilesMined != 1 {
 		t.Errorf("single file: %+v", s)
@@ -830,7 +754,7 @@ func TestMineBadInputIsReported(t *testing.T) {
 	for _, r := range "utf sixteen tokzebrafish\nsecond line\n" {
 		utf16 = append(utf16, byte(r), byte(r>>8))
 	}
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		"ok.md":        "tokplain normal text\n",
 		"bin.dat":      "tokbinary\x00\x01\x02 more",
 		"latin1.txt":   "caf\xe9 toklatin\n",
@@ -856,7 +780,7 @@ func TestMineBadInputIsReported(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	out, errOut, code := runCmd(t, palaceCmd(ctx, home, "mine", proj, "--json"))
+	out, errOut, code := clitest.Run(t, palaceCmd(ctx, home, "mine", proj, "--json"))
 	if ctx.Err() != nil {
 		t.Fatal("mine hung on a FIFO or a symlink loop")
 	}
@@ -864,7 +788,7 @@ func TestMineBadInputIsReported(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var s mineSummary
-	decode(t, "mine", out, &s)
+	clitest.Decode(t, "mine", out, &s)
 	want := map[string]int{"binary": 1, "invalid_utf8": 1, "too_large": 1, "symlink": 1, "not_regular": 1}
 	if fmt.Sprint(s.SkippedBy) != fmt.Sprint(want) {
 		t.Errorf("skipped_by_reason %v, want %v", s.SkippedBy, want)
@@ -905,7 +829,7 @@ func TestMineBadInputIsReported(t *testing.T) {
 
 func TestMineMaxSize(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "maxsize")
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		"small.md": "toksmall\n",
 		"large.md": strings.Repeat("toklarge words\n", 200),
 	})
@@ -934,7 +858,7 @@ func TestMineEmptyDir(t *testing.T) {
 func TestMineUnreadableFile(t *testing.T) {
 	root := openTempDir(t)
 	proj := filepath.Join(root, "unreadable")
-	writeTree(t, proj, map[string]string{"a.md": "tokreadable\n", "b.md": "tokhidden\n"})
+	clitest.WriteTree(t, proj, map[string]string{"a.md": "tokreadable\n", "b.md": "tokhidden\n"})
 	locked := filepath.Join(proj, "b.md")
 	if err := os.Chmod(locked, 0); err != nil {
 		t.Fatal(err)
@@ -954,7 +878,7 @@ func TestMineUnreadableFile(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var s mineSummary
-	decode(t, "mine", out, &s)
+	clitest.Decode(t, "mine", out, &s)
 	if s.SkippedBy["unreadable"] != 1 || s.FilesMined != 1 || len(s.Skipped) != 1 || s.Skipped[0].Path != locked || s.Skipped[0].Reason != "unreadable" {
 		t.Errorf("summary %+v, want b.md skipped as unreadable and a.md mined", s)
 	}
@@ -966,7 +890,7 @@ func TestMineUnreadableFile(t *testing.T) {
 func TestHomeNotWritable(t *testing.T) {
 	root := openTempDir(t)
 	proj := filepath.Join(root, "proj")
-	writeTree(t, proj, map[string]string{"a.md": "tokro\n"})
+	clitest.WriteTree(t, proj, map[string]string{"a.md": "tokro\n"})
 	ro := filepath.Join(root, "ro-home")
 	if err := os.Mkdir(ro, 0o500); err != nil {
 		t.Fatal(err)
@@ -986,7 +910,7 @@ func TestHomeNotWritable(t *testing.T) {
 
 func TestHomeUnderAFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "not-a-dir")
-	writeTree(t, filepath.Dir(file), map[string]string{"not-a-dir": "x"})
+	clitest.WriteTree(t, filepath.Dir(file), map[string]string{"not-a-dir": "x"})
 	out, errOut, code := runPalace(t, filepath.Join(file, "home"), "status", "--json")
 	if code != 1 || out != "" || !strings.Contains(errOut, file) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing, %s named", code, out, errOut, file)
@@ -1002,17 +926,17 @@ func TestPalaceHomeEnv(t *testing.T) {
 	// A write creates the palace there; status, a read, never would.
 	create := palaceCmd(ctx, "", "remember", "tokenvhome", "--wing", "env")
 	create.Env = append(create.Env, "PALACE_HOME="+home)
-	if _, errOut, code := runCmd(t, create); code != 0 {
+	if _, errOut, code := clitest.Run(t, create); code != 0 {
 		t.Fatalf("remember: exit %d: %s", code, errOut)
 	}
 	cmd := palaceCmd(ctx, "", "status", "--json")
 	cmd.Env = append(cmd.Env, "PALACE_HOME="+home) // the last value wins
-	out, errOut, code := runCmd(t, cmd)
+	out, errOut, code := clitest.Run(t, cmd)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var s statusOut
-	decode(t, "status", out, &s)
+	clitest.Decode(t, "status", out, &s)
 	if s.Database != filepath.Join(home, "palace.db") {
 		t.Errorf("database %q, want it under PALACE_HOME %s", s.Database, home)
 	}
@@ -1030,7 +954,7 @@ type yamlConfig struct {
 
 func TestInit(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "Shop Front")
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		"api/handler.go":        "package api // tokhandler\n",
 		"web/app.js":            "// tokapp\n",
 		"top.md":                "top level\n",
@@ -1082,7 +1006,7 @@ func TestInit(t *testing.T) {
 	}
 
 	// The file's rooms are what routes: rename the room and api/ follows it.
-	writeTree(t, proj, map[string]string{"palace.yaml": "wing: shop-front\nrooms:\n  - name: backend\n    keywords: [api]\n"})
+	clitest.WriteTree(t, proj, map[string]string{"palace.yaml": "wing: shop-front\nrooms:\n  - name: backend\n    keywords: [api]\n"})
 	home2 := t.TempDir()
 	mineOK(t, home2, proj)
 	if r := searchOK(t, home2, "tokhandler"); len(r.Hits) != 1 || r.Hits[0].Room != "backend" {
@@ -1090,7 +1014,7 @@ func TestInit(t *testing.T) {
 	}
 
 	for _, bad := range []string{"wing: [unclosed\n", "wing: x\nrooms: 5\n"} {
-		writeTree(t, proj, map[string]string{"palace.yaml": bad})
+		clitest.WriteTree(t, proj, map[string]string{"palace.yaml": bad})
 		out, errOut, code = runPalace(t, t.TempDir(), "mine", proj, "--json")
 		if code != 1 || out != "" || !strings.Contains(errOut, cfgPath) {
 			t.Errorf("malformed palace.yaml %q: exit %d, stdout %q, stderr %q", bad, code, out, errOut)
@@ -1100,7 +1024,7 @@ func TestInit(t *testing.T) {
 
 func TestInitDryRunAndMissingDir(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "dry")
-	writeTree(t, proj, map[string]string{"lib/a.go": "package lib\n"})
+	clitest.WriteTree(t, proj, map[string]string{"lib/a.go": "package lib\n"})
 	out, errOut, code := runPalace(t, "", "init", proj, "--dry-run")
 	if code != 0 || !strings.Contains(out, "wing: dry") || !strings.Contains(out, "name: lib") {
 		t.Errorf("init --dry-run: exit %d, stdout %q, stderr %q", code, out, errOut)
@@ -1124,10 +1048,10 @@ func TestStatusJSON(t *testing.T) {
 	}
 	one := filepath.Join(t.TempDir(), "one")
 	two := filepath.Join(t.TempDir(), "two")
-	writeTree(t, one, map[string]string{
+	clitest.WriteTree(t, one, map[string]string{
 		"api/a.go": "package api\n", "api/b.go": "package api\n", "web/c.js": "c\n", "d.md": "d\n",
 	})
-	writeTree(t, two, map[string]string{"lib/e.go": "package lib\n"})
+	clitest.WriteTree(t, two, map[string]string{"lib/e.go": "package lib\n"})
 	mineOK(t, home, one)
 	mineOK(t, home, two)
 	st := statusOK(t, home)
@@ -1223,7 +1147,7 @@ func TestInterruptedMineResumes(t *testing.T) {
 		t.Logf("SIGINT after %v: exit %d, stderr %q", delay, code, errb.String())
 		if code != 0 {
 			var s mineSummary
-			decode(t, "interrupted mine", out.String(), &s)
+			clitest.Decode(t, "interrupted mine", out.String(), &s)
 			if !s.Interrupted || !strings.Contains(errb.String(), "interrupted") {
 				t.Errorf("interrupted mine: exit %d, interrupted %v, stderr %q", code, s.Interrupted, errb.String())
 			}
@@ -1272,7 +1196,7 @@ func TestInterruptedMineResumes(t *testing.T) {
 // any other, and --source must filter by it.
 func TestNonASCIIProjectPath(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "café")
-	writeTree(t, proj, map[string]string{"a.md": "tokcroissant\n", "sub/b.md": "tokbaguette\n"})
+	clitest.WriteTree(t, proj, map[string]string{"a.md": "tokcroissant\n", "sub/b.md": "tokbaguette\n"})
 	home := t.TempDir()
 	mineOK(t, home, proj)
 	if s := mineOK(t, home, proj); s.FilesMined != 0 || s.DrawersAdded != 0 || s.DrawersRemoved != 0 {

@@ -35,6 +35,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -170,7 +171,7 @@ func newContractEnv(t *testing.T) *contractEnv {
 	t.Helper()
 	t.Setenv("PALACE_MODEL_DIR", "") // lexical: no model, whatever the machine has
 	e := &contractEnv{home: t.TempDir(), dir: t.TempDir()}
-	writeTree(t, e.dir, map[string]string{"notes.md": "# Harbour\n\nThe lighthouse keeper logs every ship.\n"})
+	clitest.WriteTree(t, e.dir, map[string]string{"notes.md": "# Harbour\n\nThe lighthouse keeper logs every ship.\n"})
 	mineOK(t, e.home, e.dir, "--wing", "contract")
 	e.cli(t, "remember", "--wing", "contract", "--", "The lighthouse lamp is cleaned on Mondays.")
 	e.cli(t, "kg", "add", "Alice", "works_at", "Acme")
@@ -195,7 +196,7 @@ func (e *contractEnv) resolve(t *testing.T, f front, args map[string]any) map[st
 		switch v {
 		case freshNote:
 			var r rememberOut
-			decode(t, "remember", e.cli(t, "remember", "--wing", "contract", "--force", "--json", "--", "fixture for "+f.name()+" "+token(t)), &r)
+			clitest.Decode(t, "remember", e.cli(t, "remember", "--wing", "contract", "--force", "--json", "--", "fixture for "+f.name()+" "+token(t)), &r)
 			v = r.ID
 		case uniqueText:
 			v = "a note sent through " + f.name() + " " + token(t)
@@ -568,12 +569,12 @@ func searchServers(t *testing.T, home, allow string, args map[string]any, viaMCP
 	if err != nil {
 		t.Fatal(err)
 	}
-	decode(t, "mcp palace_search", string(b), viaMCP)
+	clitest.Decode(t, "mcp palace_search", string(b), viaMCP)
 	var raw json.RawMessage
 	if _, err := startLSPFront(t, home).conn.Call(ctx, "palace/search", args, &raw); err != nil {
 		t.Fatalf("lsp palace/search: %v", err)
 	}
-	decode(t, "lsp palace/search", string(raw), viaLSP)
+	clitest.Decode(t, "lsp palace/search", string(raw), viaLSP)
 }
 
 func startLSPFront(t *testing.T, home string) *lspFront {

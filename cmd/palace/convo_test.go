@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // copyFixtures copies core/convo's hand-written exports into a temp dir.
@@ -99,7 +101,7 @@ func TestMineCopilotChatSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, storage, map[string]string{
+	clitest.WriteTree(t, storage, map[string]string{
 		"3b8f0e2c9d1a/chatSessions/7c1e5a2b-4d3f-4e8a-9b6c-2f0d1e3a5b7c.json": string(session),
 		"3b8f0e2c9d1a/workspace.json":                                         `{"folder": "file:///home/dana/src/shop"}`,
 	})
@@ -178,7 +180,7 @@ func TestBrokenExportKeepsValidPart(t *testing.T) {
 		t.Errorf("error should name the file and line %d: %q", lines, errOut)
 	}
 	var s mineSummary
-	decode(t, "mine", out, &s)
+	clitest.Decode(t, "mine", out, &s)
 	if len(s.Errors) != 1 || s.DrawersAdded == 0 {
 		t.Errorf("want one error and the valid part mined: %+v", s)
 	}

@@ -31,6 +31,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // crashSeed is PALACE_CRASH_SEED when set, else a fresh seed; logged so a
@@ -91,9 +93,9 @@ func crashDoctor(t *testing.T, home string) crashDoctorOut {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	out, errOut, code := runCmd(t, crashCmd(ctx, home, "doctor", "--json"))
+	out, errOut, code := clitest.Run(t, crashCmd(ctx, home, "doctor", "--json"))
 	var d crashDoctorOut
-	decode(t, "doctor --json", out, &d)
+	clitest.Decode(t, "doctor --json", out, &d)
 	var names []string
 	for _, c := range d.Checks {
 		names = append(names, c.Name)
@@ -272,12 +274,12 @@ func crashMineOK(t *testing.T, home, model, tree string) crashMineSummary {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	out, errOut, code := runCmd(t, crashCmd(ctx, home, crashMineArgs(model, tree)...))
+	out, errOut, code := clitest.Run(t, crashCmd(ctx, home, crashMineArgs(model, tree)...))
 	if code != 0 {
 		t.Fatalf("mine into %s: exit %d, stderr %q", home, code, errOut)
 	}
 	var s crashMineSummary
-	decode(t, "mine", out, &s)
+	clitest.Decode(t, "mine", out, &s)
 	if s.Interrupted || s.Vectors == nil || s.Vectors.Model == "" || s.Vectors.Pending != 0 {
 		t.Fatalf("mine into %s did not finish with vectors: %s", home, out)
 	}
@@ -600,7 +602,7 @@ func TestCrashServerSIGKILL(t *testing.T) {
 	// A mined folder gives the palace a vector index, so each note is also
 	// embedded at once: the kills land in vector writes too.
 	seedDir := filepath.Join(t.TempDir(), "seed")
-	writeTree(t, seedDir, map[string]string{"a.md": "the parser leaks goroutines\n", "b.md": "query vectors are cached\n"})
+	clitest.WriteTree(t, seedDir, map[string]string{"a.md": "the parser leaks goroutines\n", "b.md": "query vectors are cached\n"})
 	crashMineOK(t, home, model, seedDir)
 
 	confirmed := map[string]string{} // note -> drawer id
@@ -677,7 +679,7 @@ func TestCrashServerSIGKILL(t *testing.T) {
 		t.Fatalf("audit: exit %d %q", code, errOut)
 	}
 	var lines []crashAuditLine
-	decode(t, "audit --json", out, &lines)
+	clitest.Decode(t, "audit --json", out, &lines)
 	logged := map[string]bool{}
 	for _, l := range lines {
 		if l.Status != "applied" {
@@ -706,7 +708,7 @@ func TestCrashServerSIGKILL(t *testing.T) {
 func TestCrashDoctorRepairEndToEnd(t *testing.T) {
 	model := tinyModel(t)
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"a.md": "tokzephyr winds blow over the parser\n",
 		"b.md": "tokquartz crystals in the cache\n",
 		"c.md": "filler about build scripts\n",
@@ -774,7 +776,7 @@ func TestCrashDoctorRepairEndToEnd(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	out, errOut, code = runCmd(t, crashCmd(ctx, home, "--model-dir", model, "repair", "--json"))
+	out, errOut, code = clitest.Run(t, crashCmd(ctx, home, "--model-dir", model, "repair", "--json"))
 	if code != 0 {
 		t.Fatalf("repair: exit %d, stderr %q, stdout %s", code, errOut, out)
 	}
@@ -791,7 +793,7 @@ func TestCrashDoctorRepairEndToEnd(t *testing.T) {
 		OK     bool         `json:"ok"`
 		Checks []crashCheck `json:"checks"`
 	}
-	decode(t, "repair --json", out, &rep)
+	clitest.Decode(t, "repair --json", out, &rep)
 	if rep.AuditCorrected != 1 || rep.Reindexed || !rep.FTSRebuilt || rep.VectorsDropped != 0 || rep.VectorsUnmarked != 1 ||
 		rep.Vectors.Embedded != 1 || rep.Vectors.Pending != 0 || !rep.OK || len(rep.Checks) != 6 {
 		t.Errorf("repair --json: %s", out)
@@ -807,7 +809,7 @@ func TestCrashDoctorRepairEndToEnd(t *testing.T) {
 	}
 	out, _, _ = runPalace(t, home, "audit", "--json", "--op", "repair")
 	var lines []crashAuditLine
-	decode(t, "audit --json", out, &lines)
+	clitest.Decode(t, "audit --json", out, &lines)
 	var steps []string
 	for _, l := range lines {
 		steps = append(steps, l.Status+":"+strings.Join(l.IDs, ","))

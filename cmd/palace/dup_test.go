@@ -3,13 +3,15 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // Defect: 'palace dup' refused to work without vectors. It now falls back
 // to the lexical finder and says so.
 func TestDupWithoutVectors(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"a.md": "the parser leaks goroutines when the context is cancelled\n",
 		"b.md": "a cache for query vectors keeps agents fast\n",
 		"c.md": "filler about build scripts\n",
@@ -27,7 +29,7 @@ func TestDupWithoutVectors(t *testing.T) {
 			Similarity float64 `json:"similarity"`
 		} `json:"near"`
 	}
-	decode(t, "dup", out, &r)
+	clitest.Decode(t, "dup", out, &r)
 	if r.Finder != "lexical" || r.Notice == "" || len(r.Near) != 1 || !strings.HasSuffix(r.Near[0].Citation, "a.md:1-1") ||
 		r.Near[0].Similarity < 0.6 {
 		t.Errorf("dup: %+v", r)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // The hostile text of the walk: clear the screen, write the clipboard
@@ -83,13 +85,13 @@ func seedHostile(t *testing.T) hostilePalace {
 	content := "walkzebra note " + clearScreen + " and " + clipboard + " then " + rlo + "txt.exe" + pdf + "\rFORGED line\n\tindented\n"
 	hostileFile := "walk" + clearScreen + clipboard + rlo + badByte + ".md"
 	h.proj = filepath.Join(h.src, "proj")
-	writeTree(t, h.proj, map[string]string{
+	clitest.WriteTree(t, h.proj, map[string]string{
 		hostileFile:               content,
 		h.room + "/plain.md":      "walkzebra plain words in the hostile room\n",
 		"code" + rlo + "/main.go": "package main\n\n// walkzebra " + rlo + "evil" + pdf + "\nfunc main() {}\n",
 	})
 	h.other = filepath.Join(h.src, "other")
-	writeTree(t, h.other, map[string]string{h.room + "/shared.md": "walkzebra the same room in another wing\n"})
+	clitest.WriteTree(t, h.other, map[string]string{h.room + "/shared.md": "walkzebra the same room in another wing\n"})
 	mineOK(t, h.home, h.proj, "--wing", h.wing, "--no-progress")
 	mineOK(t, h.home, h.other, "--wing", h.wing2, "--no-progress")
 	for _, hit := range searchOK(t, h.home, "walkzebra", "--wing", h.wing).Hits {
@@ -164,13 +166,13 @@ func seedHostile(t *testing.T) hostilePalace {
 		t.Fatalf("the export holds no note:\n%s", exported)
 	}
 	h.split = filepath.Join(h.scratch, "split"+rlo)
-	writeTree(t, h.split, map[string]string{
+	clitest.WriteTree(t, h.split, map[string]string{
 		"all" + rlo + clearScreen + ".txt": "# Session 1 " + clearScreen + "\n> walkzebra hi\nanswer\n\n# Session 2 " + rlo + "\n> hello\nanswer\n",
 		"one" + rlo + ".txt":               "> only one session " + rlo + "\nanswer\n",
 		"all.session-01.txt":               "an earlier piece\n",
 	})
 	h.initDir = filepath.Join(h.scratch, "init"+rlo)
-	writeTree(t, h.initDir, map[string]string{
+	clitest.WriteTree(t, h.initDir, map[string]string{
 		"src" + rlo + "evil/a.go":         "package a\n",
 		"docs" + clearScreen + "/read.md": "walkzebra\n",
 	})
@@ -198,7 +200,7 @@ func walkRemember(t *testing.T, home, text string, extra ...string) walkRemember
 		t.Fatalf("remember %q: exit %d, %s", text, code, errOut)
 	}
 	var r walkRememberJSON
-	decode(t, "remember", out, &r)
+	clitest.Decode(t, "remember", out, &r)
 	return r
 }
 
@@ -224,7 +226,7 @@ func walkFact(t *testing.T, home string, s, p, o string, extra ...string) string
 			ID string `json:"id"`
 		} `json:"triple"`
 	}
-	decode(t, "kg add", out, &r)
+	clitest.Decode(t, "kg add", out, &r)
 	return r.Triple.ID
 }
 
@@ -361,8 +363,8 @@ func TestEscapesOnEveryCommand(t *testing.T) {
 			if code != r.code {
 				t.Errorf("%q: exit %d, want %d\nstdout %q\nstderr %q", args, code, r.code, out, errOut)
 			}
-			_, rawOut := terminalHazard(out)
-			_, rawErr := terminalHazard(errOut)
+			_, rawOut := clitest.TerminalHazard(out)
+			_, rawErr := clitest.TerminalHazard(errOut)
 			if known, ok := walkKnownRaw[path]; ok {
 				if !rawOut && !rawErr {
 					t.Errorf("%q no longer prints a raw control (%s): remove it from walkKnownRaw", args, known)
@@ -372,7 +374,7 @@ func TestEscapesOnEveryCommand(t *testing.T) {
 				continue
 			}
 			for what, s := range map[string]string{"stdout": out, "stderr": errOut} {
-				if where, bad := terminalHazard(s); bad {
+				if where, bad := clitest.TerminalHazard(s); bad {
 					t.Errorf("%q: %s holds a raw %s:\n%q", args, what, where, s)
 				}
 			}

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // A backquoted word in a flag's usage becomes its value name in every
@@ -37,7 +39,7 @@ func TestServeHelpListsLSPMethods(t *testing.T) {
 // noise. The notice is printed with --verbose and kept in --json.
 func TestSearchLexicalNoticeOnlyWhenVerbose(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{"a.md": "the parser leaks goroutines\n"})
+	clitest.WriteTree(t, dir, map[string]string{"a.md": "the parser leaks goroutines\n"})
 	mineOK(t, home, dir, "--no-vectors")
 	out, errOut, code := runPalace(t, home, "search", "parser")
 	if code != 0 || !strings.Contains(out, "a.md") || errOut != "" {

@@ -15,6 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // agentFixtures are the hook inputs and file formats the agents document
@@ -50,7 +52,7 @@ func (s *agSetup) palace(args ...string) string {
 	s.t.Helper()
 	cmd := exec.Command(palaceBin, append([]string{"--home", s.home}, args...)...)
 	cmd.Env = agEnv(s.userHome)
-	out, stderr, code := runCmd(s.t, cmd)
+	out, stderr, code := clitest.Run(s.t, cmd)
 	if code != 0 {
 		s.t.Fatalf("palace %v: exit %d: %s", args, code, stderr)
 	}
@@ -73,7 +75,7 @@ func (s *agSetup) run(command, fixture string, vars map[string]string, extra ...
 	in = strings.ReplaceAll(in, "$CWD", s.cwd)
 	cmd := exec.Command("sh", "-c", strings.Join(append([]string{command}, extra...), " "))
 	cmd.Env, cmd.Dir, cmd.Stdin = agEnv(s.userHome), s.cwd, strings.NewReader(in)
-	stdout, stderr, code := runCmd(s.t, cmd)
+	stdout, stderr, code := clitest.Run(s.t, cmd)
 	if code != 0 || stderr != "" {
 		s.t.Fatalf("%s: exit %d, stderr %q", fixture, code, stderr)
 	}

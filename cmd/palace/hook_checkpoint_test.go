@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/palace"
 	"github.com/palace-dev/palace/core/store"
 )
@@ -56,7 +57,7 @@ func checkpointLoop(t *testing.T, a hookAgent) {
 		t.Helper()
 		cmd := exec.Command(palaceBin, append([]string{"--home", home}, args...)...)
 		cmd.Env = agentEnv(userHome)
-		out, stderr, code := runCmd(t, cmd)
+		out, stderr, code := clitest.Run(t, cmd)
 		if code != 0 {
 			t.Fatalf("palace %v: exit %d: %s", args, code, stderr)
 		}
@@ -100,7 +101,7 @@ func checkpointLoop(t *testing.T, a hookAgent) {
 		in := strings.NewReplacer("$SESSION", a.session, "$TRANSCRIPT", transcript, "$CWD", cwd).Replace(string(b))
 		cmd := exec.Command("sh", "-c", hooks[event])
 		cmd.Env, cmd.Dir, cmd.Stdin = agentEnv(userHome), cwd, strings.NewReader(in)
-		stdout, stderr, code := runCmd(t, cmd)
+		stdout, stderr, code := clitest.Run(t, cmd)
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s after %d turns: exit %d, stderr %q", input, turns, code, stderr)
 		}
@@ -163,7 +164,7 @@ func checkpointLoop(t *testing.T, a hookAgent) {
 			t.Errorf("--mode block install, %s: %q", ev, hooks[ev])
 		}
 	}
-	if _, stderr, code := runCmd(t, exec.Command(palaceBin, "--home", home, "hook", "install", a.name, "--yes", "--mode", "nag")); code != 2 || !strings.Contains(stderr, "mode") {
+	if _, stderr, code := clitest.Run(t, exec.Command(palaceBin, "--home", home, "hook", "install", a.name, "--yes", "--mode", "nag")); code != 2 || !strings.Contains(stderr, "mode") {
 		t.Errorf("--mode nag: exit %d, %s", code, stderr)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // hookAgent is what TestHookLoop needs to know of an agent: where its
@@ -134,7 +136,7 @@ func hookLoop(t *testing.T, a hookAgent) {
 		t.Helper()
 		cmd := exec.Command(palaceBin, append([]string{"--home", home}, args...)...)
 		cmd.Env = agentEnv(userHome)
-		out, stderr, code := runCmd(t, cmd)
+		out, stderr, code := clitest.Run(t, cmd)
 		if code != 0 {
 			t.Fatalf("palace %v: exit %d: %s", args, code, stderr)
 		}
@@ -173,7 +175,7 @@ func hookLoop(t *testing.T, a hookAgent) {
 		in := strings.NewReplacer("$SESSION", a.session, "$TRANSCRIPT", transcript, "$CWD", cwd).Replace(string(b))
 		cmd := exec.Command("sh", "-c", strings.Join(append([]string{hooks[event]}, extra...), " "))
 		cmd.Env, cmd.Dir, cmd.Stdin = agentEnv(userHome), cwd, strings.NewReader(in)
-		stdout, stderr, code := runCmd(t, cmd)
+		stdout, stderr, code := clitest.Run(t, cmd)
 		if code != 0 || stderr != "" {
 			t.Fatalf("%s after %d turns: exit %d, stderr %q", input, turns, code, stderr)
 		}

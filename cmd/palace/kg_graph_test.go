@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 var updateKG = flag.Bool("update-kg", false, "rewrite testdata/kg/*.txt with the binary's output")
@@ -125,7 +127,7 @@ func TestKGTranscripts(t *testing.T) {
 				}
 				cmd := palaceCmd(t.Context(), home, argv...)
 				cmd.Stdin = strings.NewReader(stdin + "\n")
-				out, errOut, code := runCmd(t, cmd)
+				out, errOut, code := clitest.Run(t, cmd)
 				b.WriteString(mask(out))
 				for _, l := range strings.Split(strings.TrimSuffix(mask(errOut), "\n"), "\n") {
 					if l = strings.TrimRight(l, " "); l != "" {

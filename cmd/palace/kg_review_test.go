@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // Integration tests for 'palace kg extract' and 'palace kg review', on the
@@ -80,7 +82,7 @@ func TestKGExtractAndReview(t *testing.T) {
 		ID       string        `json:"id"`
 		Proposed []proposalOut `json:"proposed"`
 	}
-	decode(t, "remember", out, &note)
+	clitest.Decode(t, "remember", out, &note)
 	if code != 0 || !slices.Equal(proposalLines(note.Proposed), []string{"billing service owner Dana"}) || note.Proposed[0].SourceDrawer != note.ID {
 		t.Fatalf("remember: exit %d, %+v\n%s", code, note, errOut)
 	}
@@ -119,7 +121,7 @@ P  0.85  orion uses Postgres (since DATE), instead of MySQL
 
 	var r reviewOut
 	out, _ = kgRun(t, home, 0, "review")
-	decode(t, "kg review", out, &r)
+	clitest.Decode(t, "kg review", out, &r)
 	owner := r.find(t, "billing service")
 	if len(owner.Supersedes) != 1 || owner.Supersedes[0].Object != "Rafael" || r.Total != 3 || r.Decision != "list" {
 		t.Fatalf("review --json: %+v", r)
@@ -128,27 +130,27 @@ P  0.85  orion uses Postgres (since DATE), instead of MySQL
 	// Accepting writes the fact, provenance and confidence kept, and closes
 	// the superseded one.
 	out, _ = kgRun(t, home, 0, "review", "accept", owner.ID)
-	decode(t, "kg review accept", out, &r)
+	clitest.Decode(t, "kg review accept", out, &r)
 	if len(r.Decided) != 1 || r.Decided[0].Status != "accepted" || r.Decided[0].Fact == nil || len(r.Decided[0].Fact.Superseded) != 1 || r.Total != 2 {
 		t.Fatalf("accept: %+v", r)
 	}
 	out, _ = kgRun(t, home, 0, "query", "billing service", "--direction", "out")
 	var q kgQueryOut
-	decode(t, "kg query", out, &q)
+	clitest.Decode(t, "kg query", out, &q)
 	if len(q.Facts) != 2 || q.Facts[1].Object != "Dana" || q.Facts[1].SourceDrawer != note.ID || q.Facts[1].Confidence != 0.85 || q.Facts[0].ValidTo == nil {
 		t.Errorf("billing service after accepting: %+v", q.Facts)
 	}
 
 	// Rejecting remembers; extracting again proposes nothing new.
 	out, _ = kgRun(t, home, 0, "review")
-	decode(t, "kg review", out, &r)
+	clitest.Decode(t, "kg review", out, &r)
 	kgRun(t, home, 0, "review", "reject", r.find(t, "claude-code").ID)
 	out, _ = kgRun(t, home, 0, "extract")
 	var ex struct {
 		Read     int `json:"drawers_read"`
 		Proposed int `json:"proposed"`
 	}
-	decode(t, "kg extract", out, &ex)
+	clitest.Decode(t, "kg extract", out, &ex)
 	if ex.Read != 0 || ex.Proposed != 0 {
 		t.Errorf("kg extract after the writes read them: %+v", ex)
 	}
@@ -167,12 +169,12 @@ func TestKGReviewConflictExits3(t *testing.T) {
 	kgAdd(t, home, 0, "billing service", "owner", "Rafael", "--from", "2999-01-01")
 	var r reviewOut
 	out, _ := kgRun(t, home, 0, "review")
-	decode(t, "kg review", out, &r)
+	clitest.Decode(t, "kg review", out, &r)
 	if len(r.Pending) != 1 || !strings.Contains(r.Pending[0].Blocked, "cannot supersede") {
 		t.Fatalf("review: %+v", r)
 	}
 	out, errOut := kgRun(t, home, exitConflict, "review", "accept", r.Pending[0].ID)
-	decode(t, "kg review accept", out, &r)
+	clitest.Decode(t, "kg review accept", out, &r)
 	oneLine(t, errOut)
 	if !strings.Contains(errOut, "conflict: 1 of 1 proposals left pending") || len(r.Decided) != 1 || r.Decided[0].Error == "" || r.Total != 1 {
 		t.Errorf("accept a blocked proposal: %+v\n%s", r, errOut)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // TestKGSaidDeniedAndTakenBack: through 'palace kg extract' (a note's
@@ -28,7 +30,7 @@ func TestKGSaidDeniedAndTakenBack(t *testing.T) {
 	kgRun(t, home, 0, "extract")
 	var r reviewOut
 	out, _ := kgRun(t, home, 0, "review")
-	decode(t, "kg review", out, &r)
+	clitest.Decode(t, "kg review", out, &r)
 	for _, it := range r.Pending {
 		if it.Object == "Erin" {
 			t.Errorf("the denied quotation was proposed: %+v", it)
@@ -40,12 +42,12 @@ func TestKGSaidDeniedAndTakenBack(t *testing.T) {
 	}
 	var q kgQueryOut
 	out, _ = kgRun(t, home, 0, "query", "billing service", "--as-of", "2999-01-01")
-	decode(t, "kg query", out, &q)
+	clitest.Decode(t, "kg query", out, &q)
 	if len(q.Facts) != 1 || q.Facts[0].Object != "Dana" {
 		t.Errorf("the billing service's owner now: %+v, want Dana alone", q.Facts)
 	}
 	out, _ = kgRun(t, home, 0, "query", "Alice", "--direction", "out")
-	decode(t, "kg query", out, &q)
+	clitest.Decode(t, "kg query", out, &q)
 	if len(q.Facts) != 1 || q.Facts[0].Object != "Orion" || q.Facts[0].ValidTo == nil {
 		t.Errorf("Alice's facts: %+v, want works_on Orion ended", q.Facts)
 	}
@@ -119,7 +121,7 @@ func TestReviewDecisionsTravel(t *testing.T) {
 	}
 	var r reviewOut
 	out, _ := kgRun(t, src, 0, "review")
-	decode(t, "kg review", out, &r)
+	clitest.Decode(t, "kg review", out, &r)
 	kgRun(t, src, 0, "review", "reject", r.find(t, "Billing").ID)
 	kgRun(t, src, 0, "review", "accept", r.find(t, "orion").ID)
 	kgRun(t, src, 0, "invalidate", "orion", "uses", "Redis")
@@ -141,7 +143,7 @@ func TestReviewDecisionsTravel(t *testing.T) {
 		Proposed  int           `json:"proposed"`
 		Proposals []proposalOut `json:"proposals"`
 	}
-	decode(t, "kg extract", out, &ex)
+	clitest.Decode(t, "kg extract", out, &ex)
 	if ex.Read != 1 || ex.Proposed != 0 {
 		t.Errorf("kg extract after the import: %+v, want the note read and nothing proposed again", ex)
 	}

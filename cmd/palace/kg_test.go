@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // Integration tests for 'palace kg', on the binary TestMain builds. They
@@ -74,7 +76,7 @@ func kgAdd(t *testing.T, home string, wantCode int, args ...string) kgAddOut {
 	t.Helper()
 	out, errOut := kgRun(t, home, wantCode, append([]string{"add"}, args...)...)
 	var r kgAddOut
-	decode(t, "kg add", out, &r)
+	clitest.Decode(t, "kg add", out, &r)
 	if wantCode == exitConflict {
 		oneLine(t, errOut)
 		if !strings.Contains(errOut, "conflict") {
@@ -90,7 +92,7 @@ func kgQuery(t *testing.T, home string, args ...string) []string {
 	t.Helper()
 	out, _ := kgRun(t, home, 0, append([]string{"query"}, args...)...)
 	var r kgQueryOut
-	decode(t, "kg query", out, &r)
+	clitest.Decode(t, "kg query", out, &r)
 	got := []string{}
 	for _, f := range r.Facts {
 		got = append(got, f.Subject+" "+f.Predicate+" "+f.Object)
@@ -124,13 +126,13 @@ func TestKGJobChange(t *testing.T) {
 	}
 	out, errOut := kgRun(t, home, exitConflict, "check", "Alice", "works_at", "Globex", "--from", "2023-06-01")
 	var c kgAddOut
-	decode(t, "kg check", out, &c)
+	clitest.Decode(t, "kg check", out, &c)
 	oneLine(t, errOut)
 	if !c.DryRun || !c.Conflict {
 		t.Errorf("check: %+v", c)
 	}
 	out, _ = kgRun(t, home, 0, "check", "Alice", "works_at", "Globex", "--from", "2023-06-01", "--supersede")
-	decode(t, "kg check --supersede", out, &c)
+	clitest.Decode(t, "kg check --supersede", out, &c)
 	if !c.DryRun || !c.Added || !reflect.DeepEqual(objectsOf(c.Superseded), []string{"Acme until 2023-06-01T00:00:00Z"}) {
 		t.Errorf("check --supersede: %+v", c)
 	}
@@ -173,7 +175,7 @@ func TestKGJobChange(t *testing.T) {
 		Facts     []kgTripleOut `json:"facts"`
 		Truncated bool          `json:"truncated"`
 	}
-	decode(t, "kg timeline", out, &tl)
+	clitest.Decode(t, "kg timeline", out, &tl)
 	if got := objectsOf(tl.Facts); !reflect.DeepEqual(got, []string{"Acme until 2023-06-01T00:00:00Z", "Globex until open"}) {
 		t.Errorf("timeline %v", got)
 	}
@@ -186,7 +188,7 @@ func TestKGJobChange(t *testing.T) {
 		Expired    int      `json:"expired"`
 		Functional []string `json:"functional"`
 	}
-	decode(t, "kg stats", out, &st)
+	clitest.Decode(t, "kg stats", out, &st)
 	if st.Entities != 3 || st.Triples != 2 || st.Current != 1 || st.Expired != 1 || !strings.Contains(strings.Join(st.Functional, ","), "works_at") {
 		t.Errorf("stats %+v", st)
 	}
@@ -239,7 +241,7 @@ func TestKGConflictMessage(t *testing.T) {
 	for _, sub := range []string{"add", "check"} {
 		out, errOut := kgRun(t, home, exitConflict, sub, "Alice", "works_at", "Globex", "--from", "2023-06-01")
 		var r kgAddOut
-		decode(t, "kg "+sub, out, &r)
+		clitest.Decode(t, "kg "+sub, out, &r)
 		if !r.Conflict || !strings.HasPrefix(r.Reason, "conflict: works_at holds one value at a time") {
 			t.Errorf("%s: %+v", sub, r)
 		}
@@ -260,12 +262,12 @@ func TestKGInvalidate(t *testing.T) {
 	var r struct {
 		Closed []kgTripleOut `json:"closed"`
 	}
-	decode(t, "kg invalidate", out, &r)
+	clitest.Decode(t, "kg invalidate", out, &r)
 	if got := objectsOf(r.Closed); !reflect.DeepEqual(got, []string{"Carol until 2024-03-01T00:00:00Z"}) {
 		t.Errorf("closed %v", got)
 	}
 	out, _ = kgRun(t, home, 0, "invalidate", "bob", "knows", "carol")
-	decode(t, "kg invalidate again", out, &r)
+	clitest.Decode(t, "kg invalidate again", out, &r)
 	if len(r.Closed) != 0 {
 		t.Errorf("second invalidate closed %v", objectsOf(r.Closed))
 	}
@@ -291,7 +293,7 @@ func TestKGFunctional(t *testing.T) {
 	var l struct {
 		Functional []string `json:"functional"`
 	}
-	decode(t, "kg functional rm", out, &l)
+	clitest.Decode(t, "kg functional rm", out, &l)
 	if !reflect.DeepEqual(l.Functional, []string{"lives_in", "owner", "role", "status"}) {
 		t.Errorf("after rm: %v", l.Functional)
 	}
@@ -299,7 +301,7 @@ func TestKGFunctional(t *testing.T) {
 	kgAdd(t, home, 0, "Alice", "works_at", "Globex", "--from", "2020-01-01")
 	kgRun(t, home, 0, "functional", "add", "Reports To")
 	out, _ = kgRun(t, home, 0, "functional", "list")
-	decode(t, "kg functional list", out, &l)
+	clitest.Decode(t, "kg functional list", out, &l)
 	if !reflect.DeepEqual(l.Functional, []string{"lives_in", "owner", "reports_to", "role", "status"}) {
 		t.Errorf("after add: %v", l.Functional)
 	}
@@ -421,14 +423,14 @@ func TestKGCheckListsContradictions(t *testing.T) {
 		}
 	}
 	stdout, _ := kgRun(t, a, exitConflict, "check")
-	decode(t, "kg check", stdout, &res)
+	clitest.Decode(t, "kg check", stdout, &res)
 	if len(res.Contradictions) != 1 || len(res.Contradictions[0].Facts) != 2 || res.Contradictions[0].Current.Object != "Platform" {
 		t.Fatalf("kg check --json: %+v", res)
 	}
 	// The query agrees: only the later value is current.
 	var q kgQueryOut
 	stdout, _ = kgRun(t, a, 0, "query", "Checkout")
-	decode(t, "kg query", stdout, &q)
+	clitest.Decode(t, "kg query", stdout, &q)
 	for _, f := range q.Facts {
 		if f.Current != (f.Object == "Platform") {
 			t.Errorf("kg query marks %s current=%v", f.Object, f.Current)

@@ -18,6 +18,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // lostExpect is testdata/lost/expect.json: what each front does with a
@@ -293,7 +295,7 @@ func TestLostPalaceOnEveryFront(t *testing.T) {
 				Table string `json:"table"`
 			} `json:"unreadable"`
 		}
-		decode(t, "repair --into", out, &res)
+		clitest.Decode(t, "repair --into", out, &res)
 		got := res.Added["drawer"]
 		t.Logf("repair --into: %d of %d drawers salvaged from a palace cut to half", got, len(drawers))
 		if got < want.Half.Salvage.MinDrawers || got >= len(drawers) {

@@ -15,6 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // Issue 43: the MCP surface cost about 8,000 tokens before the first call
@@ -238,7 +240,7 @@ func TestMCPFullProfile(t *testing.T) {
 		cmd := palaceCmd(ctx, home, append([]string{"serve", "--mcp"}, c.args...)...)
 		cmd.Env = append(cmd.Env, c.env...)
 		cmd.Stdin = strings.NewReader("")
-		out, errOut, code := runCmd(t, cmd)
+		out, errOut, code := clitest.Run(t, cmd)
 		cancel()
 		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
 			t.Errorf("serve --mcp %v with %v: exit %d, stdout %q, stderr %q; want exit 2 saying %q", c.args, c.env, code, out, errOut, c.want)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // Integration tests for 'palace remember' and 'palace diary' (wake-up's
@@ -84,7 +86,7 @@ func palaceOK(t *testing.T, home string, v any, args ...string) string {
 		t.Fatalf("palace %q: exit %d, stderr %q", args, code, errOut)
 	}
 	if v != nil {
-		decode(t, args[0], out, v)
+		clitest.Decode(t, args[0], out, v)
 	}
 	return out
 }
@@ -96,7 +98,7 @@ func withStdin(t *testing.T, home, stdin string, args ...string) (stdout, stderr
 	defer cancel()
 	cmd := palaceCmd(ctx, home, args...)
 	cmd.Stdin = strings.NewReader(stdin)
-	return runCmd(t, cmd)
+	return clitest.Run(t, cmd)
 }
 
 const cliNote = "We switched the monorepo from npm to pnpm because installs took eleven minutes on CI."
@@ -151,7 +153,7 @@ func TestRememberCLI(t *testing.T) {
 	if code != 0 || serr != "" {
 		t.Fatalf("remember -: exit %d %q", code, serr)
 	}
-	decode(t, "remember -", sout, &fromStdin)
+	clitest.Decode(t, "remember -", sout, &fromStdin)
 	if d := showDrawer(t, home, fromStdin.ID); d.Content != "The staging database is\nrebuilt every night." {
 		t.Errorf("stdin note %q", d.Content)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // A bad mode or size is a mistake in the call (exit 2, as `search --mode
@@ -12,7 +14,7 @@ import (
 func TestMineFlagsAreValidated(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.md": "alpha\n"})
+	clitest.WriteTree(t, dir, map[string]string{"a.md": "alpha\n"})
 	for _, tt := range []struct {
 		args  []string
 		field string
@@ -42,7 +44,7 @@ func TestMineFlagsAreValidated(t *testing.T) {
 // drawer that search, wake-up or compress could show.
 func TestInitConfigIsNotMined(t *testing.T) {
 	home, dir := t.TempDir(), filepath.Join(t.TempDir(), "proj")
-	writeTree(t, dir, map[string]string{"src/app.go": "package app\n\n// tokapp serves requests\n"})
+	clitest.WriteTree(t, dir, map[string]string{"src/app.go": "package app\n\n// tokapp serves requests\n"})
 	if _, errOut, code := runPalace(t, home, "init", dir); code != 0 {
 		t.Fatalf("init: exit %d, %q", code, errOut)
 	}
@@ -86,7 +88,7 @@ func TestMineSlackExportAuto(t *testing.T) {
 // transcript is one, and its drawer holds its lines as they are.
 func TestMineConvosShortTranscript(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{"standup.md": "> Who signs off on the release?\n\nDana does, on Thursdays.\n"})
+	clitest.WriteTree(t, dir, map[string]string{"standup.md": "> Who signs off on the release?\n\nDana does, on Thursdays.\n"})
 	s := mineOK(t, home, dir, "--mode", "convos")
 	if s.FilesMined != 1 || s.SkippedBy["not_conversation"] != 0 {
 		t.Fatalf("mine --mode convos: %+v; want the transcript mined", s)
@@ -109,7 +111,7 @@ func TestSplitFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"mega.txt":    string(mega),
 		"notes.md":    "# Notes\n\nOne session only.\n",
 		"app.go":      "package app\n",
@@ -148,7 +150,7 @@ func TestSplitFolder(t *testing.T) {
 // words and in --json; the files are still mined.
 func TestMineCountsParseFallbacks(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"good.go":   "package x\n\n// Alpha is the first.\nfunc Alpha() {}\n",
 		"broken.go": "package x\n\nfunc f() {\n}\n}}} ))) func {{\n",
 		"table.go":  "package x\n\n" + strings.Repeat("var a = 1\n", 30000), // 300 KB
@@ -162,11 +164,11 @@ func TestMineCountsParseFallbacks(t *testing.T) {
 		FilesMined     int `json:"files_mined"`
 		ParseFallbacks int `json:"parse_fallbacks"`
 	}
-	decode(t, "mine", out, &s)
+	clitest.Decode(t, "mine", out, &s)
 	if s.FilesMined != 4 || s.ParseFallbacks != 2 {
 		t.Errorf("mine --json: %d files mined, %d parse fallbacks; want 4 and 2 (broken.go, table.go)", s.FilesMined, s.ParseFallbacks)
 	}
-	writeTree(t, dir, map[string]string{"broken.go": "package x\n\nfunc g() {\n}\n}}} ))) func {{\n"})
+	clitest.WriteTree(t, dir, map[string]string{"broken.go": "package x\n\nfunc g() {\n}\n}}} ))) func {{\n"})
 	out, errOut, code = runPalace(t, home, "mine", dir)
 	if code != 0 || !strings.Contains(out, "parse fallbacks: 1 source files did not parse") {
 		t.Errorf("mine after changing broken.go: exit %d, %q\n%s\nwant one parse fallback", code, errOut, out)

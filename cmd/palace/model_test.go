@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -167,7 +168,7 @@ func TestModelPullUseList(t *testing.T) {
 
 	// The recorded model embeds: mine fills vectors with it.
 	src := t.TempDir()
-	writeTree(t, src, map[string]string{"a.md": "workers leak when the context is cancelled\n"})
+	clitest.WriteTree(t, src, map[string]string{"a.md": "workers leak when the context is cancelled\n"})
 	if out, errOut, code := runPalace(t, home, "mine", src, "--json", "--no-progress"); code != 0 || !strings.Contains(out, `"vectors"`) {
 		t.Errorf("mine with the pulled model: %d %q %q", code, out, errOut)
 	}

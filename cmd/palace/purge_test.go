@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 type purgeOut struct {
@@ -24,7 +26,7 @@ type purgeOut struct {
 func TestDrawerPurgeCLI(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "purgeproj")
 	const secret = "the vault unlock phrase is tokmarmalade-kumquat"
-	writeTree(t, proj, map[string]string{"ops.md": "# Ops\n\n" + secret + "\n", "other.md": "tokmarmalade is also a jam\n"})
+	clitest.WriteTree(t, proj, map[string]string{"ops.md": "# Ops\n\n" + secret + "\n", "other.md": "tokmarmalade is also a jam\n"})
 	home := t.TempDir()
 	mineOK(t, home, proj)
 	r := searchOK(t, home, "tokmarmalade kumquat", "--source", filepath.Join(proj, "ops.md"))

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // Bad input to the read commands exits 2 with one line naming the flag or
@@ -62,7 +64,7 @@ func TestUnknownWingCLI(t *testing.T) {
 	home := t.TempDir()
 	for _, w := range []string{"alpha", "beta"} {
 		dir := filepath.Join(t.TempDir(), w)
-		writeTree(t, dir, map[string]string{"a.md": "wingword in " + w + "\n"})
+		clitest.WriteTree(t, dir, map[string]string{"a.md": "wingword in " + w + "\n"})
 		mineOK(t, home, dir)
 	}
 	for _, args := range [][]string{
@@ -87,7 +89,7 @@ func TestUnknownWingCLI(t *testing.T) {
 func TestSearchCopiesAndSnippetsCLI(t *testing.T) {
 	home := t.TempDir()
 	dir := filepath.Join(t.TempDir(), "chats")
-	writeTree(t, dir, map[string]string{"standup.md": "# Standup\n\nWe moved the copyword deploy to Fridays.\n"})
+	clitest.WriteTree(t, dir, map[string]string{"standup.md": "# Standup\n\nWe moved the copyword deploy to Fridays.\n"})
 	mineOK(t, home, dir, "--wing", "one")
 	mineOK(t, home, dir, "--wing", "two")
 	out, errOut, code := runPalace(t, home, "search", "copyword", "--json")
@@ -101,7 +103,7 @@ func TestSearchCopiesAndSnippetsCLI(t *testing.T) {
 			AlsoIn  []string `json:"also_in"`
 		} `json:"hits"`
 	}
-	decode(t, "search", out, &r)
+	clitest.Decode(t, "search", out, &r)
 	if len(r.Hits) != 1 {
 		t.Fatalf("%d hits, want the content once: %s", len(r.Hits), out)
 	}
@@ -127,7 +129,7 @@ func TestDrawerShowNeighboursCLI(t *testing.T) {
 	for i := range 60 {
 		fmt.Fprintf(&b, "line %d of the long design note about caching layers and eviction %d\n\n", i, i)
 	}
-	writeTree(t, dir, map[string]string{"design.md": b.String()})
+	clitest.WriteTree(t, dir, map[string]string{"design.md": b.String()})
 	mineOK(t, home, dir)
 	r := searchOK(t, home, "caching", "--limit", "100")
 	if len(r.Hits) < 3 {

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // reversedOut is what a remember answer says about the older note a
@@ -59,7 +61,7 @@ func TestRememberReversedDecisionAllFronts(t *testing.T) {
 				t.Fatal(err)
 			}
 			var r reversedOut
-			decode(t, "palace_remember", string(b), &r)
+			clitest.Decode(t, "palace_remember", string(b), &r)
 			return r
 		},
 		"lsp": func(t *testing.T, wing, text string) reversedOut {
@@ -70,7 +72,7 @@ func TestRememberReversedDecisionAllFronts(t *testing.T) {
 				t.Fatalf("palace/remember: %v", err)
 			}
 			var r reversedOut
-			decode(t, "palace/remember", string(raw), &r)
+			clitest.Decode(t, "palace/remember", string(raw), &r)
 			return r
 		},
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/mine"
 )
 
@@ -19,7 +20,7 @@ func TestRouteOffSameOnEveryFront(t *testing.T) {
 	t.Setenv("PALACE_MODEL_DIR", "") // lexical, whatever the machine has
 	home := t.TempDir()
 	proj := filepath.Join(t.TempDir(), "shop")
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		mine.ConfigName: "wing: shop\nrooms:\n  - name: billing\n    keywords: [invoice]\n  - name: auth\n    keywords: [login]\n",
 		"billing/a.md":  "invoice rounding rule: round half even\n",
 		"auth/b.md":     "login flow mentions the invoice once\n",
@@ -45,7 +46,7 @@ func TestRouteOffSameOnEveryFront(t *testing.T) {
 	cli := func(route string) answer {
 		t.Helper()
 		var a answer
-		decode(t, "search", func() string {
+		clitest.Decode(t, "search", func() string {
 			out, errOut, code := runPalace(t, home, "search", q, "--route", route, "--json")
 			if code != 0 {
 				t.Fatalf("search --route %s: exit %d, %s", route, code, errOut)

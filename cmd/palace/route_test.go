@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/mine"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestSearchRouteNeverHidesExactMatch(t *testing.T) {
 	home := t.TempDir()
 	proxy := filepath.Join(t.TempDir(), "proxy")
-	writeTree(t, proxy, map[string]string{
+	clitest.WriteTree(t, proxy, map[string]string{
 		mine.ConfigName:  "wing: proxy\nrooms:\n  - name: http\n    keywords: [http]\n  - name: tls\n    keywords: [tls]\n",
 		"http/server.go": "// http server: serve HTTP on the listener; the server closes idle conns\n",
 		"http/client.go": "// http client: retries the request when the HTTP response is a 503\n",
@@ -27,7 +28,7 @@ func TestSearchRouteNeverHidesExactMatch(t *testing.T) {
 		".palaceignore":  mine.ConfigName + "\n",
 	})
 	client := filepath.Join(t.TempDir(), "client")
-	writeTree(t, client, map[string]string{
+	clitest.WriteTree(t, client, map[string]string{
 		"net/transport.go": "return errors.New(\"http: server gave HTTP response to HTTPS client\")\n",
 		"net/dial.go":      "// dial with a timeout\n",
 	})
@@ -44,7 +45,7 @@ func TestSearchRouteNeverHidesExactMatch(t *testing.T) {
 			t.Fatalf("search %q: exit %d, %s", args, code, errOut)
 		}
 		var r routedSearch
-		decode(t, "search", out, &r)
+		clitest.Decode(t, "search", out, &r)
 		if len(r.Hits) == 0 || !strings.HasSuffix(r.Hits[0].Source, "transport.go") || r.Hits[0].Match != "all" {
 			t.Errorf("search %q: hits %+v, want net/transport.go first", args, r.Hits)
 		}
@@ -58,7 +59,7 @@ func TestSearchRouteNeverHidesExactMatch(t *testing.T) {
 // holds the folder's files (by path), but does not route queries.
 func TestInitTaxonomyGenericFolderNames(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "svc")
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		"http/h.go":        "package http // tokgeneric\n",
 		"context/c.go":     "package context\n",
 		"internal/i.go":    "package internal\n",
@@ -98,7 +99,7 @@ func TestInitTaxonomyGenericFolderNames(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("search: exit %d, %s", code, errOut)
 	}
-	decode(t, "search", out, &r)
+	clitest.Decode(t, "search", out, &r)
 	if len(r.Hits) != 1 || r.Hits[0].Room != "http" {
 		t.Errorf("hits %+v, want http/h.go in room http", r.Hits)
 	}

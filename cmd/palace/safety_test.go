@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/store"
 )
 
@@ -193,7 +194,7 @@ func TestDamagedPalaceDoctorAndExport(t *testing.T) {
 		rand.Read(body)
 		files[fmt.Sprintf("f%03d.md", i)] = fmt.Sprintf("tokdamage %d %x\n", i, body)
 	}
-	writeTree(t, proj, files)
+	clitest.WriteTree(t, proj, files)
 	mineOK(t, home, proj)
 	out, errOut, code := runPalace(t, home, "export")
 	if code != 0 {
@@ -231,7 +232,7 @@ func TestDamagedPalaceDoctorAndExport(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("doctor --json: exit %d, stderr %q", code, errOut)
 	}
-	decode(t, "doctor --json", out, &r)
+	clitest.Decode(t, "doctor --json", out, &r)
 	if len(r.Checks) < 4 || r.Checks[0].Name != "integrity" || r.Checks[0].OK || r.OK || r.Next == "" {
 		t.Errorf("doctor --json: %+v", r)
 	}
@@ -311,7 +312,7 @@ func TestDamagedPalaceDoctorAndExport(t *testing.T) {
 // every check, read-only, and says why it could not open it.
 func TestDoctorOfUnopenablePalace(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
-	writeTree(t, proj, map[string]string{"a.md": "tokunopenable\n"})
+	clitest.WriteTree(t, proj, map[string]string{"a.md": "tokunopenable\n"})
 	mineOK(t, home, proj)
 	db, err := sql.Open("sqlite3", filepath.Join(home, "palace.db"))
 	if err != nil {
@@ -368,12 +369,12 @@ func TestReadCommandsNeverCreatePalace(t *testing.T) {
 // working directory.
 func TestBlankPathIsUsageError(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
-	writeTree(t, cwd, map[string]string{"a.md": "tokblank\n"})
+	clitest.WriteTree(t, cwd, map[string]string{"a.md": "tokblank\n"})
 	for _, args := range [][]string{{"mine", ""}, {"mine", " "}, {"init", ""}, {"init", "  "}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := palaceCmd(ctx, home, args...)
 		cmd.Dir = cwd
-		_, errOut, code := runCmd(t, cmd)
+		_, errOut, code := clitest.Run(t, cmd)
 		cancel()
 		if code != 2 || !strings.Contains(errOut, "path is empty") {
 			t.Errorf("palace %q: exit %d, %q; want 2, path is empty", args, code, errOut)
@@ -388,19 +389,19 @@ func TestBlankPathIsUsageError(t *testing.T) {
 // sees the files.
 func TestSearchRelativeSource(t *testing.T) {
 	home, parent := t.TempDir(), t.TempDir()
-	writeTree(t, parent, map[string]string{"proj/docs/a.md": "tokrelsource docs\n", "proj/src/b.md": "tokrelsource src\n"})
+	clitest.WriteTree(t, parent, map[string]string{"proj/docs/a.md": "tokrelsource docs\n", "proj/src/b.md": "tokrelsource src\n"})
 	mineOK(t, home, filepath.Join(parent, "proj"))
 	for _, src := range []string{"docs", "docs/", "./docs"} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := palaceCmd(ctx, home, "search", "tokrelsource", "--source", src, "--json")
 		cmd.Dir = filepath.Join(parent, "proj")
-		out, errOut, code := runCmd(t, cmd)
+		out, errOut, code := clitest.Run(t, cmd)
 		cancel()
 		if code != 0 {
 			t.Fatalf("search --source %s: exit %d, %q", src, code, errOut)
 		}
 		var r searchResult
-		decode(t, "search", out, &r)
+		clitest.Decode(t, "search", out, &r)
 		got := sourcesOf(r)
 		if len(got) != 1 || got[0] != filepath.Join(parent, "proj", "docs", "a.md") {
 			t.Errorf("search --source %s from proj: sources %v", src, got)
@@ -424,7 +425,7 @@ func TestSetupORTCreatesPrivateFolders(t *testing.T) {
 	defer cancel()
 	cmd := palaceCmd(ctx, home, "setup", "ort")
 	cmd.Env = append(cmd.Env, "PALACE_ORT_CACHE="+cache)
-	if _, errOut, code := runCmd(t, secUmask(t, cmd)); code != 0 {
+	if _, errOut, code := clitest.Run(t, secUmask(t, cmd)); code != 0 {
 		t.Fatalf("setup ort: exit %d, %q", code, errOut)
 	}
 	secMode(t, home, 0o700)

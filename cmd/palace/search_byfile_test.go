@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // byFileAnswer is the part of a search by file every front must agree on.
@@ -36,7 +38,7 @@ func TestSearchByFileEveryFront(t *testing.T) {
 		fmt.Fprintf(&code, "// filler line %d of the file, to cut it into several drawers\n", i)
 	}
 	code.WriteString("// Dim turns the harbourtoken lamp off.\nfunc Dim() {}\n")
-	writeTree(t, dir, map[string]string{"beacon.go": code.String(), "notes.md": "# Harbour\n\nThe harbourtoken keeper logs every ship.\n"})
+	clitest.WriteTree(t, dir, map[string]string{"beacon.go": code.String(), "notes.md": "# Harbour\n\nThe harbourtoken keeper logs every ship.\n"})
 	mineOK(t, home, dir, "--wing", "harbour")
 	if _, errOut, rc := runPalace(t, home, "remember", "--wing", "harbour", "--", "The harbourtoken lamp is cleaned on Mondays."); rc != 0 {
 		t.Fatal(errOut)
@@ -47,7 +49,7 @@ func TestSearchByFileEveryFront(t *testing.T) {
 		t.Fatalf("cli: exit %d: %s", rc, errOut)
 	}
 	var cli byFileAnswer
-	decode(t, "search --by file", out, &cli)
+	clitest.Decode(t, "search --by file", out, &cli)
 	if cli.By != "file" || len(cli.Hits) != 3 {
 		t.Fatalf("cli: %+v, want three rows by file", cli)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -47,7 +48,7 @@ func TestSearchDetailBudgetEveryFront(t *testing.T) {
 	for i := range 8 {
 		files[fmt.Sprintf("note%d.md", i)] = fmt.Sprintf("# Harbour %d\n\nThe harbourtoken keeper logs ship %d.\nShe writes every name down,\nand the tide, and the wind.\n", i, i)
 	}
-	writeTree(t, dir, files)
+	clitest.WriteTree(t, dir, files)
 	mineOK(t, home, dir, "--wing", "harbour")
 	cli := func(args ...string) sizedAnswer {
 		t.Helper()
@@ -56,7 +57,7 @@ func TestSearchDetailBudgetEveryFront(t *testing.T) {
 			t.Fatalf("search %v: exit %d, %s", args, code, errOut)
 		}
 		var a sizedAnswer
-		decode(t, "search", out, &a)
+		clitest.Decode(t, "search", out, &a)
 		return a
 	}
 	// A budget that holds exactly the first three compact hits.

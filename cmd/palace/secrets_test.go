@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // Integration tests for secret redaction in 'palace mine' and 'palace
@@ -47,14 +49,14 @@ func secretMine(t *testing.T, home, dir string, extra ...string) secretMineOut {
 		t.Fatalf("mine %s %v: exit %d, stderr %q", dir, extra, code, errOut)
 	}
 	var s secretMineOut
-	decode(t, "mine", out, &s)
+	clitest.Decode(t, "mine", out, &s)
 	return s
 }
 
 func TestSecretMineRedactsAndKeepSecretsKeeps(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "svc")
 	tok, body := secretGitHubToken(1)
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		".env":   "APP=web\nGITHUB_TOKEN=" + tok + "\n",
 		"app.md": "tokplainword and nothing else\n",
 	})
@@ -131,7 +133,7 @@ func TestSecretRememberRedacts(t *testing.T) {
 		ID       string   `json:"id"`
 		Redacted []string `json:"redacted"`
 	}
-	decode(t, "remember", out, &res)
+	clitest.Decode(t, "remember", out, &res)
 	if !res.Added || !reflect.DeepEqual(res.Redacted, []string{"github-token"}) {
 		t.Fatalf("remember: %s", out)
 	}
@@ -193,7 +195,7 @@ const xnetStyle = "package http2\n\n" +
 // constant it holds is found by a search through the real palace.
 func TestSecretMineKeepsCodeSearchable(t *testing.T) {
 	proj := filepath.Join(t.TempDir(), "xnet")
-	writeTree(t, proj, map[string]string{"http2.go": xnetStyle})
+	clitest.WriteTree(t, proj, map[string]string{"http2.go": xnetStyle})
 	home := t.TempDir()
 	if s := secretMine(t, home, proj); s.FilesMined != 1 || len(s.Redactions) != 0 {
 		t.Fatalf("mine redacted code: %+v", s)

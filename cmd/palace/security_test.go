@@ -22,6 +22,8 @@ import (
 	"time"
 
 	palacemcp "github.com/palace-dev/palace/server/mcp"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // secUmask makes cmd run under umask 000, so only the modes palace asks for
@@ -45,7 +47,7 @@ func secRun(t *testing.T, home, stdin string, env []string, args ...string) (std
 	cmd := secUmask(t, palaceCmd(ctx, home, args...))
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = strings.NewReader(stdin)
-	return runCmd(t, cmd)
+	return clitest.Run(t, cmd)
 }
 
 // secServer is a running `palace serve` whose stderr is collected.
@@ -137,7 +139,7 @@ func TestFileModes(t *testing.T) {
 	root := t.TempDir()
 	home := filepath.Join(root, "palace") // created by the first command
 	proj := filepath.Join(root, "proj")
-	writeTree(t, proj, map[string]string{"a.md": "tokmodes text\n", "sub/b.go": "package sub\n"})
+	clitest.WriteTree(t, proj, map[string]string{"a.md": "tokmodes text\n", "sub/b.go": "package sub\n"})
 	userHome := t.TempDir()
 	transcript, cwd := claudeSession(t, userHome)
 	steps := []struct {
@@ -250,7 +252,7 @@ func TestNoListenerUnlessAsked(t *testing.T) {
 	home := t.TempDir()
 	mineOK(t, home, func() string {
 		d := filepath.Join(t.TempDir(), "proj")
-		writeTree(t, d, map[string]string{"a.md": "toklisten\n"})
+		clitest.WriteTree(t, d, map[string]string{"a.md": "toklisten\n"})
 		return d
 	}())
 
@@ -346,7 +348,7 @@ func TestNoListenerUnlessAsked(t *testing.T) {
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:8765"} {
 		fresh := filepath.Join(t.TempDir(), "fresh")
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		out, errOut, code := runCmd(t, palaceCmd(ctx, fresh, "serve", "--mcp", "--http", addr))
+		out, errOut, code := clitest.Run(t, palaceCmd(ctx, fresh, "serve", "--mcp", "--http", addr))
 		cancel()
 		if code == 0 || out != "" || !strings.Contains(errOut, "non-loopback") || !strings.Contains(errOut, "--allow-remote") {
 			t.Errorf("--http %s: exit %d, stdout %q, stderr %q; want a refusal naming --allow-remote", addr, code, out, errOut)
@@ -412,7 +414,7 @@ func TestSecHookRunSpawnsNothing(t *testing.T) {
 			cmd.Args = append([]string{"strace", "-f", "-qq", "-e", "trace=execve,execveat", "-o", trace}, cmd.Args...)
 			cmd.Path = strace
 		}
-		out, errOut, code := runCmd(t, cmd)
+		out, errOut, code := clitest.Run(t, cmd)
 		cancel()
 		if code != 0 || out != "" {
 			t.Errorf("input %d: exit %d, stdout %q, stderr %q", i, code, out, errOut)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // signalLog is n bytes of log lines, the kind of text a raised --max-size
@@ -115,12 +117,12 @@ func TestMineStopsOnSignal(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			out, errOut, code := runCmd(t, palaceCmd(ctx, home, append(args, "--json")...))
+			out, errOut, code := clitest.Run(t, palaceCmd(ctx, home, append(args, "--json")...))
 			if code != 0 {
 				t.Fatalf("the mine after the signals: exit %d, stderr %q", code, errOut)
 			}
 			var sum mineSummary
-			decode(t, "mine --json", out, &sum)
+			clitest.Decode(t, "mine --json", out, &sum)
 			if sum.Interrupted || sum.FilesMined+sum.FilesUnchanged != sum.FilesSeen || sum.FilesSeen == 0 {
 				t.Errorf("the mine after the signals did not complete: %+v", sum)
 			}

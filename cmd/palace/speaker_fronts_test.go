@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // A question naming both speakers of a conversation is asked once per
@@ -18,7 +20,7 @@ func TestSpeakerFacetsSameOnEveryFront(t *testing.T) {
 	home := t.TempDir()
 	proj := filepath.Join(t.TempDir(), "chat")
 	pad := " " + strings.Repeat("We talked about the weather and the week ahead for a while. ", 5)
-	writeTree(t, proj, map[string]string{"talk.txt": strings.Join([]string{
+	clitest.WriteTree(t, proj, map[string]string{"talk.txt": strings.Join([]string{
 		"Caroline: I painted a sunset this weekend and painted the lake too, painting all day long." + pad,
 		"Melanie: Wow, lovely colours! You have a real eye for it." + pad,
 		"Caroline: How was your week? Anything fun?" + pad,
@@ -46,7 +48,7 @@ func TestSpeakerFacetsSameOnEveryFront(t *testing.T) {
 		t.Fatalf("search: exit %d, %s", code, errOut)
 	}
 	var viaCLI answer
-	decode(t, "search", out, &viaCLI)
+	clitest.Decode(t, "search", out, &viaCLI)
 	if len(viaCLI.Facets) != 2 || viaCLI.Facets[0].About != "Caroline" || viaCLI.Facets[1].About != "Melanie" ||
 		len(viaCLI.Hits) < 2 || !strings.HasPrefix(viaCLI.Hits[0].Why, "about Caroline: Caroline says painted") ||
 		!strings.HasPrefix(viaCLI.Hits[1].Why, "about Melanie: Melanie says painted") {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/mine"
 )
 
@@ -56,7 +57,7 @@ func taxOK(t *testing.T, home string, v any, args ...string) (stderr string) {
 	if code != 0 {
 		t.Fatalf("taxonomy %v: exit %d, stderr %q", args, code, errOut)
 	}
-	decode(t, "taxonomy "+args[0], out, v)
+	clitest.Decode(t, "taxonomy "+args[0], out, v)
 	return errOut
 }
 
@@ -270,7 +271,7 @@ func TestTaxonomyYAMLSync(t *testing.T) {
 	home := t.TempDir()
 	proj := filepath.Join(t.TempDir(), "shop")
 	yamlPath := filepath.Join(proj, mine.ConfigName)
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		mine.ConfigName:  "# mine me\nwing: shop\nrooms:\n  - name: billing\n    keywords: [invoice]\n",
 		"billing/a.md":   "invoice rounding\n",
 		"auth/b.md":      "login flow\n",
@@ -335,7 +336,7 @@ func TestTaxonomyYAMLSync(t *testing.T) {
 	other := t.TempDir()
 	broken := t.TempDir()
 	huge := strings.Repeat("rooms: [\n", 10<<20/9) // 10 MB of unbalanced YAML
-	writeTree(t, broken, map[string]string{mine.ConfigName: huge})
+	clitest.WriteTree(t, broken, map[string]string{mine.ConfigName: huge})
 	for _, a := range [][]string{
 		{"set", "blog", "x", "--dir", proj},
 		{"rm", "blog", "auth", "--dir", proj},
@@ -379,7 +380,7 @@ func TestTaxonomyDirWithoutRooms(t *testing.T) {
 	needTaxonomy(t)
 	home := t.TempDir()
 	proj := filepath.Join(t.TempDir(), "Shop Front") // wing from the folder name
-	writeTree(t, proj, map[string]string{mine.ConfigName: "# no wing line\n", "a.md": "hello\n"})
+	clitest.WriteTree(t, proj, map[string]string{mine.ConfigName: "# no wing line\n", "a.md": "hello\n"})
 	var ch taxChange
 	taxOK(t, home, &ch, "set", "shop-front", "billing", "--keywords", "invoice")
 	taxOK(t, home, &ch, "set", "shop-front", "auth", "--keywords", "login", "--dir", proj)
@@ -405,7 +406,7 @@ type routedSearch struct {
 func TestSearchReportsRoute(t *testing.T) {
 	home := t.TempDir()
 	proj := filepath.Join(t.TempDir(), "shop")
-	writeTree(t, proj, map[string]string{
+	clitest.WriteTree(t, proj, map[string]string{
 		mine.ConfigName: "wing: shop\nrooms:\n  - name: billing\n    keywords: [invoice, payment]\n  - name: auth\n    keywords: [login, token]\n",
 		"billing/a.md":  "invoice rounding rule: round half even\n",
 		"auth/b.md":     "login flow mentions the invoice once\n",
@@ -419,7 +420,7 @@ func TestSearchReportsRoute(t *testing.T) {
 			t.Fatalf("search %v: exit %d, stderr %q", args, code, errOut)
 		}
 		var r routedSearch
-		decode(t, "search", out, &r)
+		clitest.Decode(t, "search", out, &r)
 		return r
 	}
 	if r := search("invoice"); r.Route == nil {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // silentServer accepts TCP connections and never answers, as a hung
@@ -53,7 +55,7 @@ func runTeam(t *testing.T, home string, env []string, args ...string) (stdout, s
 	defer cancel()
 	cmd := palaceCmd(ctx, home, args...)
 	cmd.Env = append(cmd.Env, env...)
-	stdout, stderr, code = runCmd(t, cmd)
+	stdout, stderr, code = clitest.Run(t, cmd)
 	if ctx.Err() != nil {
 		t.Fatalf("palace %v still waited for the silent team server after a minute", args)
 	}

@@ -2,13 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/cmd/internal/termsafe"
 )
 
@@ -31,32 +30,6 @@ func TestTermLineAndText(t *testing.T) {
 			t.Errorf("termsafe.Text(%q) = %q, want %q", c.in, got, c.text)
 		}
 	}
-}
-
-// terminalHazard returns the first thing in s a terminal would act on, or
-// that would reorder or forge what it shows: a C0 control but LF and TAB,
-// DEL, a C1 control, a line or paragraph separator, a bidi embedding,
-// override or isolate, or a byte of invalid UTF-8. It is written apart from
-// termEscape on purpose, so the sanitiser is not its own judge.
-func terminalHazard(s string) (string, bool) {
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		bad := false
-		switch {
-		case r == utf8.RuneError && n == 1:
-			bad = true
-		case r == '\n' || r == '\t':
-		case r < 0x20, r >= 0x7f && r <= 0x9f, r == 0x2028, r == 0x2029:
-			bad = true
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			bad = true
-		}
-		if bad {
-			return fmt.Sprintf("%q at byte %d", s[i:i+n], i), true
-		}
-		i += n
-	}
-	return "", false
 }
 
 // A hostile repository names a file with escape sequences and fills it with
@@ -116,7 +89,7 @@ func TestTerminalEscapesNeverReachStdout(t *testing.T) {
 			t.Fatalf("%q: exit %d, stderr %q", args, code, errOut)
 		}
 		for what, s := range map[string]string{"stdout": out, "stderr": errOut} {
-			if where, bad := terminalHazard(s); bad {
+			if where, bad := clitest.TerminalHazard(s); bad {
 				t.Errorf("%q: %s holds a raw %s:\n%q", args, what, where, s)
 			}
 		}
@@ -134,7 +107,7 @@ func TestTerminalEscapesNeverReachStdout(t *testing.T) {
 			Text string `json:"text"`
 		} `json:"entries"`
 	}
-	decode(t, "diary read", out, &dr)
+	clitest.Decode(t, "diary read", out, &dr)
 	if len(dr.Entries) != 1 || dr.Entries[0].Text != diary {
 		t.Errorf("diary read --json = %+v, want the exact text %q", dr.Entries, diary)
 	}
@@ -152,11 +125,11 @@ func TestTermJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, bad := terminalHazard(string(raw)); !bad {
+	if _, bad := clitest.TerminalHazard(string(raw)); !bad {
 		t.Fatal("encoding/json escaped everything itself; termJSON has nothing to do")
 	}
 	got := termsafe.JSON(raw)
-	if where, bad := terminalHazard(string(got)); bad {
+	if where, bad := clitest.TerminalHazard(string(got)); bad {
 		t.Errorf("termJSON left a raw %s:\n%s", where, got)
 	}
 	var back map[string]string

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // tunnelsHome mines testdata/tunnels (wings api, web and mobile: auth and
@@ -81,8 +83,8 @@ func TestTunnelsList(t *testing.T) {
 	// which marshal with sorted keys.
 	viaMCP, _ := json.Marshal(res.StructuredContent)
 	var fromMCP, fromCLI any
-	decode(t, "mcp tunnels", string(viaMCP), &fromMCP)
-	decode(t, "tunnels --json", asJSON, &fromCLI)
+	clitest.Decode(t, "mcp tunnels", string(viaMCP), &fromMCP)
+	clitest.Decode(t, "tunnels --json", asJSON, &fromCLI)
 	if !reflect.DeepEqual(fromMCP, fromCLI) {
 		t.Errorf("MCP's tunnels differ from the CLI's:\n%s\nwant\n%s", viaMCP, asJSON)
 	}
@@ -115,7 +117,7 @@ func TestSearchAcrossFronts(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("search %v: exit %d, %s", args, code, errOut)
 		}
-		decode(t, "search", out, &a)
+		clitest.Decode(t, "search", out, &a)
 		return a
 	}
 	const everyAuth = "api/auth mobile/auth web/auth" // api/auth's other drawer is about passwords

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 func tinyModel(t *testing.T) string {
@@ -21,7 +23,7 @@ func tinyModel(t *testing.T) string {
 // and the notice.
 func TestHybridSearchCLI(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"a.md": "the parser leaks goroutines when the context is cancelled\n",
 		"b.md": "a cache for query vectors keeps agents fast\n",
 		"c.md": "filler about build scripts\n",
@@ -73,7 +75,7 @@ func TestCorruptModel(t *testing.T) {
 		os.WriteFile(filepath.Join(bad, f), b, 0o644)
 	}
 	os.WriteFile(filepath.Join(bad, "model.onnx"), []byte("not a model"), 0o644)
-	writeTree(t, dir, map[string]string{"a.md": "some words\n"})
+	clitest.WriteTree(t, dir, map[string]string{"a.md": "some words\n"})
 	mineOK(t, home, dir, "--no-vectors")
 	_, errOut, code := runPalace(t, home, "--model-dir", bad, "reindex")
 	if code != 1 || !strings.Contains(errOut, "model.onnx") {
@@ -97,7 +99,7 @@ func TestCorruptModel(t *testing.T) {
 // silently the default batch.
 func TestReindexBadBatch(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{"a.md": "some words\n"})
+	clitest.WriteTree(t, dir, map[string]string{"a.md": "some words\n"})
 	mineOK(t, home, dir, "--no-vectors")
 	_, errOut, code := runPalace(t, home, "--model-dir", tinyModel(t), "reindex", "--batch", "-1")
 	if code != 2 || !strings.Contains(errOut, "--batch -1") {

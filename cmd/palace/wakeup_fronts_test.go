@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // Issue 43, "a wake-up that is a handoff": with notes present, two of six
@@ -27,9 +29,9 @@ import (
 func TestWakeUpSameOnEveryFront(t *testing.T) {
 	t.Setenv("PALACE_MODEL_DIR", "") // lexical: no model, whatever the machine has
 	home, userHome := t.TempDir(), t.TempDir()
-	writeTree(t, home, map[string]string{"identity.md": "I am the coding agent of Dana's shop.\n"})
+	clitest.WriteTree(t, home, map[string]string{"identity.md": "I am the coding agent of Dana's shop.\n"})
 	transcript, cwd := claudeSession(t, userHome) // cwd's palace.yaml: wing shop
-	writeTree(t, cwd, map[string]string{
+	clitest.WriteTree(t, cwd, map[string]string{
 		"auth/token.go": "package auth\n\n// expired reports whether the token is past its expiry.\nfunc expired(exp, now int64) bool {\n\treturn exp < now\n}\n",
 	})
 	mineOK(t, home, cwd)
@@ -87,14 +89,14 @@ func TestWakeUpSameOnEveryFront(t *testing.T) {
 		t.Fatal(err)
 	}
 	var viaMCP wakeOut
-	decode(t, "palace_wake_up", string(b), &viaMCP)
+	clitest.Decode(t, "palace_wake_up", string(b), &viaMCP)
 
 	var raw json.RawMessage
 	if _, err := startLSPFront(t, home).conn.Call(ctx, "palace/wakeUp", map[string]any{"wing": "shop"}, &raw); err != nil {
 		t.Fatalf("palace/wakeUp: %v", err)
 	}
 	var viaLSP wakeOut
-	decode(t, "palace/wakeUp", string(raw), &viaLSP)
+	clitest.Decode(t, "palace/wakeUp", string(raw), &viaLSP)
 
 	in, _ := json.Marshal(map[string]any{"session_id": sessionID, "transcript_path": transcript, "cwd": cwd,
 		"hook_event_name": "SessionStart", "source": "startup"})
@@ -107,7 +109,7 @@ func TestWakeUpSameOnEveryFront(t *testing.T) {
 			Context string `json:"additionalContext"`
 		} `json:"hookSpecificOutput"`
 	}
-	decode(t, "SessionStart", out, &hook)
+	clitest.Decode(t, "SessionStart", out, &hook)
 
 	for front, got := range map[string]string{"mcp": viaMCP.Text, "lsp": viaLSP.Text} {
 		if got != text {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/palace-dev/palace/aaak"
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 	"github.com/palace-dev/palace/core/ops"
 )
 
@@ -54,8 +55,8 @@ func TestWakeUpCLI(t *testing.T) {
 	needMemory(t)
 	home, dir := t.TempDir(), t.TempDir()
 	const identity = "I am Atlas, the coding agent of this palace. I keep answers short and cite drawers."
-	writeTree(t, home, map[string]string{"identity.md": identity + "\n", "identity/proj.md": "In proj I own the store.\n"})
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, home, map[string]string{"identity.md": identity + "\n", "identity/proj.md": "In proj I own the store.\n"})
+	clitest.WriteTree(t, dir, map[string]string{
 		"README.md":  "# Widget\n\nWidget renders dashboards from SQLite.\n",
 		"src/app.go": "package app\n\n// Render draws a dashboard.\nfunc Render() {}\n",
 	})
@@ -141,7 +142,7 @@ func runPalaceIn(t *testing.T, home, dir string, args ...string) (stdout, stderr
 	defer cancel()
 	cmd := palaceCmd(ctx, home, args...)
 	cmd.Dir = dir
-	return runCmd(t, cmd)
+	return clitest.Run(t, cmd)
 }
 
 // A project sets its sessions' wake-up budget in its palace.yaml
@@ -152,7 +153,7 @@ func runPalaceIn(t *testing.T, home, dir string, args ...string) (stdout, stderr
 func TestWakeUpBudgetFromPalaceYAML(t *testing.T) {
 	needMemory(t)
 	home, dir := t.TempDir(), t.TempDir()
-	writeTree(t, dir, map[string]string{
+	clitest.WriteTree(t, dir, map[string]string{
 		"palace.yaml":  "wing: proj\nwake_up:\n  budget: 40\n",
 		"docs/note.md": "# Notes\n\nThe widget renders dashboards.\n",
 	})
@@ -168,7 +169,7 @@ func TestWakeUpBudgetFromPalaceYAML(t *testing.T) {
 			t.Fatalf("wake-up %v in %s: exit %d %s", args, where, code, errOut)
 		}
 		var w wakeOut
-		decode(t, "wake-up", out, &w)
+		clitest.Decode(t, "wake-up", out, &w)
 		if w.Tokens > w.Budget {
 			t.Errorf("wake-up %v: %d tokens over %d", args, w.Tokens, w.Budget)
 		}

@@ -15,6 +15,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/palace-dev/palace/cmd/internal/clitest"
 )
 
 // TestWingAcrossFronts (issue 43, parts 1 and 6): an MCP session rooted at
@@ -111,7 +113,7 @@ func TestWingAcrossFronts(t *testing.T) {
 	in, _ := json.Marshal(map[string]any{"session_id": "6c1f0e2a-0000-4000-8000-000000000043", "cwd": sub,
 		"hook_event_name": "SessionStart", "source": "startup"})
 	hook.Stdin, hook.Dir = strings.NewReader(string(in)), sub
-	out, stderr, code = runCmd(t, hook)
+	out, stderr, code = clitest.Run(t, hook)
 	if code != 0 {
 		t.Fatalf("SessionStart: exit %d: %s", code, stderr)
 	}
