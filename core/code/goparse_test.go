@@ -23,9 +23,9 @@ func full(cs []Chunk) string {
 	return b.String()
 }
 
-// goFiles are the Go files under root a mine would parse (no testdata,
-// within MaxBytes).
-func goFiles(t testing.TB, root string) map[string]string {
+// sourceFiles are the regular files in lang under root a mine would parse
+// (no testdata, vendor or hidden folders, within MaxBytes), by path.
+func sourceFiles(t testing.TB, root, lang string) map[string]string {
 	out := map[string]string{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -34,7 +34,7 @@ func goFiles(t testing.TB, root string) map[string]string {
 		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "vendor" || strings.HasPrefix(d.Name(), ".")) && p != root {
 			return filepath.SkipDir
 		}
-		if d.IsDir() || Language(p) != "go" {
+		if d.IsDir() || Language(p) != lang || !d.Type().IsRegular() {
 			return nil
 		}
 		src, err := os.ReadFile(p)
@@ -107,7 +107,7 @@ func lineDiff(a, b string) string {
 // drawers, with the same definitions and references, as tree-sitter's tree
 // of it gives, on the fixture and on this module's own Go.
 func TestGoParserCutsAsTreeSitter(t *testing.T) {
-	files := goFiles(t, "../..")
+	files := sourceFiles(t, "../..", "go")
 	src, err := os.ReadFile("testdata/sample.go")
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestGoParserOnGoSrc(t *testing.T) {
 	if os.Getenv("PALACE_GOSRC_COMPARE") == "" {
 		t.Skip("set PALACE_GOSRC_COMPARE=1")
 	}
-	files := goFiles(t, filepath.Join(build.Default.GOROOT, "src"))
+	files := sourceFiles(t, filepath.Join(build.Default.GOROOT, "src"), "go")
 	same, differ, diffs := compareParsers(files, chunk.Default)
 	t.Logf("%d files cut the same, %d differently", same, differ)
 	for _, d := range diffs[:min(len(diffs), 40)] {

@@ -3,7 +3,6 @@ package code
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -19,29 +18,6 @@ import (
 
 // pyCorpus is the Python standard library the scanner is compared on.
 const pyCorpus = "/usr/lib/python3.11"
-
-// pyFiles are the Python files under root a mine would parse (within
-// MaxBytes).
-func pyFiles(t testing.TB, root string) map[string]string {
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() || Language(p) != "python" || !d.Type().IsRegular() {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err == nil && len(src) <= MaxBytes {
-			out[p] = string(src)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 // comparePy cuts each file with the scanner and with tree-sitter at size
 // and returns the files whose cuts differ, with the difference, and the
@@ -120,7 +96,7 @@ func TestPyScannerCutsAsTreeSitter(t *testing.T) {
 	}
 	_, noCorpus := os.Stat(pyCorpus)
 	if noCorpus == nil {
-		for p, src := range pyFiles(t, pyCorpus) {
+		for p, src := range sourceFiles(t, pyCorpus, "python") {
 			files[p] = src
 		}
 	}
@@ -157,7 +133,7 @@ func TestPyScannerOnCorpus(t *testing.T) {
 	if dir == "" {
 		t.Skip("set PALACE_PY_COMPARE=dir")
 	}
-	same, diffs, refused := comparePy(pyFiles(t, dir), chunk.Default)
+	same, diffs, refused := comparePy(sourceFiles(t, dir, "python"), chunk.Default)
 	t.Logf("%d files cut the same, %d differently", same, len(diffs))
 	for why, ps := range refused {
 		t.Logf("refused %d: %s (%s)", len(ps), why, ps[0])
@@ -343,7 +319,7 @@ func TestPyScannerTreesAsTreeSitter(t *testing.T) {
 	defer ts.Close()
 	sc := &pyScratch{strict: true}
 	same, misread := 0, 0
-	for p, src := range pyFiles(t, pyCorpus) {
+	for p, src := range sourceFiles(t, pyCorpus, "python") {
 		tr, _, ok := pyTreeIn(src, sc)
 		if !ok {
 			continue
@@ -372,7 +348,7 @@ func TestPyScannerMutants(t *testing.T) {
 	if _, err := os.Stat(pyCorpus); err != nil {
 		t.Skipf("no %s", pyCorpus)
 	}
-	files := pyFiles(t, pyCorpus)
+	files := sourceFiles(t, pyCorpus, "python")
 	paths := make([]string, 0, len(files))
 	for p, src := range files {
 		if len(src) >= 10 && len(src) <= 20000 {
